@@ -1,0 +1,169 @@
+#include "hydro/bvh.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "hydro/surface_mesh.h"
+#include "hydro/volume_mesh.h"
+
+namespace hydro {
+namespace {
+
+Aabb BoxOf(const Vector3& lower, const Vector3& upper) {
+  Aabb box;
+  box.center = 0.5 * (lower + upper);
+  box.half_size = 0.5 * (upper - lower);
+  return box;
+}
+
+template <typename Mesh, int N>
+void ElementBoxes(const Mesh& mesh, const std::vector<std::array<int, N>>& elements,
+                  std::vector<Vector3>* lower, std::vector<Vector3>* upper) {
+  lower->resize(elements.size());
+  upper->resize(elements.size());
+  for (size_t e = 0; e < elements.size(); ++e) {
+    Vector3 lo = mesh.vertex(elements[e][0]), hi = lo;
+    for (int i = 1; i < N; ++i) {
+      lo = lo.cwiseMin(mesh.vertex(elements[e][i]));
+      hi = hi.cwiseMax(mesh.vertex(elements[e][i]));
+    }
+    (*lower)[e] = lo;
+    (*upper)[e] = hi;
+  }
+}
+
+}  // namespace
+
+Bvh::Bvh(const VolumeMesh& mesh) {
+  std::vector<Vector3> lower, upper;
+  ElementBoxes<VolumeMesh, 4>(mesh, mesh.tets(), &lower, &upper);
+  Build(lower, upper);
+}
+
+Bvh::Bvh(const TriangleSurfaceMesh& mesh) {
+  std::vector<Vector3> lower, upper;
+  ElementBoxes<TriangleSurfaceMesh, 3>(mesh, mesh.triangles(), &lower, &upper);
+  Build(lower, upper);
+}
+
+Bvh::Bvh(const std::vector<Vector3>& lower, const std::vector<Vector3>& upper) { Build(lower, upper); }
+
+void Bvh::Build(const std::vector<Vector3>& lower, const std::vector<Vector3>& upper) {
+  if (lower.empty() || lower.size() != upper.size()) throw InvalidInput("Bvh: no elements");
+  std::vector<Vector3> centroid(lower.size());
+  element_order_.resize(lower.size());
+  for (size_t e = 0; e < lower.size(); ++e) {
+    centroid[e] = 0.5 * (lower[e] + upper[e]);
+    element_order_[e] = static_cast<int>(e);
+  }
+  nodes_.reserve(2 * lower.size() / kMaxLeafElements + 2);
+  BuildNode(lower, upper, centroid, 0, static_cast<int>(lower.size()));
+}
+
+int Bvh::BuildNode(const std::vector<Vector3>& lower, const std::vector<Vector3>& upper,
+                   const std::vector<Vector3>& centroid, int first, int count) {
+  const int index = static_cast<int>(nodes_.size());
+  nodes_.emplace_back();
+  Vector3 lo = lower[element_order_[first]], hi = upper[element_order_[first]];
+  Vector3 clo = centroid[element_order_[first]], chi = clo;
+  for (int i = first + 1; i < first + count; ++i) {
+    const int e = element_order_[i];
+    lo = lo.cwiseMin(lower[e]);
+    hi = hi.cwiseMax(upper[e]);
+    clo = clo.cwiseMin(centroid[e]);
+    chi = chi.cwiseMax(centroid[e]);
+  }
+  nodes_[index].box = BoxOf(lo, hi);
+  if (count <= kMaxLeafElements) {
+    nodes_[index].first = first;
+    nodes_[index].count = count;
+    return index;
+  }
+  int axis;
+  (chi - clo).maxCoeff(&axis);
+  const int half = count / 2;
+  std::nth_element(element_order_.begin() + first, element_order_.begin() + first + half,
+                   element_order_.begin() + first + count,
+                   [&](int a, int b) { return centroid[a][axis] < centroid[b][axis]; });
+  const int left = BuildNode(lower, upper, centroid, first, half);
+  const int right = BuildNode(lower, upper, centroid, first + half, count - half);
+  nodes_[index].left = left;
+  nodes_[index].right = right;
+  return index;
+}
+
+bool BoxesOverlap(const Aabb& a, const Aabb& b, const RigidTransform& X_AB) {
+  // Separating axis theorem for two oriented boxes (15 axes), in frame A.
+  const Matrix3& R = X_AB.linear();
+  const Vector3 t = X_AB * b.center - a.center;
+  Matrix3 absR = R.cwiseAbs();
+  absR.array() += 1e-12;  // guards near-parallel edge pairs
+  const Vector3& ea = a.half_size;
+  const Vector3& eb = b.half_size;
+  for (int i = 0; i < 3; ++i) {
+    if (std::abs(t[i]) > ea[i] + absR.row(i).dot(eb)) return false;
+  }
+  for (int j = 0; j < 3; ++j) {
+    if (std::abs(t.dot(R.col(j))) > absR.col(j).dot(ea) + eb[j]) return false;
+  }
+  for (int i = 0; i < 3; ++i) {
+    const int i1 = (i + 1) % 3, i2 = (i + 2) % 3;
+    for (int j = 0; j < 3; ++j) {
+      const int j1 = (j + 1) % 3, j2 = (j + 2) % 3;
+      const double ra = ea[i1] * absR(i2, j) + ea[i2] * absR(i1, j);
+      const double rb = eb[j1] * absR(i, j2) + eb[j2] * absR(i, j1);
+      const double dist = std::abs(t[i2] * R(i1, j) - t[i1] * R(i2, j));
+      if (dist > ra + rb) return false;
+    }
+  }
+  return true;
+}
+
+void Bvh::Collide(const Bvh& other, const RigidTransform& X_AB,
+                  const std::function<void(int, int)>& visit) const {
+  // Iterative simultaneous descent; the stack is local so concurrent queries are safe.
+  std::vector<std::pair<int, int>> stack;
+  stack.reserve(64);
+  stack.emplace_back(0, 0);
+  while (!stack.empty()) {
+    const auto [ia, ib] = stack.back();
+    stack.pop_back();
+    const Node& na = nodes_[ia];
+    const Node& nb = other.nodes_[ib];
+    if (!BoxesOverlap(na.box, nb.box, X_AB)) continue;
+    const bool a_leaf = na.count > 0, b_leaf = nb.count > 0;
+    if (a_leaf && b_leaf) {
+      for (int i = na.first; i < na.first + na.count; ++i)
+        for (int j = nb.first; j < nb.first + nb.count; ++j)
+          visit(element_order_[i], other.element_order_[j]);
+    } else if (b_leaf || (!a_leaf && na.box.half_size.maxCoeff() >= nb.box.half_size.maxCoeff())) {
+      stack.emplace_back(na.left, ib);
+      stack.emplace_back(na.right, ib);
+    } else {
+      stack.emplace_back(ia, nb.left);
+      stack.emplace_back(ia, nb.right);
+    }
+  }
+}
+
+void Bvh::CollideSlab(const Vector3& n, double lower, double upper,
+                      const std::function<void(int)>& visit) const {
+  std::vector<int> stack;
+  stack.reserve(64);
+  stack.push_back(0);
+  while (!stack.empty()) {
+    const Node& node = nodes_[stack.back()];
+    stack.pop_back();
+    const double center = n.dot(node.box.center);
+    const double radius = n.cwiseAbs().dot(node.box.half_size);
+    if (center + radius < lower || center - radius > upper) continue;
+    if (node.count > 0) {
+      for (int i = node.first; i < node.first + node.count; ++i) visit(element_order_[i]);
+    } else {
+      stack.push_back(node.left);
+      stack.push_back(node.right);
+    }
+  }
+}
+
+}  // namespace hydro

@@ -1,0 +1,93 @@
+#include "hydro/contact_surface.h"
+
+#include <algorithm>
+#include <utility>
+
+namespace hydro {
+
+double ContactSurface::CalcTotalArea() const {
+  double area = 0;
+  for (const ContactPolygon& poly : polygons_) area += poly.area_m2;
+  return area;
+}
+
+Vector3 ContactSurface::CalcElasticForceOnA() const {
+  Vector3 f = Vector3::Zero();
+  for (const ContactPolygon& poly : polygons_) f += poly.area_m2 * poly.pressure_at_centroid_Pa * poly.nhat_BA_W;
+  return f;
+}
+
+double ContactSurface::CalcMaxPressure() const {
+  double p = 0;
+  for (double v : pressures_) p = std::max(p, v);
+  return p;
+}
+
+bool ContactSurface::AddPolygon(const Vector3* p_WV, const double* pressure, int n, const Vector3& nhat_BA_W,
+                                double grad_A, double grad_B, int element_A, int element_B, double min_area) {
+  if (n < 3) return false;
+  // Fan from the vertex average Q (inside a convex polygon); p is linear so p(Q) is the average.
+  Vector3 p_WQ = Vector3::Zero();
+  double p_Q = 0;
+  for (int i = 0; i < n; ++i) {
+    p_WQ += p_WV[i];
+    p_Q += pressure[i];
+  }
+  p_WQ /= n;
+  p_Q /= n;
+  double area = 0;
+  Vector3 weighted_centroid = Vector3::Zero();
+  double weighted_pressure = 0;
+  for (int i = 0; i < n; ++i) {
+    const int j = (i + 1) % n;
+    const double a = 0.5 * (p_WV[i] - p_WQ).cross(p_WV[j] - p_WQ).dot(nhat_BA_W);
+    area += a;
+    weighted_centroid += a * (p_WQ + p_WV[i] + p_WV[j]) / 3.0;
+    weighted_pressure += a * (p_Q + pressure[i] + pressure[j]) / 3.0;
+  }
+  if (!(area > min_area) || !(area > 0)) return false;
+  ContactPolygon poly;
+  poly.first_vertex = static_cast<int>(vertices_.size());
+  poly.num_vertices = n;
+  poly.nhat_BA_W = nhat_BA_W;
+  poly.area_m2 = area;
+  poly.p_WC = weighted_centroid / area;
+  poly.pressure_at_centroid_Pa = std::max(0.0, weighted_pressure / area);
+  poly.grad_A_Pa_per_m = grad_A;
+  poly.grad_B_Pa_per_m = grad_B;
+  poly.element_A = element_A;
+  poly.element_B = element_B;
+  for (int i = 0; i < n; ++i) {
+    vertices_.push_back(p_WV[i]);
+    pressures_.push_back(pressure[i]);
+  }
+  polygons_.push_back(poly);
+  return true;
+}
+
+ContactSurface ContactSurface::MakeTriangleFan() const {
+  ContactSurface fan;
+  for (const ContactPolygon& poly : polygons_) {
+    for (int i = 0; i < poly.num_vertices; ++i) {
+      const int j = (i + 1) % poly.num_vertices;
+      const Vector3 p[3] = {poly.p_WC, vertex(poly, i), vertex(poly, j)};
+      const double pressure_values[3] = {poly.pressure_at_centroid_Pa, pressure(poly, i), pressure(poly, j)};
+      fan.AddPolygon(p, pressure_values, 3, poly.nhat_BA_W, poly.grad_A_Pa_per_m, poly.grad_B_Pa_per_m,
+                     poly.element_A, poly.element_B);
+    }
+  }
+  return fan;
+}
+
+void ContactSurface::SwapAB() {
+  for (ContactPolygon& poly : polygons_) {
+    poly.nhat_BA_W = -poly.nhat_BA_W;
+    std::swap(poly.grad_A_Pa_per_m, poly.grad_B_Pa_per_m);
+    std::swap(poly.element_A, poly.element_B);
+    // Keep the vertex order counter-clockwise about the flipped normal.
+    std::reverse(vertices_.begin() + poly.first_vertex, vertices_.begin() + poly.first_vertex + poly.num_vertices);
+    std::reverse(pressures_.begin() + poly.first_vertex, pressures_.begin() + poly.first_vertex + poly.num_vertices);
+  }
+}
+
+}  // namespace hydro

@@ -1,0 +1,73 @@
+#pragma once
+// The contact surface between geometries A and B (004 §VI-B, 001 §5.0.2): a set of planar convex
+// polygons, each with a linear pressure p0, expressed in the world frame W. The unit normal
+// nhat_BA_W points out of B into A, so the pressure pushes A along +nhat and B along −nhat.
+//
+// Storage is flat (one vertex array, polygons as ranges) so that a surface can be cleared and
+// refilled every step without allocating once its buffers have grown.
+#include <limits>
+#include <vector>
+
+#include "hydro/math.h"
+
+namespace hydro {
+
+struct ContactPolygon {
+  int first_vertex{0};     // into ContactSurface::vertices()
+  int num_vertices{0};     // ≥ 3, counter-clockwise about nhat_BA_W
+  Vector3 nhat_BA_W{Vector3::UnitZ()};
+  double area_m2{0};
+  Vector3 p_WC{Vector3::Zero()};  // area centroid
+  double pressure_at_centroid_Pa{0};
+  // Rates of increase of each side's pressure into its own body along the normal (Pa/m):
+  //   gA = ∇pA·nhat_BA_W,  gB = −∇pB·nhat_BA_W  (000 §IV-A, eqs. 17–18).
+  // +infinity for a rigid side. Both are positive for a well-posed polygon.
+  double grad_A_Pa_per_m{std::numeric_limits<double>::infinity()};
+  double grad_B_Pa_per_m{std::numeric_limits<double>::infinity()};
+  // The elements that produced the polygon (tet or triangle index; -1 for a half-space), the
+  // key used to carry warm-start data across steps.
+  int element_A{-1};
+  int element_B{-1};
+};
+
+class ContactSurface {
+ public:
+  enum class Representation { kPolygons, kTriangleFan };
+
+  void Clear() { vertices_.clear(); pressures_.clear(); polygons_.clear(); }
+  bool empty() const { return polygons_.empty(); }
+  int num_polygons() const { return static_cast<int>(polygons_.size()); }
+  const std::vector<ContactPolygon>& polygons() const { return polygons_; }
+  const ContactPolygon& polygon(int i) const { return polygons_[i]; }
+  const std::vector<Vector3>& vertices() const { return vertices_; }
+  const std::vector<double>& pressures() const { return pressures_; }
+  const Vector3& vertex(const ContactPolygon& poly, int i) const { return vertices_[poly.first_vertex + i]; }
+  double pressure(const ContactPolygon& poly, int i) const { return pressures_[poly.first_vertex + i]; }
+
+  double CalcTotalArea() const;
+  // ∫ p0 nhat dA: the elastic force on A, exact for linear pressures (000 eq. 11–12).
+  Vector3 CalcElasticForceOnA() const;
+  // Largest vertex pressure, 0 when empty.
+  double CalcMaxPressure() const;
+
+  // Appends a polygon from vertices (CCW about nhat_BA_W) and their pressures. Computes area,
+  // centroid and centroid pressure (exact for a linear field). Polygons whose area is below
+  // `min_area` are dropped (they carry no force); returns whether the polygon was kept.
+  bool AddPolygon(const Vector3* p_WV, const double* pressure, int n, const Vector3& nhat_BA_W,
+                  double grad_A, double grad_B, int element_A, int element_B, double min_area = 0.0);
+
+  // The centroid-fan tessellation (004 Fig. 3, 001 §5.0.3): each polygon becomes triangles that
+  // share a vertex at its centroid, so triangles appear and vanish with zero area as polygons
+  // change shape. Keeps normals, gradients and element ids.
+  ContactSurface MakeTriangleFan() const;
+
+  // Swaps the roles of A and B: flips normals and exchanges gradients and element ids.
+  void SwapAB();
+
+ private:
+  std::vector<Vector3> vertices_;
+  std::vector<double> pressures_;
+  std::vector<ContactPolygon> polygons_;
+};
+
+}  // namespace hydro

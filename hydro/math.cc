@@ -1,0 +1,37 @@
+#include "hydro/math.h"
+
+#include <sstream>
+
+namespace hydro {
+
+void CheckPositive(double value, const std::string& what) {
+  if (!(std::isfinite(value) && value > 0)) {
+    std::ostringstream msg;
+    msg << what << " must be finite and positive, got " << value;
+    throw InvalidInput(msg.str());
+  }
+}
+
+void CheckNonNegative(double value, const std::string& what) {
+  if (!(std::isfinite(value) && value >= 0)) {
+    std::ostringstream msg;
+    msg << what << " must be finite and non-negative, got " << value;
+    throw InvalidInput(msg.str());
+  }
+}
+
+void CheckPose(const RigidTransform& X, const std::string& what) {
+  if (!X.matrix().allFinite()) {
+    throw InvalidInput(what + " has a non-finite entry");
+  }
+  const Matrix3 R = X.linear();
+  const double orthonormality_error = (R.transpose() * R - Matrix3::Identity()).cwiseAbs().maxCoeff();
+  if (orthonormality_error > 1e-9 || R.determinant() < 0) {
+    std::ostringstream msg;
+    msg << what << " is not a rigid transform (rotation part off by " << orthonormality_error
+        << ", det " << R.determinant() << ")";
+    throw InvalidInput(msg.str());
+  }
+}
+
+}  // namespace hydro

@@ -1,0 +1,39 @@
+#pragma once
+// Shared numeric types and input checks for the hydroelastic core.
+//
+// Frames use monogram notation (see hydro/README.md): X_AB is the pose of frame B in frame A,
+// p_AQ the position of point Q measured and expressed in A, nhat_BA_W a unit vector pointing
+// from B into A expressed in W. All quantities are SI.
+#include <Eigen/Core>
+#include <Eigen/Geometry>
+
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+namespace hydro {
+
+using Vector3 = Eigen::Vector3d;
+using Matrix3 = Eigen::Matrix3d;
+// A rigid transform. Only its rotation and translation are used; CheckPose() validates that the
+// linear part is a proper rotation.
+using RigidTransform = Eigen::Isometry3d;
+
+// Thrown for every invalid user input (non-finite pose, E ≤ 0, degenerate mesh, …). The message
+// names what was wrong and where.
+class InvalidInput : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
+
+inline bool IsFinite(const Vector3& v) { return v.allFinite(); }
+
+// Throws InvalidInput unless `value` is finite and > 0. `what` names the quantity for the message.
+void CheckPositive(double value, const std::string& what);
+// Throws InvalidInput unless `value` is finite and ≥ 0.
+void CheckNonNegative(double value, const std::string& what);
+// Throws InvalidInput unless X is finite and its linear part is a rotation (orthonormal, det +1)
+// to within 1e-9.
+void CheckPose(const RigidTransform& X, const std::string& what);
+
+}  // namespace hydro
