@@ -52,8 +52,10 @@ void Bvh::Build(const std::vector<Vector3>& lower, const std::vector<Vector3>& u
   if (lower.empty() || lower.size() != upper.size()) throw InvalidInput("Bvh: no elements");
   std::vector<Vector3> centroid(lower.size());
   element_order_.resize(lower.size());
+  element_boxes_.resize(lower.size());
   for (size_t e = 0; e < lower.size(); ++e) {
     centroid[e] = 0.5 * (lower[e] + upper[e]);
+    element_boxes_[e] = BoxOf(lower[e], upper[e]);
     element_order_[e] = static_cast<int>(e);
   }
   nodes_.reserve(2 * lower.size() / kMaxLeafElements + 2);
@@ -133,9 +135,16 @@ void Bvh::Collide(const Bvh& other, const RigidTransform& X_AB,
     if (!BoxesOverlap(na.box, nb.box, X_AB)) continue;
     const bool a_leaf = na.count > 0, b_leaf = nb.count > 0;
     if (a_leaf && b_leaf) {
-      for (int i = na.first; i < na.first + na.count; ++i)
-        for (int j = nb.first; j < nb.first + nb.count; ++j)
-          visit(element_order_[i], other.element_order_[j]);
+      for (int i = na.first; i < na.first + na.count; ++i) {
+        const int ea = element_order_[i];
+        for (int j = nb.first; j < nb.first + nb.count; ++j) {
+          const int eb = other.element_order_[j];
+          if ((na.count > 1 || nb.count > 1) &&
+              !BoxesOverlap(element_boxes_[ea], other.element_boxes_[eb], X_AB))
+            continue;
+          visit(ea, eb);
+        }
+      }
     } else if (b_leaf || (!a_leaf && na.box.half_size.maxCoeff() >= nb.box.half_size.maxCoeff())) {
       stack.emplace_back(na.left, ib);
       stack.emplace_back(na.right, ib);
@@ -158,7 +167,12 @@ void Bvh::CollideSlab(const Vector3& n, double lower, double upper,
     const double radius = n.cwiseAbs().dot(node.box.half_size);
     if (center + radius < lower || center - radius > upper) continue;
     if (node.count > 0) {
-      for (int i = node.first; i < node.first + node.count; ++i) visit(element_order_[i]);
+      for (int i = node.first; i < node.first + node.count; ++i) {
+        const int e = element_order_[i];
+        const Aabb& box = element_boxes_[e];
+        const double c = n.dot(box.center), r = n.cwiseAbs().dot(box.half_size);
+        if (c + r >= lower && c - r <= upper) visit(e);
+      }
     } else {
       stack.push_back(node.left);
       stack.push_back(node.right);

@@ -31,7 +31,7 @@ class Bvh {
   int num_nodes() const { return static_cast<int>(nodes_.size()); }
   const Aabb& root_box() const { return nodes_[0].box; }
 
-  // Calls visit(element_a, element_b) for every pair whose boxes overlap, where this BVH's
+  // Calls visit(element_a, element_b) for every pair whose element boxes overlap, where this BVH's
   // elements live in frame A, `other`'s in frame B, and X_AB is B's pose in A. Boxes are
   // compared as oriented boxes (separating axis test), so rotations do not inflate them.
   void Collide(const Bvh& other, const RigidTransform& X_AB,
@@ -53,6 +53,7 @@ class Bvh {
 
   std::vector<Node> nodes_;
   std::vector<int> element_order_;
+  std::vector<Aabb> element_boxes_;  // by element index; leaves test their elements one by one
 };
 
 // Separating axis test between box a (in frame A) and box b (in frame B posed at X_AB).

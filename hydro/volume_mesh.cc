@@ -62,13 +62,18 @@ double VolumeMesh::CalcTotalVolume() const {
 void VolumeMesh::CalcInwardFacePlanes(int t, std::array<Vector3, 4>* normals,
                                       std::array<double, 4>* offsets) const {
   const Tet& k = tets_[t];
+  hydro::CalcInwardFacePlanes({vertices_[k[0]], vertices_[k[1]], vertices_[k[2]], vertices_[k[3]]}, normals,
+                              offsets);
+}
+
+void CalcInwardFacePlanes(const std::array<Vector3, 4>& tet, std::array<Vector3, 4>* normals,
+                          std::array<double, 4>* offsets) {
   for (int i = 0; i < 4; ++i) {
-    const Vector3& opposite = vertices_[k[i]];
-    const Vector3& a = vertices_[k[(i + 1) % 4]];
-    const Vector3& b = vertices_[k[(i + 2) % 4]];
-    const Vector3& c = vertices_[k[(i + 3) % 4]];
+    const Vector3& a = tet[(i + 1) % 4];
+    const Vector3& b = tet[(i + 2) % 4];
+    const Vector3& c = tet[(i + 3) % 4];
     Vector3 n = (b - a).cross(c - a).normalized();
-    if (n.dot(opposite - a) < 0) n = -n;
+    if (n.dot(tet[i] - a) < 0) n = -n;
     (*normals)[i] = n;
     (*offsets)[i] = n.dot(a);
   }

@@ -38,6 +38,11 @@ class VolumeMesh {
   std::vector<Tet> tets_;
 };
 
+// Inward unit normals n_i and offsets d_i of the faces of the tet (a, b, c, d): a point p is
+// inside iff n_i·p ≥ d_i for all i; face i is opposite vertex i.
+void CalcInwardFacePlanes(const std::array<Vector3, 4>& tet, std::array<Vector3, 4>* normals,
+                          std::array<double, 4>* offsets);
+
 // Signed volume of the tet (a, b, c, d): positive when (b−a, c−a, d−a) is right-handed.
 inline double SignedTetVolume(const Vector3& a, const Vector3& b, const Vector3& c, const Vector3& d) {
   return (b - a).dot((c - a).cross(d - a)) / 6.0;

@@ -1,0 +1,56 @@
+#pragma once
+// Internal helpers shared by the contact-surface algorithms (not part of the public API).
+#include <array>
+#include <cmath>
+
+#include "hydro/contact_surface.h"
+#include "hydro/contact_surface_calculator.h"
+#include "hydro/polygon_clipping.h"
+#include "hydro/pressure_field.h"
+
+namespace hydro {
+namespace internal {
+
+// True when the polygon normal n (unit) agrees with the pressure gradient grad to within
+// kMaxNormalGradientAngle. A zero gradient (constant-pressure tet) always agrees.
+inline bool NormalAgreesWithGradient(const Vector3& n, const Vector3& grad) {
+  static const double kCos = std::cos(kMaxNormalGradientAngle);
+  return n.dot(grad) >= kCos * grad.norm();
+}
+
+// The tet's vertices, expressed in the mesh frame.
+inline std::array<Vector3, 4> TetVertices(const VolumeMesh& mesh, int t) {
+  const Tet& k = mesh.tet(t);
+  return {mesh.vertex(k[0]), mesh.vertex(k[1]), mesh.vertex(k[2]), mesh.vertex(k[3])};
+}
+
+// Clips `poly` (normal n_poly) to the tet given by its inward face planes, skipping face
+// `skip_face` (-1: none). A polygon lying within `tolerance` of a face plane is on the boundary
+// between this tet and its neighbour: it is kept only by the tet on the +n_poly side, so a polygon
+// on a shared face is counted once.
+void ClipPolygonByTet(const std::array<Vector3, 4>& inward_normals, const std::array<double, 4>& offsets,
+                      const Vector3& n_poly, int skip_face, double tolerance, ClipPolygon* poly);
+
+// Appends `poly` (in frame A) to the surface in W with pressures from `pressure_of(p_AQ)`.
+template <typename PressureFn>
+void AppendPolygon(const ClipPolygon& poly, const RigidTransform& X_WA, const Vector3& n_A, PressureFn pressure_of,
+                   double grad_A, double grad_B, int element_A, int element_B, ContactSurface* surface) {
+  if (poly.n < 3) return;
+  std::array<Vector3, ClipPolygon::kCapacity> p_WV;
+  std::array<double, ClipPolygon::kCapacity> pressure;
+  for (int i = 0; i < poly.n; ++i) {
+    p_WV[i] = X_WA * poly.p[i];
+    pressure[i] = std::max(0.0, pressure_of(poly.p[i]));
+  }
+  surface->AddPolygon(p_WV.data(), pressure.data(), poly.n, X_WA.linear() * n_A, grad_A, grad_B, element_A,
+                      element_B);
+}
+
+// A length scale for clipping tolerances: 1e-12 of the tet's size.
+inline double ClipTolerance(const std::array<Vector3, 4>& tet) {
+  return 1e-12 * ((tet[1] - tet[0]).cwiseAbs().maxCoeff() + (tet[2] - tet[0]).cwiseAbs().maxCoeff() +
+                  (tet[3] - tet[0]).cwiseAbs().maxCoeff());
+}
+
+}  // namespace internal
+}  // namespace hydro

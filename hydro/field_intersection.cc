@@ -1,0 +1,101 @@
+// Compliant–compliant contact surfaces (004 §VI-B and App. X-B, 001 §5.0.2): inside each pair of
+// overlapping tets both pressures are linear, so the set where they are equal is a plane; the
+// piece of it inside both tets is a convex polygon.
+#include <limits>
+
+#include "hydro/contact_surface_calculator.h"
+#include "hydro/contact_surface_util.h"
+
+namespace hydro {
+
+using internal::AppendPolygon;
+using internal::NormalAgreesWithGradient;
+using internal::TetVertices;
+
+namespace {
+
+// The equal-pressure plane of pA(p) = ∇pA·p + cA and pB(p) = ∇pB·p + cB (both in frame A),
+// 004 eq. 16: (∇pA − ∇pB)·p = cB − cA. Its normal n = (∇pA − ∇pB)/|∇pA − ∇pB| points out of B
+// into A (pA grows into A, pB grows into B). Returns false when the gradients are (nearly) equal,
+// where the fields are parallel and meet nowhere or everywhere.
+bool EqualPressurePlane(const Vector3& grad_A, double c_A, const Vector3& grad_B, double c_B, Vector3* n,
+                        double* d) {
+  const Vector3 difference = grad_A - grad_B;
+  const double norm = difference.norm();
+  if (!(norm > 1e-12 * (grad_A.norm() + grad_B.norm()))) return false;
+  *n = difference / norm;
+  *d = (c_B - c_A) / norm;
+  // Both sides must push along the normal (see kMaxNormalGradientAngle).
+  return NormalAgreesWithGradient(*n, grad_A) && NormalAgreesWithGradient(-*n, grad_B);
+}
+
+}  // namespace
+
+void ComputeContactSurface(const CompliantMesh& A, const RigidTransform& X_WA, const CompliantMesh& B,
+                           const RigidTransform& X_WB, ContactSurface* surface) {
+  CheckPose(X_WA, "pose of compliant mesh A (X_WA)");
+  CheckPose(X_WB, "pose of compliant mesh B (X_WB)");
+  surface->Clear();
+  const RigidTransform X_AB = X_WA.inverse(Eigen::Isometry) * X_WB;
+  const Matrix3 R_AB = X_AB.linear();
+  const Vector3 p_BAo = X_AB.inverse(Eigen::Isometry).translation();
+  const PressureField& field_A = A.field();
+  const PressureField& field_B = B.field();
+  A.bvh().Collide(B.bvh(), X_AB, [&](int tet_a, int tet_b) {
+    const Vector3& grad_A = field_A.gradient(tet_a);
+    const double c_A = field_A.EvaluateInTet(tet_a, Vector3::Zero());
+    // B's field re-expressed in A: pB(p_AQ) = ∇pB_B·(X_BA p_AQ) + cB.
+    const Vector3 grad_B = R_AB * field_B.gradient(tet_b);
+    const double c_B = field_B.EvaluateInTet(tet_b, p_BAo);
+    Vector3 n;
+    double d;
+    if (!EqualPressurePlane(grad_A, c_A, grad_B, c_B, &n, &d)) return;
+    ClipPolygon poly;
+    SliceTetByPlane(TetVertices(A.mesh(), tet_a), n, d, &poly);
+    if (poly.n < 3) return;
+    std::array<Vector3, 4> tet_B = TetVertices(B.mesh(), tet_b);
+    for (Vector3& p : tet_B) p = X_AB * p;
+    std::array<Vector3, 4> normals;
+    std::array<double, 4> offsets;
+    CalcInwardFacePlanes(tet_B, &normals, &offsets);
+    // 001 §5.0.2, clipping degeneracy: where both tets have a zero-pressure face, those faces cut
+    // the plane along the same line; clip by A's (implicit in the slice) and skip B's.
+    const int skip_face = field_A.ZeroPressureFace(tet_a) >= 0 ? field_B.ZeroPressureFace(tet_b) : -1;
+    internal::ClipPolygonByTet(normals, offsets, n, skip_face, internal::ClipTolerance(tet_B), &poly);
+    AppendPolygon(
+        poly, X_WA, n, [&](const Vector3& p_AQ) { return field_A.EvaluateInTet(tet_a, p_AQ); }, grad_A.dot(n),
+        -grad_B.dot(n), tet_a, tet_b, surface);
+  });
+}
+
+void ComputeContactSurface(const CompliantMesh& A, const RigidTransform& X_WA, const CompliantHalfSpace& B,
+                           const RigidTransform& X_WB, ContactSurface* surface) {
+  CheckPose(X_WA, "pose of the compliant mesh (X_WA)");
+  CheckPose(X_WB, "pose of the compliant half-space (X_WB)");
+  surface->Clear();
+  const RigidTransform X_AB = X_WA.inverse(Eigen::Isometry) * X_WB;
+  // B's plane in A: n_A·p = d; below it pB = (E/H)·(d − n_A·p) (001 App. B).
+  const Vector3 n_A = X_AB.linear().col(2);
+  const double d_plane = n_A.dot(X_AB.translation());
+  const double slope = B.gradient_magnitude();
+  const Vector3 grad_B = -slope * n_A;
+  const double c_B = slope * d_plane;
+  const PressureField& field_A = A.field();
+  const double tolerance = 1e-12 * A.bvh().root_box().half_size.maxCoeff();
+  A.bvh().CollideSlab(n_A, -std::numeric_limits<double>::infinity(), d_plane, [&](int tet_a) {
+    const Vector3& grad_A = field_A.gradient(tet_a);
+    const double c_A = field_A.EvaluateInTet(tet_a, Vector3::Zero());
+    Vector3 n;
+    double d;
+    if (!EqualPressurePlane(grad_A, c_A, grad_B, c_B, &n, &d)) return;
+    ClipPolygon poly;
+    SliceTetByPlane(TetVertices(A.mesh(), tet_a), n, d, &poly);
+    // pB is zero above B's plane, not the negative linear extension.
+    ClipPolygonByHalfSpace(-n_A, -d_plane, tolerance, &poly);
+    AppendPolygon(
+        poly, X_WA, n, [&](const Vector3& p_AQ) { return field_A.EvaluateInTet(tet_a, p_AQ); }, grad_A.dot(n),
+        -grad_B.dot(n), tet_a, -1, surface);
+  });
+}
+
+}  // namespace hydro

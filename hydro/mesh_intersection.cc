@@ -1,0 +1,94 @@
+// Rigid–compliant contact surfaces (001 §5.0.2 "Rigid-compliant contacts"): the part of the rigid
+// boundary that lies inside the compliant volume, found by clipping rigid triangles with tets, or
+// by slicing tets with a rigid plane; and the mirror case of a compliant half-space.
+#include <limits>
+
+#include "hydro/contact_surface_calculator.h"
+#include "hydro/contact_surface_util.h"
+
+namespace hydro {
+
+using internal::AppendPolygon;
+using internal::NormalAgreesWithGradient;
+using internal::TetVertices;
+
+namespace {
+constexpr double kInfinity = std::numeric_limits<double>::infinity();
+}  // namespace
+
+void ComputeContactSurface(const CompliantMesh& A, const RigidTransform& X_WA, const RigidMesh& B,
+                           const RigidTransform& X_WB, ContactSurface* surface) {
+  CheckPose(X_WA, "pose of the compliant mesh (X_WA)");
+  CheckPose(X_WB, "pose of the rigid mesh (X_WB)");
+  surface->Clear();
+  const RigidTransform X_AB = X_WA.inverse(Eigen::Isometry) * X_WB;
+  const Matrix3 R_AB = X_AB.linear();
+  const PressureField& field = A.field();
+  const TriangleSurfaceMesh& rigid = B.mesh();
+  A.bvh().Collide(B.bvh(), X_AB, [&](int tet, int tri) {
+    // The rigid face normal points out of B into A; the face presses A only where A's pressure
+    // rises along it.
+    const Vector3 n_A = R_AB * rigid.face_normal(tri);
+    const Vector3& grad_A = field.gradient(tet);
+    if (!NormalAgreesWithGradient(n_A, grad_A)) return;
+    ClipPolygon poly;
+    for (int i = 0; i < 3; ++i) poly.Push(X_AB * rigid.vertex(rigid.triangle(tri)[i]));
+    const auto tet_A = TetVertices(A.mesh(), tet);
+    std::array<Vector3, 4> normals;
+    std::array<double, 4> offsets;
+    CalcInwardFacePlanes(tet_A, &normals, &offsets);
+    internal::ClipPolygonByTet(normals, offsets, n_A, -1, internal::ClipTolerance(tet_A), &poly);
+    AppendPolygon(
+        poly, X_WA, n_A, [&](const Vector3& p_AQ) { return field.EvaluateInTet(tet, p_AQ); }, grad_A.dot(n_A),
+        kInfinity, tet, tri, surface);
+  });
+}
+
+void ComputeContactSurface(const CompliantMesh& A, const RigidTransform& X_WA, const RigidHalfSpace&,
+                           const RigidTransform& X_WB, ContactSurface* surface) {
+  CheckPose(X_WA, "pose of the compliant mesh (X_WA)");
+  CheckPose(X_WB, "pose of the rigid half-space (X_WB)");
+  surface->Clear();
+  const RigidTransform X_AB = X_WA.inverse(Eigen::Isometry) * X_WB;
+  // B's boundary plane in A: n_A·p = d, with n_A = ẑ_B out of B into A.
+  const Vector3 n_A = X_AB.linear().col(2);
+  const double d = n_A.dot(X_AB.translation());
+  const PressureField& field = A.field();
+  A.bvh().CollideSlab(n_A, d, d, [&](int tet) {
+    const Vector3& grad_A = field.gradient(tet);
+    if (!NormalAgreesWithGradient(n_A, grad_A)) return;
+    ClipPolygon poly;
+    SliceTetByPlane(TetVertices(A.mesh(), tet), n_A, d, &poly);
+    AppendPolygon(
+        poly, X_WA, n_A, [&](const Vector3& p_AQ) { return field.EvaluateInTet(tet, p_AQ); }, grad_A.dot(n_A),
+        kInfinity, tet, -1, surface);
+  });
+}
+
+void ComputeContactSurface(const CompliantHalfSpace& A, const RigidTransform& X_WA, const RigidMesh& B,
+                           const RigidTransform& X_WB, ContactSurface* surface) {
+  CheckPose(X_WA, "pose of the compliant half-space (X_WA)");
+  CheckPose(X_WB, "pose of the rigid mesh (X_WB)");
+  surface->Clear();
+  const RigidTransform X_AB = X_WA.inverse(Eigen::Isometry) * X_WB;
+  const Matrix3 R_AB = X_AB.linear();
+  // In A's frame p0 = (E/H)·(−z) below z = 0 (001 App. B), so ∇p0 = −(E/H)·ẑ.
+  const double gradient = A.gradient_magnitude();
+  const Vector3 grad_A = -gradient * Vector3::UnitZ();
+  // z_A(p_BQ) = n_B·p_BQ + z(p_AB); triangles with some point at z_A ≤ 0.
+  const Vector3 n_B = R_AB.row(2).transpose();
+  const TriangleSurfaceMesh& rigid = B.mesh();
+  const double scale = B.bvh().root_box().half_size.maxCoeff();
+  B.bvh().CollideSlab(n_B, -kInfinity, -X_AB.translation().z(), [&](int tri) {
+    const Vector3 n_A = R_AB * rigid.face_normal(tri);
+    if (!NormalAgreesWithGradient(n_A, grad_A)) return;
+    ClipPolygon poly;
+    for (int i = 0; i < 3; ++i) poly.Push(X_AB * rigid.vertex(rigid.triangle(tri)[i]));
+    ClipPolygonByHalfSpace(-Vector3::UnitZ(), 0.0, 1e-12 * scale, &poly);
+    AppendPolygon(
+        poly, X_WA, n_A, [&](const Vector3& p_AQ) { return -gradient * p_AQ.z(); }, grad_A.dot(n_A), kInfinity,
+        -1, tri, surface);
+  });
+}
+
+}  // namespace hydro

@@ -1,0 +1,31 @@
+#pragma once
+// Convex polygon primitives used by every contact-surface algorithm (001 §5.0.2: "clipping"):
+// slicing a tet by a plane, and clipping a convex polygon by a half-space. Polygons are small
+// fixed-capacity arrays, so these run without allocation.
+#include <array>
+
+#include "hydro/math.h"
+
+namespace hydro {
+
+// A convex polygon of at most kCapacity vertices. A triangle clipped by a tet's four faces has at
+// most 7; a tet slice (≤ 4) clipped by four faces at most 8.
+struct ClipPolygon {
+  static constexpr int kCapacity = 16;
+  std::array<Vector3, kCapacity> p;
+  int n{0};
+  void Push(const Vector3& v) {
+    if (n < kCapacity) p[n++] = v;
+  }
+};
+
+// Keeps the part of `poly` where n·p ≥ d (n need not be unit). Vertices within `tolerance` of the
+// plane count as on it, so a polygon lying in the plane is kept whole. Sutherland–Hodgman.
+void ClipPolygonByHalfSpace(const Vector3& n, double d, double tolerance, ClipPolygon* poly);
+
+// The intersection of the tet (a, b, c, d) with the plane n·p = offset (n unit), ordered
+// counter-clockwise about n. Leaves poly->n = 0 when the plane misses the tet or only touches it
+// at an edge or vertex.
+void SliceTetByPlane(const std::array<Vector3, 4>& tet, const Vector3& n, double offset, ClipPolygon* poly);
+
+}  // namespace hydro

@@ -1,0 +1,104 @@
+#include "hydro/polygon_clipping.h"
+
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "hydro/volume_mesh.h"
+
+namespace hydro {
+namespace {
+
+double Area(const ClipPolygon& poly, const Vector3& n) {
+  double area = 0;
+  for (int i = 1; i + 1 < poly.n; ++i) area += 0.5 * (poly.p[i] - poly.p[0]).cross(poly.p[i + 1] - poly.p[0]).dot(n);
+  return area;
+}
+
+TEST(PolygonClippingTest, ClipSquareByHalfPlane) {
+  ClipPolygon square;
+  square.Push(Vector3(0, 0, 0));
+  square.Push(Vector3(1, 0, 0));
+  square.Push(Vector3(1, 1, 0));
+  square.Push(Vector3(0, 1, 0));
+  ClipPolygon half = square;
+  ClipPolygonByHalfSpace(Vector3(-1, 0, 0), -0.25, 0, &half);  // keep x ≤ 0.25
+  EXPECT_EQ(half.n, 4);
+  EXPECT_NEAR(Area(half, Vector3::UnitZ()), 0.25, 1e-15);
+  ClipPolygon corner = square;
+  ClipPolygonByHalfSpace(Vector3(1, 1, 0), 1.5, 0, &corner);  // keep x + y ≥ 1.5
+  EXPECT_EQ(corner.n, 3);
+  EXPECT_NEAR(Area(corner, Vector3::UnitZ()), 0.125, 1e-15);
+  ClipPolygon none = square;
+  ClipPolygonByHalfSpace(Vector3(1, 0, 0), 2.0, 0, &none);
+  EXPECT_EQ(none.n, 0);
+  ClipPolygon all = square;
+  ClipPolygonByHalfSpace(Vector3(1, 0, 0), 0.0, 1e-12, &all);  // edge on the plane: kept whole
+  EXPECT_EQ(all.n, 4);
+}
+
+TEST(PolygonClippingTest, SliceTetAreaMatchesCrossSection) {
+  // Unit right tet: the plane z = h cuts a right triangle with legs (1 − h).
+  const std::array<Vector3, 4> tet = {Vector3(0, 0, 0), Vector3(1, 0, 0), Vector3(0, 1, 0), Vector3(0, 0, 1)};
+  for (double h : {0.1, 0.5, 0.9}) {
+    ClipPolygon poly;
+    SliceTetByPlane(tet, Vector3::UnitZ(), h, &poly);
+    ASSERT_EQ(poly.n, 3);
+    EXPECT_NEAR(Area(poly, Vector3::UnitZ()), 0.5 * (1 - h) * (1 - h), 1e-14);  // CCW about +z
+  }
+  // A quadrilateral slice: plane x + y = 0.5... through the tet (1,1,0) direction.
+  ClipPolygon quad;
+  SliceTetByPlane(tet, Vector3(1, -1, 0).normalized(), 0.0, &quad);
+  EXPECT_EQ(quad.n, 3);  // passes through vertices 0 and 3
+  ClipPolygon miss;
+  SliceTetByPlane(tet, Vector3::UnitZ(), 1.5, &miss);
+  EXPECT_EQ(miss.n, 0);
+}
+
+TEST(PolygonClippingTest, SliceVolumeIntegratesToTetVolume) {
+  // ∫ area(slice at height h) dh over the tet's extent in a random direction equals its volume.
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<double> u(-1, 1);
+  for (int trial = 0; trial < 20; ++trial) {
+    std::array<Vector3, 4> tet;
+    for (auto& p : tet) p = Vector3(u(rng), u(rng), u(rng));
+    double volume = SignedTetVolume(tet[0], tet[1], tet[2], tet[3]);
+    if (volume < 0) {
+      std::swap(tet[0], tet[1]);
+      volume = -volume;
+    }
+    if (volume < 1e-3) continue;
+    const Vector3 n = Vector3(u(rng), u(rng), u(rng)).normalized();
+    double lo = 1e9, hi = -1e9;
+    for (const auto& p : tet) {
+      lo = std::min(lo, n.dot(p));
+      hi = std::max(hi, n.dot(p));
+    }
+    // Area(h) is piecewise quadratic: Simpson on many panels is accurate to ~1e-9.
+    const int panels = 2000;
+    double integral = 0;
+    for (int i = 0; i <= panels; ++i) {
+      const double h = lo + (hi - lo) * i / panels;
+      ClipPolygon poly;
+      SliceTetByPlane(tet, n, h, &poly);
+      const double weight = (i == 0 || i == panels) ? 1 : (i % 2 ? 4 : 2);
+      integral += weight * Area(poly, n);
+    }
+    integral *= (hi - lo) / panels / 3;
+    EXPECT_NEAR(integral, volume, 1e-6 * volume);
+  }
+}
+
+TEST(PolygonClippingTest, FaceInPlaneCountsForOneTetOnly) {
+  // Two tets sharing the face z = 0; a slice exactly on it is reported once.
+  const std::array<Vector3, 4> above = {Vector3(0, 0, 0), Vector3(1, 0, 0), Vector3(0, 1, 0), Vector3(0, 0, 1)};
+  const std::array<Vector3, 4> below = {Vector3(0, 0, 0), Vector3(0, 1, 0), Vector3(1, 0, 0), Vector3(0, 0, -1)};
+  ClipPolygon a, b;
+  SliceTetByPlane(above, Vector3::UnitZ(), 0.0, &a);
+  SliceTetByPlane(below, Vector3::UnitZ(), 0.0, &b);
+  EXPECT_EQ(a.n + b.n, 3);
+  EXPECT_EQ(a.n, 3);
+}
+
+}  // namespace
+}  // namespace hydro
