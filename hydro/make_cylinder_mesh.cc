@@ -1,0 +1,48 @@
+#include "hydro/make_cylinder_mesh.h"
+
+#include <cmath>
+
+#include "hydro/make_sphere_mesh.h"
+
+namespace hydro {
+
+VolumeMeshWithExtent MakeCylinderVolumeMesh(double radius, double length, double resolution_hint) {
+  CheckPositive(radius, "MakeCylinderVolumeMesh: radius");
+  CheckPositive(length, "MakeCylinderVolumeMesh: length");
+  CheckPositive(resolution_hint, "MakeCylinderVolumeMesh: resolution hint");
+  const int rings = internal::SphereShellCount(radius, resolution_hint);
+  // Layers at least as fine as the rings near the caps, so the medial cone is resolved evenly.
+  const int layers = std::max(2, static_cast<int>(std::ceil(length / std::min(resolution_hint, radius / rings) - 1e-9)));
+  const double depth_scale = std::min(radius, 0.5 * length);
+  internal::MeshBuilder builder;
+  auto vertex = [&](int qx, int qy, int layer) {
+    const int m = std::abs(qx) + std::abs(qy);
+    const double rho = radius * m / rings;
+    Vector3 p(0, 0, -0.5 * length + length * layer / layers);
+    if (m > 0) p.head<2>() = rho * Eigen::Vector2d(qx, qy).normalized();
+    const double e = std::min(radius - rho, 0.5 * length - std::abs(p.z())) / depth_scale;
+    return builder.Vertex({qx, qy, layer, 0}, p, std::clamp(e, 0.0, 1.0));
+  };
+  for (int sx : {-1, 1})
+    for (int sy : {-1, 1})
+      for (int a = 0; a < rings; ++a)
+        for (int b = 0; b < rings; ++b)
+          for (int up = 0; up < 2; ++up) {
+            const int uv[3][2] = {{a, b}, {a + 1 - up, b + up}, {a + 1, b + 1}};
+            bool inside = true;
+            for (const auto& p : uv) inside = inside && 0 <= p[1] && p[1] <= p[0] && p[0] <= rings;
+            if (!inside) continue;
+            for (int layer = 0; layer < layers; ++layer) {
+              std::array<int, 3> bottom, top;
+              for (int i = 0; i < 3; ++i) {
+                const int qx = sx * (uv[i][0] - uv[i][1]), qy = sy * uv[i][1];
+                bottom[i] = vertex(qx, qy, layer);
+                top[i] = vertex(qx, qy, layer + 1);
+              }
+              builder.AddPrism(bottom, top);
+            }
+          }
+  return builder.Build();
+}
+
+}  // namespace hydro

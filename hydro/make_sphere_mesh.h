@@ -1,0 +1,33 @@
+#pragma once
+// Compliant sphere, ellipsoid and capsule meshes built from one "octant lattice" (004 §VI-A: the
+// extent e = 1 − r/R, 0 on the surface and 1 at the centre).
+//
+// Each octant of the sphere is the cone over one face of an octahedron. Its lattice points
+// i·A + j·B + k·C (A, B, C the octant's axes, i + j + k = m ≤ n) lie on n concentric shells; point m
+// is moved to radius R·m/n along its own direction. The extent 1 − m/n is then exact at every
+// vertex and every shell is an iso-surface of the interpolated field, so the only error is the
+// shells' polyhedral sag (∝ R/n²). With lattice coordinates u = i + j + k, v = j + k, w = k the
+// octant is the simplex 0 ≤ w ≤ v ≤ u ≤ n, which is exactly a union of Kuhn cells of the unit
+// (u, v, w) grid: n³ tets per octant, and octants agree on their shared faces.
+#include "hydro/mesh_builder.h"
+
+namespace hydro {
+
+// n = ⌈(π/2)·R/hint⌉ shells, so the arc length along an octant edge on the surface is ≤ hint;
+// 8n³ tets. Throws InvalidInput for a non-finite or non-positive radius or hint.
+VolumeMeshWithExtent MakeSphereVolumeMesh(double radius, double resolution_hint);
+
+// The sphere lattice stretched to semi-axes (a, b, c) along x, y, z; e = 1 − (ellipsoidal radius).
+VolumeMeshWithExtent MakeEllipsoidVolumeMesh(const Vector3& semi_axes, double resolution_hint);
+
+// A capsule along z: radius R, cylindrical part of length L (total length L + 2R). The sphere
+// lattice is split at its equator and the two halves joined by the equatorial disk extruded in
+// layers; e = 1 − (distance to the axis segment)/R.
+VolumeMeshWithExtent MakeCapsuleVolumeMesh(double radius, double length, double resolution_hint);
+
+namespace internal {
+// Shell count for a sphere-like shape of largest radius R.
+int SphereShellCount(double radius, double resolution_hint);
+}  // namespace internal
+
+}  // namespace hydro

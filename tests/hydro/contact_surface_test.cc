@@ -1,0 +1,201 @@
+// Properties every contact surface must have: action equals reaction, invariance under moving the
+// whole pair, continuity under motion (no jumps when polygons appear or vanish), and sane results
+// in edge cases.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <functional>
+
+#include "contact_test_util.h"
+#include "hydro/contact_surface_calculator.h"
+#include "hydro/make_meshes.h"
+
+namespace hydro {
+namespace {
+
+using test::IntegrateStaticWrench;
+using test::Wrench;
+
+RigidTransform Pose(const Vector3& p, double angle = 0, const Vector3& axis = Vector3::UnitZ()) {
+  RigidTransform X = RigidTransform::Identity();
+  X.linear() = Eigen::AngleAxisd(angle, axis.normalized()).toRotationMatrix();
+  X.translation() = p;
+  return X;
+}
+
+TEST(ContactSurfaceTest, CompliantPairActionEqualsReaction) {
+  const CompliantMesh sphere = MakeCompliantMesh(MakeSphereVolumeMesh(0.05, 0.01), 2e5);
+  const CompliantMesh box = MakeCompliantMesh(MakeBoxVolumeMesh(Vector3(0.2, 0.15, 0.1), 0.02), 1e6);
+  const RigidTransform X_WS = Pose(Vector3(0.01, 0.02, 0.05 + 0.05 - 0.012), 0.3, Vector3(1, 1, 1));
+  const RigidTransform X_WB = Pose(Vector3(0, 0, 0), 0.1, Vector3(0, 0, 1));
+  ContactSurface s_on_b, b_on_s;
+  ComputeContactSurface(sphere, X_WS, box, X_WB, &s_on_b);
+  ComputeContactSurface(box, X_WB, sphere, X_WS, &b_on_s);
+  ASSERT_FALSE(s_on_b.empty());
+  const Wrench w1 = IntegrateStaticWrench(s_on_b);
+  const Wrench w2 = IntegrateStaticWrench(b_on_s);
+  const double scale = w1.force.norm();
+  EXPECT_GT(w1.force.z(), 0);  // the sphere is pushed up, out of the box
+  EXPECT_NEAR((w1.force + w2.force).norm(), 0, 1e-9 * scale);
+  EXPECT_NEAR((w1.torque + w2.torque).norm(), 0, 1e-9 * scale);
+  EXPECT_NEAR(s_on_b.CalcTotalArea(), b_on_s.CalcTotalArea(), 1e-9 * s_on_b.CalcTotalArea());
+  // SwapAB turns one into the other.
+  b_on_s.SwapAB();
+  const Wrench w3 = IntegrateStaticWrench(b_on_s);
+  EXPECT_NEAR((w3.force - w1.force).norm(), 0, 1e-9 * scale);
+}
+
+TEST(ContactSurfaceTest, ResultsMoveWithThePair) {
+  const CompliantMesh sphere = MakeCompliantMesh(MakeSphereVolumeMesh(0.05, 0.0125), 2e5);
+  const CompliantMesh box = MakeCompliantMesh(MakeBoxVolumeMesh(Vector3(0.2, 0.15, 0.1), 0.025), 1e6);
+  const RigidMesh rigid_box(MakeBoxSurfaceMesh(Vector3(0.2, 0.15, 0.1), 0.05));
+  const RigidTransform X_1 = Pose(Vector3(0.01, 0.02, 0.088), 0.3, Vector3(1, 1, 1));
+  const RigidTransform X_2 = Pose(Vector3(0, 0, 0), 0.1, Vector3(0, 0, 1));
+  const RigidTransform X_moved = Pose(Vector3(1.5, -2.0, 0.7), 2.1, Vector3(-1, 3, 2));
+  ContactSurface before, after;
+  auto check = [&](const char* what) {
+    ASSERT_FALSE(before.empty()) << what;
+    const Wrench w0 = IntegrateStaticWrench(before);
+    const Wrench w1 = IntegrateStaticWrench(after);
+    const Matrix3& R = X_moved.linear();
+    const Vector3& p = X_moved.translation();
+    const double scale = w0.force.norm();
+    EXPECT_NEAR((w1.force - R * w0.force).norm(), 0, 1e-9 * scale) << what;
+    EXPECT_NEAR((w1.torque - (R * w0.torque + p.cross(R * w0.force))).norm(), 0, 1e-9 * scale) << what;
+    EXPECT_EQ(before.num_polygons(), after.num_polygons()) << what;
+  };
+  ComputeContactSurface(sphere, X_1, box, X_2, &before);
+  ComputeContactSurface(sphere, X_moved * X_1, box, X_moved * X_2, &after);
+  check("compliant-compliant");
+  ComputeContactSurface(sphere, X_1, rigid_box, X_2, &before);
+  ComputeContactSurface(sphere, X_moved * X_1, rigid_box, X_moved * X_2, &after);
+  check("compliant-rigid mesh");
+  ComputeContactSurface(sphere, X_1, RigidHalfSpace{}, Pose(Vector3(0, 0, 0.05)), &before);
+  ComputeContactSurface(sphere, X_moved * X_1, RigidHalfSpace{}, X_moved * Pose(Vector3(0, 0, 0.05)), &after);
+  check("compliant-rigid half-space");
+  const CompliantHalfSpace slab(1e6, 0.1);
+  ComputeContactSurface(sphere, X_1, slab, Pose(Vector3(0, 0, 0.05)), &before);
+  ComputeContactSurface(sphere, X_moved * X_1, slab, X_moved * Pose(Vector3(0, 0, 0.05)), &after);
+  check("compliant-compliant half-space");
+}
+
+TEST(ContactSurfaceTest, TriangleFanCarriesTheSameWrench) {
+  const CompliantMesh sphere = MakeCompliantMesh(MakeSphereVolumeMesh(0.05, 0.0125), 2e5);
+  const RigidMesh rigid_box(MakeBoxSurfaceMesh(Vector3(0.2, 0.15, 0.1), 0.05));
+  ContactSurface surface;
+  ComputeContactSurface(sphere, Pose(Vector3(0.01, 0.02, 0.09), 0.3, Vector3(1, 1, 1)), rigid_box,
+                        RigidTransform::Identity(), &surface);
+  const ContactSurface fan = surface.MakeTriangleFan();
+  ASSERT_GT(fan.num_polygons(), surface.num_polygons());
+  const Wrench w0 = IntegrateStaticWrench(surface);
+  const Wrench w1 = IntegrateStaticWrench(fan);
+  EXPECT_NEAR((w0.force - w1.force).norm(), 0, 1e-12 * w0.force.norm());
+  EXPECT_NEAR((w0.torque - w1.torque).norm(), 0, 1e-12 * w0.force.norm());
+  EXPECT_NEAR(surface.CalcTotalArea(), fan.CalcTotalArea(), 1e-14);
+}
+
+// Sweeps `pose_at(s)` for s in [0, 1] in n steps and returns the largest change of force and of
+// torque between consecutive steps.
+struct StepChanges {
+  double force{0}, torque{0};           // largest change between consecutive steps
+  double max_force{0}, max_torque{0};   // largest magnitudes seen
+};
+
+template <typename ComputeFn>
+StepChanges LargestStepChange(int n, ComputeFn compute) {
+  ContactSurface surface;
+  Wrench last;
+  StepChanges changes;
+  for (int i = 0; i <= n; ++i) {
+    compute(static_cast<double>(i) / n, &surface);
+    const Wrench w = IntegrateStaticWrench(surface);
+    changes.max_force = std::max(changes.max_force, w.force.norm());
+    changes.max_torque = std::max(changes.max_torque, w.torque.norm());
+    if (i > 0) {
+      changes.force = std::max(changes.force, (w.force - last.force).norm());
+      changes.torque = std::max(changes.torque, (w.torque - last.torque).norm());
+    }
+    last = w;
+  }
+  return changes;
+}
+
+// Continuity (004 App. X-C): forces are continuous functions of the pose, so refining the step
+// tenfold must shrink the largest step-to-step change about tenfold. A jump (a polygon appearing
+// with finite force) would show up at the same size at both step sizes. A quantity that is
+// constant along the path (the force of a box in an exactly linear field) changes only by
+// round-off, allowed as 1e-9 of its size.
+void ExpectContinuous(const char* what, const std::function<void(double, ContactSurface*)>& compute) {
+  const StepChanges coarse = LargestStepChange(200, compute);
+  const StepChanges fine = LargestStepChange(2000, compute);
+  std::printf("%s: largest step change of |f| %.3e → %.3e N, of |τ| %.3e → %.3e N·m (max |f| %.3e N)\n", what,
+              coarse.force, fine.force, coarse.torque, fine.torque, coarse.max_force);
+  EXPECT_GT(coarse.max_force, 0) << what;
+  EXPECT_LT(fine.force, 0.2 * coarse.force + 1e-9 * coarse.max_force) << what;
+  EXPECT_LT(fine.torque, 0.2 * coarse.torque + 1e-9 * coarse.max_torque) << what;
+}
+
+TEST(ContactSurfaceTest, ForcesAreContinuousUnderSliding) {
+  // A rigid box dragged across a coarse compliant box (few large tets), tilted so its faces cut
+  // through tets at changing places.
+  const CompliantMesh coarse_box = MakeCompliantMesh(MakeBoxVolumeMesh(Vector3(0.6, 0.6, 0.2), 0.1), 1e6);
+  const RigidMesh rigid_box(MakeBoxSurfaceMesh(Vector3(0.1, 0.08, 0.05), 0.05));
+  ExpectContinuous("rigid box across coarse compliant box", [&](double s, ContactSurface* surface) {
+    const RigidTransform X_WB = Pose(Vector3(-0.1 + 0.2 * s, 0.03 * s, 0.1 + 0.025 - 0.01), 0.05, Vector3(1, 2, 0));
+    ComputeContactSurface(coarse_box, RigidTransform::Identity(), rigid_box, X_WB, surface);
+  });
+  // A coarse compliant sphere rolling-and-sliding on a rigid box face.
+  const CompliantMesh coarse_sphere = MakeCompliantMesh(MakeSphereVolumeMesh(0.05, 0.05), 1e5);
+  const RigidMesh floor(MakeBoxSurfaceMesh(Vector3(0.6, 0.6, 0.1), 0.2));
+  ExpectContinuous("coarse compliant sphere over a rigid face", [&](double s, ContactSurface* surface) {
+    const RigidTransform X_WA = Pose(Vector3(-0.05 + 0.1 * s, 0, 0.05 + 0.05 - 0.012), 1.5 * s, Vector3(1, 1, 0));
+    ComputeContactSurface(coarse_sphere, X_WA, floor, RigidTransform::Identity(), surface);
+  });
+  // Two coarse compliant spheres sliding past each other.
+  ExpectContinuous("coarse compliant spheres sliding", [&](double s, ContactSurface* surface) {
+    const RigidTransform X_WB = Pose(Vector3(0.09, -0.03 + 0.06 * s, 0.01), 2.0 * s, Vector3(0, 1, 1));
+    ComputeContactSurface(coarse_sphere, RigidTransform::Identity(), coarse_sphere, X_WB, surface);
+  });
+}
+
+TEST(ContactSurfaceTest, OneBodyInsideTheOtherStaysFinite) {
+  const CompliantMesh big = MakeCompliantMesh(MakeSphereVolumeMesh(0.5, 0.1), 1e6);
+  const CompliantMesh small = MakeCompliantMesh(MakeSphereVolumeMesh(0.05, 0.02), 1e5);
+  const RigidMesh rigid_small(MakeBoxSurfaceMesh(Vector3(0.05, 0.05, 0.05), 0.05));
+  ContactSurface surface;
+  for (const Vector3& at : {Vector3(0, 0, 0), Vector3(0.1, 0.2, -0.1)}) {
+    ComputeContactSurface(big, RigidTransform::Identity(), small, Pose(at), &surface);
+    EXPECT_TRUE(surface.CalcElasticForceOnA().allFinite());
+    for (double p : surface.pressures()) EXPECT_TRUE(std::isfinite(p) && p >= 0);
+    ComputeContactSurface(big, RigidTransform::Identity(), rigid_small, Pose(at), &surface);
+    EXPECT_TRUE(surface.CalcElasticForceOnA().allFinite());
+  }
+  // A rigid box at the centre: every face opposes the inward pressure gradient, no contact.
+  ComputeContactSurface(big, RigidTransform::Identity(), rigid_small, Pose(Vector3::Zero()), &surface);
+  EXPECT_NEAR(surface.CalcElasticForceOnA().norm(), 0, 1e-9);
+  // Off-centre, the faces turned toward the centre push the box outward.
+  const Vector3 off_centre(0.1, 0.2, -0.1);
+  ComputeContactSurface(big, RigidTransform::Identity(), rigid_small, Pose(off_centre), &surface);
+  ASSERT_FALSE(surface.empty());
+  EXPECT_GT((-surface.CalcElasticForceOnA()).dot(off_centre), 0);
+}
+
+TEST(ContactSurfaceTest, SeparatedPairsHaveNoSurface) {
+  const CompliantMesh sphere = MakeCompliantMesh(MakeSphereVolumeMesh(0.05, 0.02), 1e5);
+  const RigidMesh rigid_box(MakeBoxSurfaceMesh(Vector3(0.1, 0.1, 0.1), 0.05));
+  ContactSurface surface;
+  ComputeContactSurface(sphere, Pose(Vector3(0.2, 0, 0)), sphere, RigidTransform::Identity(), &surface);
+  EXPECT_TRUE(surface.empty());
+  ComputeContactSurface(sphere, Pose(Vector3(0.2, 0, 0)), rigid_box, RigidTransform::Identity(), &surface);
+  EXPECT_TRUE(surface.empty());
+  ComputeContactSurface(sphere, Pose(Vector3(0, 0, 0.2)), RigidHalfSpace{}, RigidTransform::Identity(), &surface);
+  EXPECT_TRUE(surface.empty());
+  // Spheres touching at their outermost vertices: zero pressure on whatever is found.
+  double outermost = 0;
+  for (const Vector3& p : sphere.mesh().vertices()) outermost = std::max(outermost, std::abs(p.x()));
+  ComputeContactSurface(sphere, Pose(Vector3(2 * outermost, 0, 0)), sphere, RigidTransform::Identity(), &surface);
+  EXPECT_NEAR(surface.CalcElasticForceOnA().norm(), 0, 1e-9);
+}
+
+}  // namespace
+}  // namespace hydro
