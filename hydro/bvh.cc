@@ -34,10 +34,10 @@ void ElementBoxes(const Mesh& mesh, const std::vector<std::array<int, N>>& eleme
 
 }  // namespace
 
-Bvh::Bvh(const VolumeMesh& mesh) {
+Bvh::Bvh(const VolumeMesh& mesh, const std::vector<std::array<double, 2>>* value_ranges) {
   std::vector<Vector3> lower, upper;
   ElementBoxes<VolumeMesh, 4>(mesh, mesh.tets(), &lower, &upper);
-  Build(lower, upper);
+  Build(lower, upper, value_ranges);
 }
 
 Bvh::Bvh(const TriangleSurfaceMesh& mesh) {
@@ -46,10 +46,18 @@ Bvh::Bvh(const TriangleSurfaceMesh& mesh) {
   Build(lower, upper);
 }
 
-Bvh::Bvh(const std::vector<Vector3>& lower, const std::vector<Vector3>& upper) { Build(lower, upper); }
+Bvh::Bvh(const std::vector<Vector3>& lower, const std::vector<Vector3>& upper,
+         const std::vector<std::array<double, 2>>* value_ranges) {
+  Build(lower, upper, value_ranges);
+}
 
-void Bvh::Build(const std::vector<Vector3>& lower, const std::vector<Vector3>& upper) {
+void Bvh::Build(const std::vector<Vector3>& lower, const std::vector<Vector3>& upper,
+                const std::vector<std::array<double, 2>>* value_ranges) {
   if (lower.empty() || lower.size() != upper.size()) throw InvalidInput("Bvh: no elements");
+  if (value_ranges) {
+    if (value_ranges->size() != lower.size()) throw InvalidInput("Bvh: one value range per element expected");
+    element_ranges_ = *value_ranges;
+  }
   std::vector<Vector3> centroid(lower.size());
   element_order_.resize(lower.size());
   element_boxes_.resize(lower.size());
@@ -76,6 +84,15 @@ int Bvh::BuildNode(const std::vector<Vector3>& lower, const std::vector<Vector3>
     chi = chi.cwiseMax(centroid[e]);
   }
   nodes_[index].box = BoxOf(lo, hi);
+  if (!element_ranges_.empty()) {
+    double vmin = element_ranges_[element_order_[first]][0], vmax = element_ranges_[element_order_[first]][1];
+    for (int i = first + 1; i < first + count; ++i) {
+      vmin = std::min(vmin, element_ranges_[element_order_[i]][0]);
+      vmax = std::max(vmax, element_ranges_[element_order_[i]][1]);
+    }
+    nodes_[index].value_min = vmin;
+    nodes_[index].value_max = vmax;
+  }
   if (count <= kMaxLeafElements) {
     nodes_[index].first = first;
     nodes_[index].count = count;
@@ -92,6 +109,19 @@ int Bvh::BuildNode(const std::vector<Vector3>& lower, const std::vector<Vector3>
   nodes_[index].left = left;
   nodes_[index].right = right;
   return index;
+}
+
+bool BoxesMayOverlap(const Aabb& a, const Aabb& b, const RigidTransform& X_AB) {
+  const Matrix3& R = X_AB.linear();
+  const Vector3 t = X_AB * b.center - a.center;
+  const Matrix3 absR = R.cwiseAbs();
+  // a's axes: b's extent along x̂_A is Σ_j |R_ij|·eb_j.
+  if (((t.cwiseAbs() - absR * b.half_size).array() > a.half_size.array()).any()) return false;
+  // b's axes.
+  const Vector3 t_B = R.transpose() * t;
+  for (int j = 0; j < 3; ++j)
+    if (std::abs(t_B[j]) > absR.col(j).dot(a.half_size) + b.half_size[j]) return false;
+  return true;
 }
 
 bool BoxesOverlap(const Aabb& a, const Aabb& b, const RigidTransform& X_AB) {
@@ -121,8 +151,9 @@ bool BoxesOverlap(const Aabb& a, const Aabb& b, const RigidTransform& X_AB) {
   return true;
 }
 
-void Bvh::Collide(const Bvh& other, const RigidTransform& X_AB,
-                  const std::function<void(int, int)>& visit) const {
+void Bvh::Collide(const Bvh& other, const RigidTransform& X_AB, const std::function<void(int, int)>& visit,
+                  bool cull_by_value_range) const {
+  const bool cull = cull_by_value_range && !element_ranges_.empty() && !other.element_ranges_.empty();
   // Iterative simultaneous descent; the stack is local so concurrent queries are safe.
   std::vector<std::pair<int, int>> stack;
   stack.reserve(64);
@@ -132,16 +163,18 @@ void Bvh::Collide(const Bvh& other, const RigidTransform& X_AB,
     stack.pop_back();
     const Node& na = nodes_[ia];
     const Node& nb = other.nodes_[ib];
-    if (!BoxesOverlap(na.box, nb.box, X_AB)) continue;
+    if (cull && (na.value_max < nb.value_min || nb.value_max < na.value_min)) continue;
+    if (!BoxesMayOverlap(na.box, nb.box, X_AB)) continue;
     const bool a_leaf = na.count > 0, b_leaf = nb.count > 0;
     if (a_leaf && b_leaf) {
       for (int i = na.first; i < na.first + na.count; ++i) {
         const int ea = element_order_[i];
         for (int j = nb.first; j < nb.first + nb.count; ++j) {
           const int eb = other.element_order_[j];
-          if ((na.count > 1 || nb.count > 1) &&
-              !BoxesOverlap(element_boxes_[ea], other.element_boxes_[eb], X_AB))
+          if (cull && (element_ranges_[ea][1] < other.element_ranges_[eb][0] ||
+                       other.element_ranges_[eb][1] < element_ranges_[ea][0]))
             continue;
+          if (!BoxesMayOverlap(element_boxes_[ea], other.element_boxes_[eb], X_AB)) continue;
           visit(ea, eb);
         }
       }

@@ -2,7 +2,9 @@
 // A bounding volume hierarchy of axis-aligned boxes over the elements (tets or triangles) of a
 // mesh, built once in the mesh's own frame (001 §5.0.2, 004 §VII). Queries take the relative pose
 // of the other geometry, so nothing is rebuilt when bodies move: a pair query costs O(m log n).
+#include <array>
 #include <functional>
+#include <limits>
 #include <vector>
 
 #include "hydro/math.h"
@@ -23,19 +25,26 @@ class Bvh {
   // longest axis of the element centroids.
   static constexpr int kMaxLeafElements = 4;
 
-  explicit Bvh(const VolumeMesh& mesh);
+  // `value_ranges`, when given, holds a [min, max] interval of some scalar per tet (the pressure
+  // range); every node then stores the union of its tets' intervals, and Collide() can skip
+  // node pairs whose intervals are disjoint.
+  explicit Bvh(const VolumeMesh& mesh, const std::vector<std::array<double, 2>>* value_ranges = nullptr);
   explicit Bvh(const TriangleSurfaceMesh& mesh);
   // Over arbitrary element boxes (lower/upper corners), e.g. for tests.
-  Bvh(const std::vector<Vector3>& lower, const std::vector<Vector3>& upper);
+  Bvh(const std::vector<Vector3>& lower, const std::vector<Vector3>& upper,
+      const std::vector<std::array<double, 2>>* value_ranges = nullptr);
 
   int num_nodes() const { return static_cast<int>(nodes_.size()); }
   const Aabb& root_box() const { return nodes_[0].box; }
 
   // Calls visit(element_a, element_b) for every pair whose element boxes overlap, where this BVH's
   // elements live in frame A, `other`'s in frame B, and X_AB is B's pose in A. Boxes are
-  // compared as oriented boxes (separating axis test), so rotations do not inflate them.
-  void Collide(const Bvh& other, const RigidTransform& X_AB,
-               const std::function<void(int, int)>& visit) const;
+  // compared as oriented boxes on their six face axes (BoxesMayOverlap), so rotations do not
+  // inflate them; a few pairs separated only along an edge-edge axis may be visited too. With
+  // `cull_by_value_range`, node and element pairs whose value ranges are disjoint are skipped too
+  // (two pressure fields can only be equal where their ranges overlap).
+  void Collide(const Bvh& other, const RigidTransform& X_AB, const std::function<void(int, int)>& visit,
+               bool cull_by_value_range = false) const;
   // Calls visit(element) for every element whose box meets the slab lower ≤ n·p ≤ upper, with
   // n a unit vector in this BVH's frame (use ±infinity for one-sided tests).
   void CollideSlab(const Vector3& n, double lower, double upper,
@@ -44,19 +53,26 @@ class Bvh {
  private:
   struct Node {
     Aabb box;
+    double value_min{-std::numeric_limits<double>::infinity()};
+    double value_max{std::numeric_limits<double>::infinity()};
     int left{-1}, right{-1};     // children (internal nodes)
     int first{0}, count{0};      // range in element_order_ (leaves: count > 0)
   };
-  void Build(const std::vector<Vector3>& lower, const std::vector<Vector3>& upper);
+  void Build(const std::vector<Vector3>& lower, const std::vector<Vector3>& upper,
+             const std::vector<std::array<double, 2>>* value_ranges = nullptr);
   int BuildNode(const std::vector<Vector3>& lower, const std::vector<Vector3>& upper,
                 const std::vector<Vector3>& centroid, int first, int count);
 
   std::vector<Node> nodes_;
   std::vector<int> element_order_;
   std::vector<Aabb> element_boxes_;  // by element index; leaves test their elements one by one
+  std::vector<std::array<double, 2>> element_ranges_;  // empty unless built with value ranges
 };
 
 // Separating axis test between box a (in frame A) and box b (in frame B posed at X_AB).
 bool BoxesOverlap(const Aabb& a, const Aabb& b, const RigidTransform& X_AB);
+// The same with only the six face axes: may report overlap for boxes separated along an
+// edge-edge axis, never the reverse. Cheaper; used to prune internal nodes.
+bool BoxesMayOverlap(const Aabb& a, const Aabb& b, const RigidTransform& X_AB);
 
 }  // namespace hydro

@@ -41,7 +41,11 @@ void ComputeContactSurface(const CompliantMesh& A, const RigidTransform& X_WA, c
   const Vector3 p_BAo = X_AB.inverse(Eigen::Isometry).translation();
   const PressureField& field_A = A.field();
   const PressureField& field_B = B.field();
-  A.bvh().Collide(B.bvh(), X_AB, [&](int tet_a, int tet_b) {
+  // The fields can only be equal inside both tets where their pressure ranges overlap: the BVHs
+  // carry each node's pressure range and skip pairs that cannot meet.
+  A.bvh().Collide(
+      B.bvh(), X_AB,
+      [&](int tet_a, int tet_b) {
     const Vector3& grad_A = field_A.gradient(tet_a);
     const double c_A = field_A.EvaluateInTet(tet_a, Vector3::Zero());
     // B's field re-expressed in A: pB(p_AQ) = ∇pB_B·(X_BA p_AQ) + cB.
@@ -53,19 +57,24 @@ void ComputeContactSurface(const CompliantMesh& A, const RigidTransform& X_WA, c
     ClipPolygon poly;
     SliceTetByPlane(TetVertices(A.mesh(), tet_a), n, d, &poly);
     if (poly.n < 3) return;
-    std::array<Vector3, 4> tet_B = TetVertices(B.mesh(), tet_b);
-    for (Vector3& p : tet_B) p = X_AB * p;
+    // Tet B's faces in A: n_B·p_BQ ≥ d_B  ⟺  (R_AB n_B)·p_AQ ≥ d_B − n_B·p_BAo.
     std::array<Vector3, 4> normals;
     std::array<double, 4> offsets;
-    CalcInwardFacePlanes(tet_B, &normals, &offsets);
+    for (int f = 0; f < 4; ++f) {
+      const Vector3& n_B = B.mesh().inward_normals(tet_b)[f];
+      normals[f] = R_AB * n_B;
+      offsets[f] = B.mesh().face_offsets(tet_b)[f] - n_B.dot(p_BAo);
+    }
     // 001 §5.0.2, clipping degeneracy: where both tets have a zero-pressure face, those faces cut
     // the plane along the same line; clip by A's (implicit in the slice) and skip B's.
     const int skip_face = field_A.ZeroPressureFace(tet_a) >= 0 ? field_B.ZeroPressureFace(tet_b) : -1;
-    internal::ClipPolygonByTet(normals, offsets, n, skip_face, internal::ClipTolerance(tet_B), &poly);
+    internal::ClipPolygonByTet(normals, offsets, n, skip_face, internal::ClipTolerance(TetVertices(B.mesh(), tet_b)),
+                               &poly);
     AppendPolygon(
         poly, X_WA, n, [&](const Vector3& p_AQ) { return field_A.EvaluateInTet(tet_a, p_AQ); }, grad_A.dot(n),
         -grad_B.dot(n), tet_a, tet_b, surface);
-  });
+      },
+      /*cull_by_value_range=*/true);
 }
 
 void ComputeContactSurface(const CompliantMesh& A, const RigidTransform& X_WA, const CompliantHalfSpace& B,

@@ -33,11 +33,8 @@ void ComputeContactSurface(const CompliantMesh& A, const RigidTransform& X_WA, c
     if (!NormalAgreesWithGradient(n_A, grad_A)) return;
     ClipPolygon poly;
     for (int i = 0; i < 3; ++i) poly.Push(X_AB * rigid.vertex(rigid.triangle(tri)[i]));
-    const auto tet_A = TetVertices(A.mesh(), tet);
-    std::array<Vector3, 4> normals;
-    std::array<double, 4> offsets;
-    CalcInwardFacePlanes(tet_A, &normals, &offsets);
-    internal::ClipPolygonByTet(normals, offsets, n_A, -1, internal::ClipTolerance(tet_A), &poly);
+    internal::ClipPolygonByTet(A.mesh().inward_normals(tet), A.mesh().face_offsets(tet), n_A, -1,
+                               internal::ClipTolerance(TetVertices(A.mesh(), tet)), &poly);
     AppendPolygon(
         poly, X_WA, n_A, [&](const Vector3& p_AQ) { return field.EvaluateInTet(tet, p_AQ); }, grad_A.dot(n_A),
         kInfinity, tet, tri, surface);

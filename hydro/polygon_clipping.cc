@@ -39,46 +39,56 @@ void ClipPolygonByHalfSpace(const Vector3& n, double d, double tolerance, ClipPo
 void SliceTetByPlane(const std::array<Vector3, 4>& tet, const Vector3& n, double offset, ClipPolygon* poly) {
   poly->n = 0;
   std::array<double, 4> s;
-  for (int i = 0; i < 4; ++i) s[i] = n.dot(tet[i]) - offset;
-  // Crossing points on the six edges. A vertex exactly on the plane is recorded once (as the
-  // crossing of every edge it touches, deduplicated below).
-  static constexpr int kEdges[6][2] = {{0, 1}, {0, 2}, {0, 3}, {1, 2}, {1, 3}, {2, 3}};
-  ClipPolygon raw;
-  for (const auto& e : kEdges) {
-    const double si = s[e[0]], sj = s[e[1]];
-    if ((si < 0 && sj > 0) || (si > 0 && sj < 0)) {
-      const double t = si / (si - sj);
-      raw.Push(tet[e[0]] + t * (tet[e[1]] - tet[e[0]]));
-    }
-  }
-  int num_on_plane = 0;
+  int num_pos = 0, num_neg = 0, num_zero = 0;
   for (int i = 0; i < 4; ++i) {
-    if (s[i] == 0) {
-      raw.Push(tet[i]);
-      ++num_on_plane;
+    s[i] = n.dot(tet[i]) - offset;
+    num_pos += s[i] > 0;
+    num_neg += s[i] < 0;
+    num_zero += s[i] == 0;
+  }
+  if (num_pos == 0 || num_neg == 0) {
+    // The plane misses the tet or touches it. A face lying exactly in the plane is shared with
+    // the neighbouring tet; report it only for the tet on the +n side so it counts once.
+    if (num_zero == 3 && num_pos == 1) {
+      for (int i = 0; i < 4; ++i)
+        if (s[i] == 0) poly->Push(tet[i]);
+    } else {
+      return;
+    }
+  } else {
+    // Walk around the slice: every point is either a vertex on the plane or the crossing of an
+    // edge joining a + vertex to a − vertex. Listing them as (+i, −j) pairs in the order
+    // (p0,n0), (p0,n1), (p1,n1), (p1,n0) (and the degenerate variants) goes around the polygon.
+    std::array<int, 4> pos, neg;
+    int np = 0, nn = 0;
+    for (int i = 0; i < 4; ++i) {
+      if (s[i] > 0) pos[np++] = i;
+      if (s[i] < 0) neg[nn++] = i;
+    }
+    auto crossing = [&](int i, int j) { return Vector3(tet[i] + s[i] / (s[i] - s[j]) * (tet[j] - tet[i])); };
+    for (int i = 0; i < 4; ++i)
+      if (s[i] == 0) poly->Push(tet[i]);
+    if (np == 1 || nn == 1) {
+      const int apex = np == 1 ? pos[0] : neg[0];
+      const std::array<int, 4>& others = np == 1 ? neg : pos;
+      const int num_others = np == 1 ? nn : np;
+      for (int k = 0; k < num_others; ++k) poly->Push(crossing(apex, others[k]));
+    } else {  // two on each side: a quadrilateral
+      poly->Push(crossing(pos[0], neg[0]));
+      poly->Push(crossing(pos[0], neg[1]));
+      poly->Push(crossing(pos[1], neg[1]));
+      poly->Push(crossing(pos[1], neg[0]));
     }
   }
-  if (raw.n < 3) return;
-  // A face lying exactly in the plane is shared with the neighbouring tet; report it only for
-  // the tet on the +n side so the face is counted once.
-  if (num_on_plane == 3) {
-    for (int i = 0; i < 4; ++i)
-      if (s[i] != 0 && s[i] < 0) return;
+  if (poly->n < 3) {
+    poly->n = 0;
+    return;
   }
-  // Order counter-clockwise about n around the centroid (the slice is convex, ≤ 4 points here
-  // except in the degenerate case of a face lying in the plane, which has 3).
-  Vector3 center = Vector3::Zero();
-  for (int i = 0; i < raw.n; ++i) center += raw.p[i];
-  center /= raw.n;
-  const Vector3 u = (std::abs(n.x()) < 0.9 ? Vector3::UnitX() : Vector3::UnitY()).cross(n).normalized();
-  const Vector3 v = n.cross(u);
-  std::array<std::pair<double, int>, ClipPolygon::kCapacity> angle;
-  for (int i = 0; i < raw.n; ++i) {
-    const Vector3 r = raw.p[i] - center;
-    angle[i] = {std::atan2(r.dot(v), r.dot(u)), i};
-  }
-  std::sort(angle.begin(), angle.begin() + raw.n);
-  for (int i = 0; i < raw.n; ++i) poly->Push(raw.p[angle[i].second]);
+  // The points go around the (convex) slice in one direction or the other; make it
+  // counter-clockwise about n. With 3 points on a face any order is a cycle.
+  const Vector3 normal = (poly->p[1] - poly->p[0]).cross(poly->p[2] - poly->p[0]) +
+                         (poly->n == 4 ? (poly->p[2] - poly->p[0]).cross(poly->p[3] - poly->p[0]) : Vector3::Zero());
+  if (normal.dot(n) < 0) std::reverse(poly->p.begin(), poly->p.begin() + poly->n);
 }
 
 }  // namespace hydro

@@ -26,8 +26,11 @@ PressureField::PressureField(std::shared_ptr<const VolumeMesh> mesh, std::vector
   gradients_.resize(num_tets);
   offsets_.resize(num_tets);
   zero_face_.assign(num_tets, -1);
+  range_.resize(num_tets);
   for (int t = 0; t < num_tets; ++t) {
     const Tet& k = mesh_->tet(t);
+    range_[t] = {std::min({values_[k[0]], values_[k[1]], values_[k[2]], values_[k[3]]}),
+                 std::max({values_[k[0]], values_[k[1]], values_[k[2]], values_[k[3]]})};
     const Vector3& a = mesh_->vertex(k[0]);
     Matrix3 edges;
     edges.row(0) = mesh_->vertex(k[1]) - a;

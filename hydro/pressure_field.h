@@ -27,6 +27,10 @@ class PressureField {
   // True when the tet has a face whose three vertices all carry zero pressure (a boundary face of
   // the compliant body), reported as its index (opposite vertex) in *face, else -1.
   int ZeroPressureFace(int t) const { return zero_face_[t]; }
+  // Smallest and largest vertex pressure of tet t (the range of p0 over the tet).
+  double min_in_tet(int t) const { return range_[t][0]; }
+  double max_in_tet(int t) const { return range_[t][1]; }
+  const std::vector<std::array<double, 2>>& tet_ranges() const { return range_; }
 
  private:
   std::shared_ptr<const VolumeMesh> mesh_;
@@ -34,6 +38,7 @@ class PressureField {
   std::vector<Vector3> gradients_;
   std::vector<double> offsets_;
   std::vector<int> zero_face_;
+  std::vector<std::array<double, 2>> range_;
   double max_value_{0};
 };
 

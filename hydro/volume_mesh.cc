@@ -46,6 +46,13 @@ VolumeMesh::VolumeMesh(std::vector<Vector3> vertices, std::vector<Tet> tets, dou
       throw InvalidInput(msg.str());
     }
   }
+  face_normals_.resize(tets_.size());
+  face_offsets_.resize(tets_.size());
+  for (int t = 0; t < num_tets(); ++t) {
+    const Tet& k = tets_[t];
+    CalcInwardFacePlanes({vertices_[k[0]], vertices_[k[1]], vertices_[k[2]], vertices_[k[3]]}, &face_normals_[t],
+                         &face_offsets_[t]);
+  }
 }
 
 double VolumeMesh::CalcTetVolume(int t) const {
@@ -57,13 +64,6 @@ double VolumeMesh::CalcTotalVolume() const {
   double total = 0;
   for (int t = 0; t < num_tets(); ++t) total += CalcTetVolume(t);
   return total;
-}
-
-void VolumeMesh::CalcInwardFacePlanes(int t, std::array<Vector3, 4>* normals,
-                                      std::array<double, 4>* offsets) const {
-  const Tet& k = tets_[t];
-  hydro::CalcInwardFacePlanes({vertices_[k[0]], vertices_[k[1]], vertices_[k[2]], vertices_[k[3]]}, normals,
-                              offsets);
 }
 
 void CalcInwardFacePlanes(const std::array<Vector3, 4>& tet, std::array<Vector3, 4>* normals,

@@ -29,13 +29,17 @@ class VolumeMesh {
   double CalcTetVolume(int t) const;
   double CalcTotalVolume() const;
 
-  // The four face planes of tet t as inward unit normals and offsets: a point p is inside the
-  // tet iff n_i·p ≥ d_i for every face i. Face i is the face opposite vertex i.
-  void CalcInwardFacePlanes(int t, std::array<Vector3, 4>* normals, std::array<double, 4>* offsets) const;
+  // The four face planes of tet t as inward unit normals and offsets (computed once, at
+  // construction): a point p is inside the tet iff n_i·p ≥ d_i for every face i. Face i is the
+  // face opposite vertex i.
+  const std::array<Vector3, 4>& inward_normals(int t) const { return face_normals_[t]; }
+  const std::array<double, 4>& face_offsets(int t) const { return face_offsets_[t]; }
 
  private:
   std::vector<Vector3> vertices_;
   std::vector<Tet> tets_;
+  std::vector<std::array<Vector3, 4>> face_normals_;
+  std::vector<std::array<double, 4>> face_offsets_;
 };
 
 // Inward unit normals n_i and offsets d_i of the faces of the tet (a, b, c, d): a point p is

@@ -48,18 +48,42 @@ TEST(BvhTest, CollideFindsExactlyTheOverlappingPairs) {
   X_AB.translation() = Vector3(0.2, -0.1, 0.3);
   std::set<std::pair<int, int>> found;
   bvh_a.Collide(bvh_b, X_AB, [&](int i, int j) { EXPECT_TRUE(found.emplace(i, j).second); });
-  int expected = 0;
+  // Every truly overlapping pair is found; everything found passes the six-axis test.
+  int overlapping = 0, may_overlap = 0;
   for (size_t i = 0; i < lo_a.size(); ++i)
     for (size_t j = 0; j < lo_b.size(); ++j) {
       const Aabb a{0.5 * (lo_a[i] + hi_a[i]), 0.5 * (hi_a[i] - lo_a[i])};
       const Aabb b{0.5 * (lo_b[j] + hi_b[j]), 0.5 * (hi_b[j] - lo_b[j])};
+      const bool is_found = found.count({static_cast<int>(i), static_cast<int>(j)}) > 0;
       if (BoxesOverlap(a, b, X_AB)) {
-        ++expected;
-        EXPECT_TRUE(found.count({static_cast<int>(i), static_cast<int>(j)})) << i << " " << j;
+        ++overlapping;
+        EXPECT_TRUE(is_found) << i << " " << j;
+      }
+      if (BoxesMayOverlap(a, b, X_AB)) {
+        ++may_overlap;
+      } else {
+        EXPECT_FALSE(is_found) << i << " " << j;
       }
     }
-  EXPECT_EQ(static_cast<int>(found.size()), expected);
-  EXPECT_GT(expected, 10);
+  EXPECT_EQ(static_cast<int>(found.size()), may_overlap);
+  EXPECT_GT(overlapping, 10);
+  EXPECT_LE(may_overlap, overlapping + overlapping / 4);  // the six-axis test is nearly as tight
+
+  // Value-range culling skips exactly the pairs whose ranges are disjoint.
+  std::vector<std::array<double, 2>> ra(lo_a.size()), rb(lo_b.size());
+  for (auto& r : ra) r[1] = (r[0] = u(rng)) + 0.3;
+  for (auto& r : rb) r[1] = (r[0] = u(rng)) + 0.3;
+  Bvh ranged_a(lo_a, hi_a, &ra), ranged_b(lo_b, hi_b, &rb);
+  std::set<std::pair<int, int>> culled;
+  ranged_a.Collide(ranged_b, X_AB, [&](int i, int j) { culled.emplace(i, j); }, true);
+  int expected_culled = 0;
+  for (const auto& [i, j] : found) {
+    if (ra[i][1] < rb[j][0] || rb[j][1] < ra[i][0]) continue;
+    ++expected_culled;
+    EXPECT_TRUE(culled.count({i, j}));
+  }
+  EXPECT_EQ(static_cast<int>(culled.size()), expected_culled);
+  EXPECT_LT(expected_culled, static_cast<int>(found.size()));
 
   // Slab query against brute force.
   const Vector3 n = Vector3(1, 2, -1).normalized();

@@ -14,9 +14,8 @@ std::vector<Vector3> UnitTetVertices() {
 TEST(VolumeMeshTest, AcceptsPositiveTetAndComputesVolume) {
   VolumeMesh mesh(UnitTetVertices(), {Tet{0, 1, 2, 3}});
   EXPECT_NEAR(mesh.CalcTotalVolume(), 1.0 / 6.0, 1e-15);
-  std::array<Vector3, 4> n;
-  std::array<double, 4> d;
-  mesh.CalcInwardFacePlanes(0, &n, &d);
+  const std::array<Vector3, 4>& n = mesh.inward_normals(0);
+  const std::array<double, 4>& d = mesh.face_offsets(0);
   const Vector3 inside(0.1, 0.1, 0.1);
   for (int i = 0; i < 4; ++i) {
     EXPECT_GT(n[i].dot(inside), d[i]);

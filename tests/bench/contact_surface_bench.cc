@@ -1,0 +1,66 @@
+// Contact-surface cost (Google Benchmark): time per query, polygons produced and time per polygon
+// for three scenes at three resolutions each. Run: build/release/tests/bench/hydro_bench
+#include <benchmark/benchmark.h>
+
+#include "hydro/contact_surface_calculator.h"
+#include "hydro/make_meshes.h"
+
+namespace hydro {
+namespace {
+
+RigidTransform Translation(const Vector3& p) {
+  RigidTransform X = RigidTransform::Identity();
+  X.translation() = p;
+  return X;
+}
+
+template <typename GeometryA, typename GeometryB>
+void Run(benchmark::State& state, const GeometryA& a, const RigidTransform& X_WA, const GeometryB& b,
+         const RigidTransform& X_WB, int elements) {
+  ContactSurface surface;
+  for (auto _ : state) {
+    ComputeContactSurface(a, X_WA, b, X_WB, &surface);
+    benchmark::DoNotOptimize(surface.polygons().data());
+  }
+  const double polygons = surface.num_polygons();
+  state.counters["polygons"] = polygons;
+  state.counters["elements"] = elements;
+  // Seconds per polygon, shown by Google Benchmark as time units per polygon.
+  state.counters["time_per_polygon"] =
+      benchmark::Counter(polygons * state.iterations(), benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+}
+
+// Compliant sphere R = 5 cm (hint R/k) pressed 1 cm into the top face of a rigid box.
+void BM_CompliantSphereVsRigidBoxFace(benchmark::State& state) {
+  const double R = 0.05;
+  const CompliantMesh sphere = MakeCompliantMesh(MakeSphereVolumeMesh(R, R / state.range(0)), 1e5);
+  const RigidMesh box(MakeBoxSurfaceMesh(Vector3(0.3, 0.3, 0.1), R / state.range(0)));
+  Run(state, sphere, Translation(Vector3(0.003, 0.002, 0.05 + R - 0.01)), box, RigidTransform::Identity(),
+      sphere.mesh().num_tets());
+}
+BENCHMARK(BM_CompliantSphereVsRigidBoxFace)->Arg(4)->Arg(8)->Arg(16)->Unit(benchmark::kMicrosecond);
+
+// Two compliant spheres R = 5 cm overlapping by 2 cm, off-axis.
+void BM_CompliantSphereVsCompliantSphere(benchmark::State& state) {
+  const double R = 0.05;
+  const CompliantMesh sphere = MakeCompliantMesh(MakeSphereVolumeMesh(R, R / state.range(0)), 1e5);
+  RigidTransform X_WB = Translation(Vector3(2 * R - 0.02, 0.004, 0.003));
+  X_WB.linear() = Eigen::AngleAxisd(0.5, Vector3(1, 1, 0).normalized()).toRotationMatrix();
+  Run(state, sphere, RigidTransform::Identity(), sphere, X_WB, 2 * sphere.mesh().num_tets());
+}
+BENCHMARK(BM_CompliantSphereVsCompliantSphere)->Arg(4)->Arg(8)->Arg(16)->Unit(benchmark::kMicrosecond);
+
+// Compliant 10 cm cube (hint 10 cm / k) resting 5 mm deep in a rigid half-space, slightly tilted.
+void BM_CompliantBoxVsRigidHalfSpace(benchmark::State& state) {
+  const double L = 0.1;
+  const CompliantMesh box = MakeCompliantMesh(MakeBoxVolumeMesh(Vector3(L, L, L), L / state.range(0)), 1e6);
+  RigidTransform X_WA = Translation(Vector3(0, 0, L / 2 - 0.005));
+  X_WA.linear() = Eigen::AngleAxisd(0.02, Vector3(1, 2, 0).normalized()).toRotationMatrix();
+  Run(state, box, X_WA, RigidHalfSpace{}, RigidTransform::Identity(), box.mesh().num_tets());
+}
+BENCHMARK(BM_CompliantBoxVsRigidHalfSpace)->Arg(4)->Arg(8)->Arg(16)->Unit(benchmark::kMicrosecond);
+
+}  // namespace
+}  // namespace hydro
+
+BENCHMARK_MAIN();
