@@ -5,6 +5,7 @@
 
 #include "hydro/contact_surface_calculator.h"
 #include "hydro/make_meshes.h"
+#include "hydro/point_approximation.h"
 
 int main() {
   using namespace hydro;
@@ -31,6 +32,11 @@ int main() {
     }
     center_of_pressure /= pressure_weight;
 
+    std::vector<ContactPoint> points;
+    MakeContactPoints(surface, &points);
+    double stiffness = 0;
+    for (const ContactPoint& point : points) stiffness += point.stiffness_N_per_m;
+
     std::printf("HydroBullet contact demo: compliant ball (R = %.3f m, E = %.3g Pa, %d tets) pressed %.3f m "
                 "into a rigid box\n",
                 radius, modulus, ball.mesh().num_tets(), depth);
@@ -42,6 +48,8 @@ int main() {
     std::printf("  max pressure        %.6e Pa\n", surface.CalcMaxPressure());
     std::printf("  centre of pressure  [%.6f, %.6f, %.6f] m\n", center_of_pressure.x(), center_of_pressure.y(),
                 center_of_pressure.z());
+    std::printf("  solver points       %zu (one per polygon, 000 §IV), total stiffness %.6e N/m\n", points.size(),
+                stiffness);
     return 0;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "hydro_contact_demo: %s\n", e.what());

@@ -1,0 +1,41 @@
+#pragma once
+// The discrete approximation of a contact surface for velocity-level solvers (000 §IV): every
+// polygon becomes one compliant point at its centroid.
+//
+//   g  = gA·gB/(gA + gB)   effective pressure gradient along the normal (000 eq. 23); a rigid
+//                          side has g = ∞, so g is the compliant side's gradient
+//   k  = g·A               stiffness (N/m)                                   (000 eq. 16)
+//   φ0 = −p0(centroid)/g   signed distance, negative in penetration          (000 eq. 16)
+//   fn = (−k·(φ0 + δt·vn))₊ normal force after a step with separation speed vn (000 eqs. 13–15)
+//
+// so that k·(−φ0) = A·p0(centroid), the polygon's exact elastic force (000 eq. 12). Polygons
+// where gA ≤ 0 or gB ≤ 0 are dropped: pushing into them would lower the force (000 §IV-A).
+#include <vector>
+
+#include "hydro/contact_surface.h"
+
+namespace hydro {
+
+struct ContactPoint {
+  Vector3 p_WC{Vector3::Zero()};       // the polygon's centroid
+  Vector3 nhat_BA_W{Vector3::UnitZ()};  // out of B into A
+  double stiffness_N_per_m{0};
+  double phi0_m{0};
+  double fn0_N{0};   // force at φ0: A·p0(centroid)
+  double area_m2{0};
+  double g_Pa_per_m{0};
+  int element_A{-1};
+  int element_B{-1};
+  int polygon{-1};  // index of the polygon in the surface it came from
+};
+
+// Effective gradient of two sides in series (000 eq. 23); infinity stands for a rigid side.
+double EffectiveGradient(double grad_A, double grad_B);
+
+// Clears *points and fills it, one point per usable polygon. Reuses the vector's storage.
+void MakeContactPoints(const ContactSurface& surface, std::vector<ContactPoint>* points);
+
+// (−k·(φ0 + δt·vn))₊: the point's force after a step of length dt with separation speed vn.
+double CalcPointForceAfterStep(const ContactPoint& point, double vn_m_per_s, double dt_s);
+
+}  // namespace hydro

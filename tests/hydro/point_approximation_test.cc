@@ -1,0 +1,87 @@
+#include "hydro/point_approximation.h"
+
+#include <gtest/gtest.h>
+
+#include <limits>
+
+#include "hydro/contact_surface_calculator.h"
+#include "hydro/make_meshes.h"
+
+namespace hydro {
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+// A 2 m × 1 m rectangle in z = 0 with pressure p = 100 + 50·x (Pa), normal +z.
+void AddRectangle(ContactSurface* s, double grad_A, double grad_B, int element = 0) {
+  const Vector3 p[4] = {Vector3(0, 0, 0), Vector3(2, 0, 0), Vector3(2, 1, 0), Vector3(0, 1, 0)};
+  const double pressure[4] = {100, 200, 200, 100};
+  s->AddPolygon(p, pressure, 4, Vector3::UnitZ(), grad_A, grad_B, element, element);
+}
+
+TEST(PointApproximationTest, StiffnessDistanceAndForceOf000Eq16) {
+  ContactSurface surface;
+  AddRectangle(&surface, 1e4, kInf);      // compliant–rigid: g = gA
+  AddRectangle(&surface, 1e4, 1e4, 1);    // identical compliant sides: g = gA/2
+  AddRectangle(&surface, 3e4, 6e4, 2);    // g = 3·6/9 = 2e4
+  std::vector<ContactPoint> points;
+  MakeContactPoints(surface, &points);
+  ASSERT_EQ(points.size(), 3u);
+  const double area = 2.0, p_centroid = 150.0;
+  const double g[3] = {1e4, 5e3, 2e4};
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_NEAR(points[i].g_Pa_per_m, g[i], 1e-9);
+    EXPECT_NEAR(points[i].stiffness_N_per_m, g[i] * area, 1e-9);
+    EXPECT_NEAR(points[i].phi0_m, -p_centroid / g[i], 1e-15);
+    EXPECT_NEAR(points[i].fn0_N, area * p_centroid, 1e-9);
+    EXPECT_NEAR(-points[i].stiffness_N_per_m * points[i].phi0_m, points[i].fn0_N, 1e-9);
+    EXPECT_NEAR((points[i].p_WC - Vector3(1, 0.5, 0)).norm(), 0, 1e-15);  // the area centroid
+    EXPECT_EQ(points[i].polygon, i);
+  }
+}
+
+TEST(PointApproximationTest, DropsPolygonsWithANonPositiveGradient) {
+  ContactSurface surface;
+  AddRectangle(&surface, 1e4, kInf);
+  AddRectangle(&surface, -1e3, kInf);
+  AddRectangle(&surface, 1e4, 0.0);
+  AddRectangle(&surface, 2e4, -5e3);  // gA + gB > 0 but gB < 0: still dropped (000 §IV-A)
+  std::vector<ContactPoint> points;
+  MakeContactPoints(surface, &points);
+  ASSERT_EQ(points.size(), 1u);
+  EXPECT_EQ(points[0].polygon, 0);
+}
+
+TEST(PointApproximationTest, ForceAfterStepIsTheImplicitPointLaw) {
+  ContactSurface surface;
+  AddRectangle(&surface, 1e4, kInf);
+  std::vector<ContactPoint> points;
+  MakeContactPoints(surface, &points);
+  const ContactPoint& point = points[0];
+  const double dt = 1e-3;
+  EXPECT_NEAR(CalcPointForceAfterStep(point, 0.0, dt), point.fn0_N, 1e-9);
+  // Separating at exactly −φ0/δt brings the force to zero; faster stays at zero.
+  const double v_release = -point.phi0_m / dt;
+  EXPECT_NEAR(CalcPointForceAfterStep(point, v_release, dt), 0.0, 1e-9);
+  EXPECT_EQ(CalcPointForceAfterStep(point, 2 * v_release, dt), 0.0);
+  // Approaching raises the force by k·δt·|vn|.
+  EXPECT_NEAR(CalcPointForceAfterStep(point, -0.01, dt), point.fn0_N + point.stiffness_N_per_m * dt * 0.01, 1e-9);
+}
+
+TEST(PointApproximationTest, PointsCarryTheSurfaceNormalForce) {
+  // Σ fn0 equals the surface's elastic force along the normal, for a real surface.
+  const CompliantMesh sphere = MakeCompliantMesh(MakeSphereVolumeMesh(0.05, 0.01), 1e5);
+  RigidTransform X_WA = RigidTransform::Identity();
+  X_WA.translation() = Vector3(0, 0, 0.04);
+  ContactSurface surface;
+  ComputeContactSurface(sphere, X_WA, RigidHalfSpace{}, RigidTransform::Identity(), &surface);
+  std::vector<ContactPoint> points;
+  MakeContactPoints(surface, &points);
+  ASSERT_EQ(static_cast<int>(points.size()), surface.num_polygons());
+  double total = 0;
+  for (const ContactPoint& p : points) total += p.fn0_N;
+  EXPECT_NEAR(total, surface.CalcElasticForceOnA().z(), 1e-9 * total);
+}
+
+}  // namespace
+}  // namespace hydro
