@@ -5,6 +5,25 @@
 #include "hydro/make_sphere_mesh.h"
 
 namespace hydro {
+namespace {
+
+// Ring m of the disk lattice, with its 4m vertices on the unit circle, is a polygon inscribed in
+// the circle. As for the sphere's shells, push it out by s_m = √(π/A_m) so it encloses the area
+// of its circle and the field's iso-lines match the exact ones on average.
+std::vector<double> RingScales(int n) {
+  std::vector<double> scale(n + 1, 1.0);
+  for (int m = 1; m <= n; ++m) {
+    double area = 0;  // first quadrant: the fan of the points (m − i, i), i = 0..m
+    for (int i = 0; i < m; ++i) {
+      const Eigen::Vector2d a = Eigen::Vector2d(m - i, i).normalized(), b = Eigen::Vector2d(m - i - 1, i + 1).normalized();
+      area += 0.5 * (a.x() * b.y() - a.y() * b.x());
+    }
+    scale[m] = std::sqrt(M_PI / (4 * area));
+  }
+  return scale;
+}
+
+}  // namespace
 
 VolumeMeshWithExtent MakeCylinderVolumeMesh(double radius, double length, double resolution_hint) {
   CheckPositive(radius, "MakeCylinderVolumeMesh: radius");
@@ -14,12 +33,13 @@ VolumeMeshWithExtent MakeCylinderVolumeMesh(double radius, double length, double
   // Layers at least as fine as the rings near the caps, so the medial cone is resolved evenly.
   const int layers = std::max(2, static_cast<int>(std::ceil(length / std::min(resolution_hint, radius / rings) - 1e-9)));
   const double depth_scale = std::min(radius, 0.5 * length);
+  const std::vector<double> ring_scale = RingScales(rings);
   internal::MeshBuilder builder;
   auto vertex = [&](int qx, int qy, int layer) {
     const int m = std::abs(qx) + std::abs(qy);
-    const double rho = radius * m / rings;
+    const double rho = radius * m / rings;  // the nominal radius of ring m, which sets its extent
     Vector3 p(0, 0, -0.5 * length + length * layer / layers);
-    if (m > 0) p.head<2>() = rho * Eigen::Vector2d(qx, qy).normalized();
+    if (m > 0) p.head<2>() = ring_scale[m] * rho * Eigen::Vector2d(qx, qy).normalized();
     const double e = std::min(radius - rho, 0.5 * length - std::abs(p.z())) / depth_scale;
     return builder.Vertex({qx, qy, layer, 0}, p, std::clamp(e, 0.0, 1.0));
   };

@@ -1,0 +1,248 @@
+// Every generator: a valid, conforming tet mesh; extent 0 exactly on the boundary and 1 at the
+// deepest points; volume equal to (or converging to) the exact one; a closed boundary surface;
+// invalid arguments rejected with a message.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <map>
+#include <random>
+#include <set>
+
+#include "hydro/make_meshes.h"
+
+namespace hydro {
+namespace {
+
+// Checks conformity (each tet face shared by at most two tets, the boundary a closed surface
+// with every edge on exactly two boundary faces), that exactly the boundary vertices have extent
+// 0, and that the largest extent is 1. Returns the boundary surface.
+TriangleSurfaceMesh ExpectWellFormed(const VolumeMeshWithExtent& m, const char* what) {
+  const VolumeMesh& mesh = *m.mesh;
+  EXPECT_EQ(static_cast<int>(m.extent.size()), mesh.num_vertices()) << what;
+  std::map<std::array<int, 3>, int> face_count;
+  for (const Tet& t : mesh.tets())
+    for (int i = 0; i < 4; ++i) {
+      std::array<int, 3> f = {t[(i + 1) % 4], t[(i + 2) % 4], t[(i + 3) % 4]};
+      std::sort(f.begin(), f.end());
+      ++face_count[f];
+    }
+  std::set<int> boundary_vertices;
+  std::map<std::pair<int, int>, int> edge_count;
+  for (const auto& [f, n] : face_count) {
+    EXPECT_LE(n, 2) << what << ": a face shared by " << n << " tets";
+    if (n != 1) continue;
+    for (int i = 0; i < 3; ++i) {
+      boundary_vertices.insert(f[i]);
+      ++edge_count[{std::min(f[i], f[(i + 1) % 3]), std::max(f[i], f[(i + 1) % 3])}];
+    }
+  }
+  for (const auto& [e, n] : edge_count) EXPECT_EQ(n, 2) << what << ": boundary edge on " << n << " faces";
+  double max_extent = 0;
+  for (int v = 0; v < mesh.num_vertices(); ++v) {
+    const double e = m.extent[v];
+    if (boundary_vertices.count(v)) {
+      EXPECT_EQ(e, 0.0) << what << ": boundary vertex " << v;
+    } else {
+      EXPECT_GT(e, 0.0) << what << ": interior vertex " << v;
+    }
+    EXPECT_LE(e, 1.0) << what;
+    max_extent = std::max(max_extent, e);
+  }
+  EXPECT_DOUBLE_EQ(max_extent, 1.0) << what;
+  TriangleSurfaceMesh surface = ExtractBoundarySurface(mesh);
+  EXPECT_NEAR(surface.CalcEnclosedVolume(), mesh.CalcTotalVolume(), 1e-12 * mesh.CalcTotalVolume()) << what;
+  return surface;
+}
+
+TEST(MeshGeneratorsTest, SphereShellsEncloseTheSphereVolume) {
+  const double R = 0.1;
+  std::printf("sphere meshes: hint, tets, boundary triangles, (volume − 4πR³/3)/(4πR³/3), max |r|/R\n");
+  for (int division : {1, 2, 4, 8, 16}) {
+    const VolumeMeshWithExtent m = MakeSphereVolumeMesh(R, R / division);
+    const TriangleSurfaceMesh surface = ExpectWellFormed(m, "sphere");
+    const double exact = 4.0 / 3.0 * M_PI * R * R * R;
+    double max_r = 0;
+    for (const Vector3& p : m.mesh->vertices()) max_r = std::max(max_r, p.norm());
+    std::printf("  R/%-3d %7d %6d %+.2e %.4f\n", division, m.mesh->num_tets(), surface.num_triangles(),
+                m.mesh->CalcTotalVolume() / exact - 1, max_r / R);
+    // The outer shell is scaled to enclose exactly the sphere's volume.
+    EXPECT_NEAR(m.mesh->CalcTotalVolume(), exact, 1e-12 * exact);
+    // Extent 1 − m/n: the centre is the only vertex at 1; values are multiples of 1/n.
+    int at_one = 0;
+    for (double e : m.extent) at_one += e == 1.0;
+    EXPECT_EQ(at_one, 1);
+  }
+  // The octant lattice is symmetric under the octahedral reflections: the vertex set maps to itself.
+  const VolumeMeshWithExtent m = MakeSphereVolumeMesh(R, R / 4);
+  std::set<std::array<long, 3>> keys;
+  for (const Vector3& p : m.mesh->vertices()) keys.insert({std::lround(p.x() * 1e9), std::lround(p.y() * 1e9), std::lround(p.z() * 1e9)});
+  for (const Vector3& p : m.mesh->vertices()) {
+    EXPECT_TRUE(keys.count({std::lround(-p.x() * 1e9), std::lround(p.y() * 1e9), std::lround(p.z() * 1e9)}));
+    EXPECT_TRUE(keys.count({std::lround(p.y() * 1e9), std::lround(p.z() * 1e9), std::lround(p.x() * 1e9)}));
+  }
+}
+
+TEST(MeshGeneratorsTest, EllipsoidIsTheStretchedSphere) {
+  const Vector3 axes(0.1, 0.05, 0.2);
+  const VolumeMeshWithExtent m = MakeEllipsoidVolumeMesh(axes, 0.02);
+  ExpectWellFormed(m, "ellipsoid");
+  const double exact = 4.0 / 3.0 * M_PI * axes.prod();
+  EXPECT_NEAR(m.mesh->CalcTotalVolume(), exact, 1e-12 * exact);
+}
+
+// e = distance to the boundary / Hmin, for a box of half-sizes h.
+double BoxExtent(const Vector3& h, const Vector3& p) {
+  return (h - p.cwiseAbs()).minCoeff() / h.minCoeff();
+}
+
+TEST(MeshGeneratorsTest, BoxFieldIsTheExactDistanceField) {
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<double> u(0, 1);
+  for (const Vector3& size : {Vector3(2, 2, 0.2), Vector3(1, 1, 1), Vector3(0.2, 0.2, 1.0), Vector3(0.3, 0.5, 0.7),
+                              Vector3(0.1, 0.4, 0.1)}) {
+    const VolumeMeshWithExtent m = MakeBoxVolumeMesh(size, 0.07);
+    const TriangleSurfaceMesh surface = ExpectWellFormed(m, "box");
+    EXPECT_NEAR(m.mesh->CalcTotalVolume(), size.prod(), 1e-12 * size.prod());
+    const Vector3 h = 0.5 * size;
+    for (int v = 0; v < m.mesh->num_vertices(); ++v)
+      EXPECT_NEAR(m.extent[v], BoxExtent(h, m.mesh->vertex(v)), 1e-12);
+    // Inside every tet the linear interpolant is the exact distance: the mesh follows the medial
+    // axis, so no tet straddles a kink of the field.
+    const PressureField field(m.mesh, PressuresFromExtent(m.extent, 1.0));
+    for (int trial = 0; trial < 2000; ++trial) {
+      const int t = static_cast<int>(u(rng) * m.mesh->num_tets()) % m.mesh->num_tets();
+      double w[4], sum = 0;
+      for (double& wi : w) sum += (wi = u(rng));
+      Vector3 p = Vector3::Zero();
+      for (int i = 0; i < 4; ++i) p += w[i] / sum * m.mesh->vertex(m.mesh->tet(t)[i]);
+      ASSERT_NEAR(field.EvaluateInTet(t, p), BoxExtent(h, p), 1e-12) << size.transpose() << " tet " << t;
+    }
+    // Its boundary is the box surface: every boundary vertex on a face.
+    for (const Vector3& p : surface.vertices()) EXPECT_NEAR((h - p.cwiseAbs()).minCoeff(), 0, 1e-15);
+  }
+}
+
+TEST(MeshGeneratorsTest, CylinderAndCapsuleConverge) {
+  const double R = 0.05, L = 0.2;
+  double previous_cylinder = 1, previous_capsule = 1;
+  std::printf("cylinder and capsule: hint, tets, relative volume error\n");
+  for (int division : {2, 4, 8}) {
+    const VolumeMeshWithExtent cylinder = MakeCylinderVolumeMesh(R, L, R / division);
+    const VolumeMeshWithExtent capsule = MakeCapsuleVolumeMesh(R, L, R / division);
+    ExpectWellFormed(cylinder, "cylinder");
+    ExpectWellFormed(capsule, "capsule");
+    const double cylinder_error = std::abs(cylinder.mesh->CalcTotalVolume() / (M_PI * R * R * L) - 1);
+    const double capsule_exact = M_PI * R * R * L + 4.0 / 3.0 * M_PI * R * R * R;
+    const double capsule_error = std::abs(capsule.mesh->CalcTotalVolume() / capsule_exact - 1);
+    std::printf("  R/%d  cylinder %6d tets %.2e   capsule %6d tets %.2e\n", division, cylinder.mesh->num_tets(),
+                cylinder_error, capsule.mesh->num_tets(), capsule_error);
+    // The cylinder's rings enclose their circles' areas exactly; the capsule's middle uses the
+    // sphere's shell radii (to meet the caps), within a fraction of a percent.
+    EXPECT_LT(cylinder_error, 1e-12);
+    if (division >= 4) {
+      EXPECT_LT(capsule_error, 0.01);
+    }
+    EXPECT_LE(capsule_error, previous_capsule);
+    previous_cylinder = cylinder_error;
+    previous_capsule = capsule_error;
+  }
+  // Capsule extent is 1 − distance to the axis segment / R at its vertices on the axis.
+  const VolumeMeshWithExtent capsule = MakeCapsuleVolumeMesh(R, L, R / 4);
+  for (int v = 0; v < capsule.mesh->num_vertices(); ++v) {
+    const Vector3& p = capsule.mesh->vertex(v);
+    if (p.head<2>().norm() < 1e-15 && std::abs(p.z()) <= L / 2 + 1e-15) {
+      EXPECT_DOUBLE_EQ(capsule.extent[v], 1.0);
+    }
+  }
+  (void)previous_cylinder;
+}
+
+TEST(MeshGeneratorsTest, ConvexHullAndItsMesh) {
+  // A cube's corners plus interior and face points: the hull has the 8 corners only.
+  std::vector<Vector3> points;
+  for (int i = 0; i < 8; ++i) points.emplace_back(i & 1 ? 0.1 : -0.1, i & 2 ? 0.2 : -0.2, i & 4 ? 0.05 : -0.05);
+  points.emplace_back(0, 0, 0);
+  points.emplace_back(0.1, 0, 0);  // on a face
+  points.emplace_back(0.02, -0.03, 0.01);
+  const TriangleSurfaceMesh hull = MakeConvexHull(points);
+  EXPECT_EQ(hull.num_vertices(), 8);
+  EXPECT_NEAR(hull.CalcEnclosedVolume(), 0.2 * 0.4 * 0.1, 1e-15);
+  const VolumeMeshWithExtent m = MakeConvexVolumeMesh(points, 0.03);
+  ExpectWellFormed(m, "convex");
+  EXPECT_NEAR(m.mesh->CalcTotalVolume(), 0.2 * 0.4 * 0.1, 1e-14);
+  // The gauge field: linear along rays from the centroid, so exact inside every tet. Check the
+  // interpolant against 1 − max over faces of (n·(p − c))/(n·(f − c)) at random points.
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<double> u(0, 1);
+  const PressureField field(m.mesh, PressuresFromExtent(m.extent, 1.0));
+  const Vector3 half(0.1, 0.2, 0.05);
+  for (int trial = 0; trial < 500; ++trial) {
+    const int t = static_cast<int>(u(rng) * m.mesh->num_tets()) % m.mesh->num_tets();
+    double w[4], sum = 0;
+    for (double& wi : w) sum += (wi = u(rng));
+    Vector3 p = Vector3::Zero();
+    for (int i = 0; i < 4; ++i) p += w[i] / sum * m.mesh->vertex(m.mesh->tet(t)[i]);
+    const double gauge = p.cwiseAbs().cwiseQuotient(half).maxCoeff();  // centroid at the origin
+    ASSERT_NEAR(field.EvaluateInTet(t, p), 1 - gauge, 1e-12);
+  }
+  // A tetrahedron and a random cloud.
+  const VolumeMeshWithExtent tet =
+      MakeConvexVolumeMesh({Vector3(0, 0, 0), Vector3(1, 0, 0), Vector3(0, 1, 0), Vector3(0, 0, 1)}, 0.3);
+  ExpectWellFormed(tet, "tetrahedron");
+  EXPECT_NEAR(tet.mesh->CalcTotalVolume(), 1.0 / 6.0, 1e-14);
+  std::vector<Vector3> cloud;
+  std::normal_distribution<double> gauss;
+  for (int i = 0; i < 200; ++i) cloud.emplace_back(gauss(rng), gauss(rng), gauss(rng));
+  const TriangleSurfaceMesh cloud_hull = MakeConvexHull(cloud);
+  for (const Vector3& p : cloud)
+    for (int f = 0; f < cloud_hull.num_triangles(); ++f)
+      ASSERT_LE(cloud_hull.face_normal(f).dot(p - cloud_hull.vertex(cloud_hull.triangle(f)[0])), 1e-9);
+  ExpectWellFormed(MakeConvexVolumeMesh(cloud, 0.5), "random hull");
+}
+
+TEST(MeshGeneratorsTest, SurfaceMeshesAreClosedAndOutward) {
+  const TriangleSurfaceMesh box = MakeBoxSurfaceMesh(Vector3(0.3, 0.2, 0.1), 0.04);
+  EXPECT_NEAR(box.CalcEnclosedVolume(), 0.3 * 0.2 * 0.1, 1e-15);
+  EXPECT_NEAR(box.CalcTotalArea(), 2 * (0.06 + 0.03 + 0.02), 1e-15);
+  for (int f = 0; f < box.num_triangles(); ++f) {
+    const Vector3 c = (box.vertex(box.triangle(f)[0]) + box.vertex(box.triangle(f)[1]) + box.vertex(box.triangle(f)[2])) / 3;
+    EXPECT_GT(box.face_normal(f).dot(c), 0);  // outward: away from the centre
+  }
+  const TriangleSurfaceMesh sphere = MakeSphereSurfaceMesh(0.1, 0.02);
+  EXPECT_NEAR(sphere.CalcEnclosedVolume(), 4.0 / 3.0 * M_PI * 1e-3, 1e-12);
+  EXPECT_GT(MakeCylinderSurfaceMesh(0.05, 0.2, 0.02).CalcEnclosedVolume(), 0);
+  EXPECT_GT(MakeCapsuleSurfaceMesh(0.05, 0.2, 0.02).CalcEnclosedVolume(), 0);
+  EXPECT_GT(MakeEllipsoidSurfaceMesh(Vector3(0.1, 0.2, 0.3), 0.05).CalcEnclosedVolume(), 0);
+}
+
+TEST(MeshGeneratorsTest, InvalidArgumentsAreRejectedWithAMessage) {
+  auto expect_error = [](const std::function<void()>& make, const std::string& fragment) {
+    try {
+      make();
+      ADD_FAILURE() << "no error; expected one mentioning " << fragment;
+    } catch (const InvalidInput& e) {
+      EXPECT_NE(std::string(e.what()).find(fragment), std::string::npos) << e.what();
+    }
+  };
+  const double nan = std::nan("");
+  expect_error([] { MakeSphereVolumeMesh(0.1, 0.0); }, "resolution hint");
+  expect_error([] { MakeSphereVolumeMesh(-0.1, 0.01); }, "radius");
+  expect_error([&] { MakeSphereVolumeMesh(nan, 0.01); }, "radius");
+  expect_error([] { MakeBoxVolumeMesh(Vector3(1, 0, 1), 0.1); }, "box size");
+  expect_error([] { MakeBoxVolumeMesh(Vector3(1, 1, 1), -1); }, "resolution hint");
+  expect_error([] { MakeCylinderVolumeMesh(0.1, 0.0, 0.1); }, "length");
+  expect_error([] { MakeCapsuleVolumeMesh(0.1, 0.1, std::numeric_limits<double>::infinity()); }, "resolution hint");
+  expect_error([] { MakeEllipsoidVolumeMesh(Vector3(1, -1, 1), 0.1); }, "semi-axis");
+  expect_error([] { MakeBoxSurfaceMesh(Vector3(1, 1, 1), 0); }, "resolution hint");
+  expect_error([] { MakeConvexHull({Vector3(0, 0, 0), Vector3(1, 0, 0), Vector3(0, 1, 0)}); }, "at least 4");
+  expect_error([] { MakeConvexHull({Vector3(0, 0, 0), Vector3(1, 0, 0), Vector3(0, 1, 0), Vector3(1, 1, 0)}); },
+               "coplanar");
+  expect_error([] { MakeConvexHull({Vector3(0, 0, 0), Vector3(1, 0, 0), Vector3(2, 0, 0), Vector3(3, 0, 0)}); },
+               "colinear");
+  expect_error([&] { MakeConvexHull({Vector3(0, 0, 0), Vector3(1, 0, 0), Vector3(0, 1, 0), Vector3(0, 0, nan)}); },
+               "non-finite");
+  expect_error([] { MakeCompliantMesh(MakeSphereVolumeMesh(0.1, 0.05), 0.0); }, "modulus");
+}
+
+}  // namespace
+}  // namespace hydro
