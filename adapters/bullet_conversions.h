@@ -1,0 +1,29 @@
+#pragma once
+// btVector3/btTransform ⇄ the core's Eigen types. The only place the two conventions meet.
+#include <LinearMath/btTransform.h>
+
+#include "hydro/math.h"
+
+namespace hydro {
+namespace bullet {
+
+inline Vector3 ToEigen(const btVector3& v) { return Vector3(v.x(), v.y(), v.z()); }
+inline btVector3 ToBullet(const Vector3& v) { return btVector3(v.x(), v.y(), v.z()); }
+
+inline RigidTransform ToRigidTransform(const btTransform& X) {
+  RigidTransform result = RigidTransform::Identity();
+  const btMatrix3x3& R = X.getBasis();
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) result.linear()(i, j) = R[i][j];
+  result.translation() = ToEigen(X.getOrigin());
+  return result;
+}
+
+inline btTransform ToBullet(const RigidTransform& X) {
+  const Matrix3& R = X.linear();
+  btMatrix3x3 basis(R(0, 0), R(0, 1), R(0, 2), R(1, 0), R(1, 1), R(1, 2), R(2, 0), R(2, 1), R(2, 2));
+  return btTransform(basis, ToBullet(Vector3(X.translation())));
+}
+
+}  // namespace bullet
+}  // namespace hydro

@@ -1,0 +1,248 @@
+#include "adapters/shape_geometry.h"
+
+#include <BulletCollision/CollisionShapes/btBoxShape.h>
+#include <BulletCollision/CollisionShapes/btBvhTriangleMeshShape.h>
+#include <BulletCollision/CollisionShapes/btCapsuleShape.h>
+#include <BulletCollision/CollisionShapes/btConeShape.h>
+#include <BulletCollision/CollisionShapes/btConvexHullShape.h>
+#include <BulletCollision/CollisionShapes/btConvexTriangleMeshShape.h>
+#include <BulletCollision/CollisionShapes/btCylinderShape.h>
+#include <BulletCollision/CollisionShapes/btScaledBvhTriangleMeshShape.h>
+#include <BulletCollision/CollisionShapes/btSphereShape.h>
+#include <BulletCollision/CollisionShapes/btStaticPlaneShape.h>
+#include <BulletCollision/CollisionShapes/btStridingMeshInterface.h>
+
+#include <cmath>
+#include <limits>
+
+#include "adapters/bullet_conversions.h"
+#include "hydro/make_meshes.h"
+
+namespace hydro {
+namespace bullet {
+namespace {
+
+constexpr double kInfinity = std::numeric_limits<double>::infinity();
+
+// Rotation taking the generators' z axis onto Bullet's up axis (0 = x, 1 = y, 2 = z).
+RigidTransform AxisFrame(int up_axis) {
+  RigidTransform X = RigidTransform::Identity();
+  if (up_axis == 0) X.linear() = Eigen::AngleAxisd(M_PI / 2, Vector3::UnitY()).toRotationMatrix();
+  if (up_axis == 1) X.linear() = Eigen::AngleAxisd(-M_PI / 2, Vector3::UnitX()).toRotationMatrix();
+  return X;
+}
+
+// Vertices and triangles of a striding mesh, scaled, with degenerate triangles dropped.
+void ReadStridingMesh(const btStridingMeshInterface& mesh, const btVector3& scaling, std::vector<Vector3>* vertices,
+                      std::vector<Triangle>* triangles) {
+  for (int part = 0; part < mesh.getNumSubParts(); ++part) {
+    const unsigned char* vertex_base;
+    int num_vertices, vertex_stride, index_stride, num_faces;
+    PHY_ScalarType vertex_type, index_type;
+    const unsigned char* index_base;
+    mesh.getLockedReadOnlyVertexIndexBase(&vertex_base, num_vertices, vertex_type, vertex_stride, &index_base,
+                                          index_stride, num_faces, index_type, part);
+    const int offset = static_cast<int>(vertices->size());
+    for (int v = 0; v < num_vertices; ++v) {
+      const unsigned char* at = vertex_base + v * vertex_stride;
+      Vector3 p;
+      for (int k = 0; k < 3; ++k)
+        p[k] = vertex_type == PHY_DOUBLE ? reinterpret_cast<const double*>(at)[k] : reinterpret_cast<const float*>(at)[k];
+      vertices->push_back(p.cwiseProduct(ToEigen(scaling)));
+    }
+    for (int f = 0; f < num_faces; ++f) {
+      const unsigned char* at = index_base + f * index_stride;
+      Triangle t;
+      for (int k = 0; k < 3; ++k) {
+        if (index_type == PHY_SHORT) t[k] = reinterpret_cast<const unsigned short*>(at)[k];
+        else if (index_type == PHY_UCHAR) t[k] = at[k];
+        else t[k] = reinterpret_cast<const int*>(at)[k];
+        t[k] += offset;
+      }
+      const Vector3& a = (*vertices)[t[0]];
+      const Vector3 cross = ((*vertices)[t[1]] - a).cross((*vertices)[t[2]] - a);
+      if (cross.norm() > 1e-12 * ((*vertices)[t[1]] - a).squaredNorm() && cross.norm() > 0) triangles->push_back(t);
+    }
+    mesh.unLockReadOnlyVertexBase(part);
+  }
+  if (triangles->empty()) throw InvalidInput("triangle mesh shape has no non-degenerate triangles");
+}
+
+double DefaultHint(double smallest_dimension, const btHydroelasticProperties* properties) {
+  if (properties && properties->m_resolutionHint > 0) return properties->m_resolutionHint;
+  return smallest_dimension / 8;
+}
+
+}  // namespace
+
+std::string ShapeTypeName(int shape_type) {
+  switch (shape_type) {
+    case BOX_SHAPE_PROXYTYPE: return "btBoxShape";
+    case SPHERE_SHAPE_PROXYTYPE: return "btSphereShape";
+    case CAPSULE_SHAPE_PROXYTYPE: return "btCapsuleShape";
+    case CYLINDER_SHAPE_PROXYTYPE: return "btCylinderShape";
+    case CONE_SHAPE_PROXYTYPE: return "btConeShape";
+    case CONVEX_HULL_SHAPE_PROXYTYPE: return "btConvexHullShape";
+    case CONVEX_TRIANGLEMESH_SHAPE_PROXYTYPE: return "btConvexTriangleMeshShape";
+    case TRIANGLE_MESH_SHAPE_PROXYTYPE: return "btBvhTriangleMeshShape";
+    case SCALED_TRIANGLE_MESH_SHAPE_PROXYTYPE: return "btScaledBvhTriangleMeshShape";
+    case STATIC_PLANE_PROXYTYPE: return "btStaticPlaneShape";
+    case COMPOUND_SHAPE_PROXYTYPE: return "btCompoundShape";
+    case MULTI_SPHERE_SHAPE_PROXYTYPE: return "btMultiSphereShape";
+    case TERRAIN_SHAPE_PROXYTYPE: return "btHeightfieldTerrainShape";
+    case GIMPACT_SHAPE_PROXYTYPE: return "btGImpactMeshShape";
+    case SOFTBODY_SHAPE_PROXYTYPE: return "btSoftBodyCollisionShape";
+    case EMPTY_SHAPE_PROXYTYPE: return "btEmptyShape";
+    default: return "shape type " + std::to_string(shape_type);
+  }
+}
+
+ShapeGeometry MakeShapeGeometry(const btCollisionShape& shape, const btHydroelasticProperties* properties) {
+  const bool compliant = properties && properties->m_kind == btHydroelasticProperties::COMPLIANT;
+  const std::string name = ShapeTypeName(shape.getShapeType());
+  if (compliant) {
+    CheckPositive(properties->m_hydroelasticModulus, name + ": hydroelastic modulus");
+    CheckNonNegative(properties->m_huntCrossleyDissipation, name + ": Hunt-Crossley dissipation");
+  }
+  if (properties) CheckNonNegative(properties->m_resolutionHint, name + ": resolution hint");
+  ShapeGeometry g;
+  g.modulus_Pa = compliant ? properties->m_hydroelasticModulus : kInfinity;
+  g.dissipation_s_per_m = properties ? properties->m_huntCrossleyDissipation : 0.0;
+  const double k = compliant ? properties->m_stiffening : 0.0;
+
+  // A closed shape: its volume mesh (compliant) or surface (rigid).
+  auto finish_volume = [&](const VolumeMeshWithExtent& volume) {
+    if (compliant) {
+      g.kind = ShapeGeometry::Kind::kCompliantMesh;
+      g.compliant_mesh = std::make_shared<CompliantMesh>(MakeCompliantMesh(volume, g.modulus_Pa, k));
+    } else {
+      g.kind = ShapeGeometry::Kind::kRigidMesh;
+      g.rigid_mesh = std::make_shared<RigidMesh>(ExtractBoundarySurface(*volume.mesh));
+    }
+  };
+  switch (shape.getShapeType()) {
+    case SPHERE_SHAPE_PROXYTYPE: {
+      const double r = static_cast<const btSphereShape&>(shape).getRadius();
+      CheckPositive(r, name + ": radius");
+      finish_volume(MakeSphereVolumeMesh(r, DefaultHint(2 * r, properties)));
+      break;
+    }
+    case BOX_SHAPE_PROXYTYPE: {
+      const Vector3 size = 2 * ToEigen(static_cast<const btBoxShape&>(shape).getHalfExtentsWithMargin());
+      for (int i = 0; i < 3; ++i) CheckPositive(size[i], name + ": size");
+      const double hint = DefaultHint(size.minCoeff(), properties);
+      if (compliant) {
+        finish_volume(MakeBoxVolumeMesh(size, hint));
+      } else {
+        g.kind = ShapeGeometry::Kind::kRigidMesh;
+        // A box's faces are flat: a coarse grid represents them exactly.
+        g.rigid_mesh = std::make_shared<RigidMesh>(MakeBoxSurfaceMesh(size, std::max(hint, size.maxCoeff())));
+      }
+      break;
+    }
+    case CYLINDER_SHAPE_PROXYTYPE: {
+      const auto& cylinder = static_cast<const btCylinderShape&>(shape);
+      const int up = cylinder.getUpAxis();
+      const double r = cylinder.getRadius();
+      const double length = 2 * cylinder.getHalfExtentsWithMargin()[up];
+      CheckPositive(r, name + ": radius");
+      CheckPositive(length, name + ": length");
+      finish_volume(MakeCylinderVolumeMesh(r, length, DefaultHint(std::min(2 * r, length), properties)));
+      g.X_SG = AxisFrame(up);
+      break;
+    }
+    case CAPSULE_SHAPE_PROXYTYPE: {
+      const auto& capsule = static_cast<const btCapsuleShape&>(shape);
+      const double r = capsule.getRadius(), length = 2 * capsule.getHalfHeight();
+      CheckPositive(r, name + ": radius");
+      CheckPositive(length, name + ": cylinder length");
+      finish_volume(MakeCapsuleVolumeMesh(r, length, DefaultHint(2 * r, properties)));
+      g.X_SG = AxisFrame(capsule.getUpAxis());
+      break;
+    }
+    case CONE_SHAPE_PROXYTYPE: {
+      const auto& cone = static_cast<const btConeShape&>(shape);
+      const double r = cone.getRadius(), h = cone.getHeight();
+      CheckPositive(r, name + ": radius");
+      CheckPositive(h, name + ": height");
+      const double hint = DefaultHint(std::min(2 * r, h), properties);
+      const int segments = std::max(8, static_cast<int>(std::ceil(2 * M_PI * r / hint)));
+      std::vector<Vector3> points = {Vector3(0, 0, h / 2)};  // apex along +up, base at −h/2
+      for (int i = 0; i < segments; ++i)
+        points.emplace_back(r * std::cos(2 * M_PI * i / segments), r * std::sin(2 * M_PI * i / segments), -h / 2);
+      const TriangleSurfaceMesh hull = MakeConvexHull(points);
+      if (compliant) finish_volume(MakeConvexVolumeMesh(hull, hint));
+      else g.kind = ShapeGeometry::Kind::kRigidMesh, g.rigid_mesh = std::make_shared<RigidMesh>(hull);
+      g.X_SG = AxisFrame(cone.getConeUpIndex());
+      break;
+    }
+    case CONVEX_HULL_SHAPE_PROXYTYPE:
+    case CONVEX_TRIANGLEMESH_SHAPE_PROXYTYPE: {
+      std::vector<Vector3> points;
+      if (shape.getShapeType() == CONVEX_HULL_SHAPE_PROXYTYPE) {
+        const auto& hull = static_cast<const btConvexHullShape&>(shape);
+        for (int i = 0; i < hull.getNumPoints(); ++i)
+          points.push_back(ToEigen(hull.getUnscaledPoints()[i] * hull.getLocalScaling()));
+      } else {
+        const auto& mesh_shape = static_cast<const btConvexTriangleMeshShape&>(shape);
+        std::vector<Triangle> unused;
+        ReadStridingMesh(*mesh_shape.getMeshInterface(), mesh_shape.getMeshInterface()->getScaling(), &points, &unused);
+        for (Vector3& p : points) p = p.cwiseProduct(ToEigen(mesh_shape.getLocalScaling()));
+      }
+      const TriangleSurfaceMesh hull = MakeConvexHull(points);
+      Vector3 lo = hull.vertex(0), hi = lo;
+      for (const Vector3& p : hull.vertices()) lo = lo.cwiseMin(p), hi = hi.cwiseMax(p);
+      if (compliant) finish_volume(MakeConvexVolumeMesh(hull, DefaultHint((hi - lo).minCoeff(), properties)));
+      else g.kind = ShapeGeometry::Kind::kRigidMesh, g.rigid_mesh = std::make_shared<RigidMesh>(hull);
+      break;
+    }
+    case TRIANGLE_MESH_SHAPE_PROXYTYPE:
+    case SCALED_TRIANGLE_MESH_SHAPE_PROXYTYPE: {
+      if (compliant) {
+        if (!properties->m_volumeMesh)
+          throw InvalidInput(name + ": a triangle mesh has no volume; give a tet mesh (m_volumeMesh) to make it compliant");
+        finish_volume(*properties->m_volumeMesh);
+        break;
+      }
+      const btBvhTriangleMeshShape* mesh_shape;
+      btVector3 scaling(1, 1, 1);
+      if (shape.getShapeType() == SCALED_TRIANGLE_MESH_SHAPE_PROXYTYPE) {
+        const auto& scaled = static_cast<const btScaledBvhTriangleMeshShape&>(shape);
+        mesh_shape = scaled.getChildShape();
+        scaling = scaled.getLocalScaling();
+      } else {
+        mesh_shape = static_cast<const btBvhTriangleMeshShape*>(&shape);
+      }
+      std::vector<Vector3> vertices;
+      std::vector<Triangle> triangles;
+      ReadStridingMesh(*mesh_shape->getMeshInterface(), mesh_shape->getMeshInterface()->getScaling() * scaling,
+                       &vertices, &triangles);
+      g.kind = ShapeGeometry::Kind::kRigidMesh;
+      g.rigid_mesh = std::make_shared<RigidMesh>(TriangleSurfaceMesh(std::move(vertices), std::move(triangles)));
+      break;
+    }
+    case STATIC_PLANE_PROXYTYPE: {
+      const auto& plane = static_cast<const btStaticPlaneShape&>(shape);
+      const Vector3 n = ToEigen(plane.getPlaneNormal()).normalized();
+      if (!n.allFinite()) throw InvalidInput(name + ": the plane normal is zero or not finite");
+      g.X_SG.linear() = Eigen::Quaterniond::FromTwoVectors(Vector3::UnitZ(), n).toRotationMatrix();
+      g.X_SG.translation() = plane.getPlaneConstant() * n;
+      if (compliant) {
+        if (!(properties->m_slabThickness > 0))
+          throw InvalidInput(name + ": a compliant plane needs a positive slab thickness (m_slabThickness)");
+        g.kind = ShapeGeometry::Kind::kCompliantHalfSpace;
+        g.compliant_half_space = std::make_shared<CompliantHalfSpace>(g.modulus_Pa, properties->m_slabThickness);
+      } else {
+        g.kind = ShapeGeometry::Kind::kRigidHalfSpace;
+      }
+      break;
+    }
+    default:
+      g.kind = ShapeGeometry::Kind::kUnsupported;
+      g.error = name + " is not supported by hydroelastic contact; Bullet's own contact is used for it";
+  }
+  return g;
+}
+
+}  // namespace bullet
+}  // namespace hydro

@@ -1,0 +1,42 @@
+#pragma once
+// The hydroelastic geometry of a Bullet shape, in the shape's own frame S (the frame Bullet gives
+// its collision object, or a compound child): built once per shape and shared.
+#include <BulletCollision/CollisionShapes/btCollisionShape.h>
+
+#include <memory>
+#include <string>
+
+#include "adapters/hydroelastic_properties.h"
+#include "hydro/hydroelastic_geometry.h"
+
+namespace hydro {
+namespace bullet {
+
+struct ShapeGeometry {
+  enum class Kind { kUnsupported, kCompliantMesh, kCompliantHalfSpace, kRigidMesh, kRigidHalfSpace };
+  Kind kind{Kind::kUnsupported};
+  std::shared_ptr<const CompliantMesh> compliant_mesh;
+  std::shared_ptr<const CompliantHalfSpace> compliant_half_space;
+  std::shared_ptr<const RigidMesh> rigid_mesh;
+  // Pose of the geometry's frame G in the shape frame S (a Y-up cylinder's mesh is built along z;
+  // a plane's half-space frame has z along the plane normal).
+  RigidTransform X_SG{RigidTransform::Identity()};
+  double modulus_Pa{0};  // +infinity for rigid kinds
+  double dissipation_s_per_m{0};
+  std::string error;  // why the shape is unsupported
+  bool is_compliant() const { return kind == Kind::kCompliantMesh || kind == Kind::kCompliantHalfSpace; }
+};
+
+// Builds the geometry for `shape`. `properties` is null for an untagged shape (made rigid).
+// Supported: sphere, box, cylinder (X/Y/Z), capsule (X/Y/Z), cone (X/Y/Z), convex hull, convex
+// triangle mesh, BVH triangle mesh and its scaled variant (rigid, or compliant from a user tet
+// mesh), static plane (rigid half-space or compliant slab); local scaling throughout. Anything else
+// gives kind kUnsupported with `error` set. Throws InvalidInput for invalid properties or a
+// degenerate shape (zero size).
+ShapeGeometry MakeShapeGeometry(const btCollisionShape& shape, const btHydroelasticProperties* properties);
+
+// Bullet's name for a shape type, for messages.
+std::string ShapeTypeName(int shape_type);
+
+}  // namespace bullet
+}  // namespace hydro

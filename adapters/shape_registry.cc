@@ -1,0 +1,108 @@
+#include "adapters/shape_registry.h"
+
+#include <cstdio>
+#include <set>
+
+namespace hydro {
+namespace bullet {
+
+ShapeRegistry& ShapeRegistry::Instance() {
+  static ShapeRegistry registry;
+  return registry;
+}
+
+void ShapeRegistry::SetHydroelastic(const btCollisionShape* shape, const btHydroelasticProperties& properties) {
+  if (!shape) throw InvalidInput("hydroSetHydroelastic: null shape");
+  const std::string name = ShapeTypeName(shape->getShapeType());
+  if (properties.m_kind == btHydroelasticProperties::COMPLIANT) {
+    CheckPositive(properties.m_hydroelasticModulus, name + ": hydroelastic modulus");
+    if (!(properties.m_stiffening >= 0 && properties.m_stiffening < 1))
+      throw InvalidInput(name + ": stiffening must lie in [0, 1), got " + std::to_string(properties.m_stiffening));
+  }
+  CheckNonNegative(properties.m_huntCrossleyDissipation, name + ": Hunt-Crossley dissipation");
+  CheckNonNegative(properties.m_resolutionHint, name + ": resolution hint");
+  CheckNonNegative(properties.m_slabThickness, name + ": slab thickness");
+  std::lock_guard<std::mutex> lock(mutex_);
+  Entry& entry = entries_[shape];
+  entry.properties = properties;
+  entry.geometry.reset();
+}
+
+void ShapeRegistry::SetPointMaterial(const btCollisionShape* shape, const btPointContactMaterial& material) {
+  if (!shape) throw InvalidInput("hydroSetPointContactMaterial: null shape");
+  const std::string name = ShapeTypeName(shape->getShapeType());
+  CheckPositive(material.m_youngsModulus, name + ": point contact Young's modulus");
+  CheckNonNegative(material.m_dissipation, name + ": point contact dissipation");
+  CheckPositive(material.m_characteristicRadius, name + ": point contact characteristic radius");
+  std::lock_guard<std::mutex> lock(mutex_);
+  entries_[shape].point_material = material;
+}
+
+void ShapeRegistry::Remove(const btCollisionShape* shape) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  entries_.erase(shape);
+}
+
+bool ShapeRegistry::IsCompliant(const btCollisionShape* shape) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  const auto it = entries_.find(shape);
+  return it != entries_.end() && it->second.properties &&
+         it->second.properties->m_kind == btHydroelasticProperties::COMPLIANT;
+}
+
+bool ShapeRegistry::IsHydroelastic(const btCollisionShape* shape) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  const auto it = entries_.find(shape);
+  return it != entries_.end() && it->second.properties.has_value();
+}
+
+std::optional<btPointContactMaterial> ShapeRegistry::PointMaterial(const btCollisionShape* shape) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  const auto it = entries_.find(shape);
+  if (it == entries_.end()) return std::nullopt;
+  return it->second.point_material;
+}
+
+bool ShapeRegistry::empty() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return entries_.empty();
+}
+
+std::shared_ptr<const ShapeGeometry> ShapeRegistry::Geometry(const btCollisionShape* shape) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  Entry& entry = entries_[shape];
+  const btVector3 scaling = shape->getLocalScaling();
+  if (entry.geometry && (entry.shape_type != shape->getShapeType() || entry.scaling != scaling))
+    entry.geometry.reset();  // the address was reused by another shape, or the scaling changed
+  if (!entry.geometry) {
+    auto geometry = std::make_shared<ShapeGeometry>();
+    try {
+      *geometry = MakeShapeGeometry(*shape, entry.properties ? &*entry.properties : nullptr);
+    } catch (const InvalidInput& e) {
+      geometry->kind = ShapeGeometry::Kind::kUnsupported;
+      geometry->error = e.what();
+    }
+    if (geometry->kind == ShapeGeometry::Kind::kUnsupported) {
+      // Report once per shape type (or per message), not every step.
+      static std::set<std::string> reported;
+      if (reported.insert(geometry->error).second) std::fprintf(stderr, "HydroBullet: %s\n", geometry->error.c_str());
+    }
+    entry.geometry = std::move(geometry);
+    entry.shape_type = shape->getShapeType();
+    entry.scaling = scaling;
+  }
+  return entry.geometry;
+}
+
+}  // namespace bullet
+}  // namespace hydro
+
+void hydroSetHydroelastic(const btCollisionShape* shape, const btHydroelasticProperties& properties) {
+  hydro::bullet::ShapeRegistry::Instance().SetHydroelastic(shape, properties);
+}
+
+void hydroSetPointContactMaterial(const btCollisionShape* shape, const btPointContactMaterial& material) {
+  hydro::bullet::ShapeRegistry::Instance().SetPointMaterial(shape, material);
+}
+
+void hydroRemoveShape(const btCollisionShape* shape) { hydro::bullet::ShapeRegistry::Instance().Remove(shape); }

@@ -1,0 +1,64 @@
+#pragma once
+// The per-shape compliance registry: which btCollisionShapes are hydroelastic (and how), keyed by
+// the shape pointer — never by Bullet's user pointer or index, which belong to the application.
+// Geometry (mesh, field, BVH) is built once per shape, on first contact, and shared.
+//
+// Thread-safe. A shape deleted while tagged must be untagged (hydroRemoveShape) before its address
+// can be reused; a reused address with a different shape type or scaling is detected and rebuilt.
+#include <BulletCollision/CollisionShapes/btCollisionShape.h>
+
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <unordered_map>
+
+#include "adapters/hydroelastic_properties.h"
+#include "adapters/shape_geometry.h"
+
+namespace hydro {
+namespace bullet {
+
+class ShapeRegistry {
+ public:
+  static ShapeRegistry& Instance();
+
+  // Validates (InvalidInput on bad values) and records the properties; drops cached geometry.
+  void SetHydroelastic(const btCollisionShape* shape, const btHydroelasticProperties& properties);
+  void SetPointMaterial(const btCollisionShape* shape, const btPointContactMaterial& material);
+  void Remove(const btCollisionShape* shape);
+
+  // True when the shape is tagged COMPLIANT.
+  bool IsCompliant(const btCollisionShape* shape) const;
+  // True when the shape is tagged hydroelastic (compliant or rigid).
+  bool IsHydroelastic(const btCollisionShape* shape) const;
+  std::optional<btPointContactMaterial> PointMaterial(const btCollisionShape* shape) const;
+
+  // The shape's geometry, built on first use (untagged shapes are rigid). Unsupported shapes give
+  // kind kUnsupported; the first time a shape type is unsupported a message goes to stderr.
+  std::shared_ptr<const ShapeGeometry> Geometry(const btCollisionShape* shape);
+
+  bool empty() const;
+
+ private:
+  struct Entry {
+    std::optional<btHydroelasticProperties> properties;
+    std::optional<btPointContactMaterial> point_material;
+    std::shared_ptr<const ShapeGeometry> geometry;
+    int shape_type{-1};
+    btVector3 scaling{1, 1, 1};
+  };
+  mutable std::mutex mutex_;
+  std::unordered_map<const btCollisionShape*, Entry> entries_;
+};
+
+}  // namespace bullet
+}  // namespace hydro
+
+// Bullet-style entry points.
+// Makes `shape` hydroelastic (compliant or rigid) for every object that uses it. Throws
+// hydro::InvalidInput naming the shape type and the bad value.
+void hydroSetHydroelastic(const btCollisionShape* shape, const btHydroelasticProperties& properties);
+// Keeps Bullet's contact points for pairs involving `shape`, made compliant per seed 003.
+void hydroSetPointContactMaterial(const btCollisionShape* shape, const btPointContactMaterial& material);
+// Forgets the shape (call before deleting a tagged shape).
+void hydroRemoveShape(const btCollisionShape* shape);

@@ -1,0 +1,52 @@
+#pragma once
+// The narrowphase for pairs that involve a hydroelastic shape (DESIGN §3). It wraps the algorithm
+// Bullet would have used for the pair: when the pair has pressure-field contact it computes the
+// contact surface and writes one compliant point per polygon into its own manifolds; otherwise
+// (and for the point-contact materials of seed 003) it runs Bullet's algorithm.
+//
+// The object itself is two pointers: it always fits Bullet's collision-algorithm pool, whose
+// elements are sized for Bullet's own algorithms (btPoolAllocator ignores the requested size in
+// release builds, so an algorithm larger than an element would corrupt memory).
+#include <BulletCollision/BroadphaseCollision/btCollisionAlgorithm.h>
+#include <BulletCollision/CollisionDispatch/btCollisionCreateFunc.h>
+
+namespace hydro {
+namespace bullet {
+struct PatchState;
+}
+}  // namespace hydro
+
+class btHydroelasticCollisionAlgorithm : public btCollisionAlgorithm {
+ public:
+  btHydroelasticCollisionAlgorithm(const btCollisionAlgorithmConstructionInfo& ci, const btCollisionObjectWrapper* body0Wrap,
+                                   const btCollisionObjectWrapper* body1Wrap, btCollisionAlgorithm* fallback,
+                                   bool closestPoints);
+  ~btHydroelasticCollisionAlgorithm() override;
+
+  void processCollision(const btCollisionObjectWrapper* body0Wrap, const btCollisionObjectWrapper* body1Wrap,
+                        const btDispatcherInfo& dispatchInfo, btManifoldResult* resultOut) override;
+  btScalar calculateTimeOfImpact(btCollisionObject* body0, btCollisionObject* body1, const btDispatcherInfo& dispatchInfo,
+                                 btManifoldResult* resultOut) override;
+  void getAllContactManifolds(btManifoldArray& manifoldArray) override;
+
+  const hydro::bullet::PatchState* patchState() const { return m_state; }
+
+  // Wraps the create function Bullet would have used for a pair type. Pairs in which no shape is
+  // tagged get Bullet's algorithm itself, untouched.
+  // For the closest-points table (btCollisionWorld::contactTest and friends) set m_closestPoints:
+  // patch points are then reported through the query's result instead of manifolds.
+  struct CreateFunc : public btCollisionAlgorithmCreateFunc {
+    btCollisionAlgorithmCreateFunc* m_fallback{nullptr};
+    bool m_closestPoints{false};
+    btCollisionAlgorithm* CreateCollisionAlgorithm(btCollisionAlgorithmConstructionInfo& ci,
+                                                   const btCollisionObjectWrapper* body0Wrap,
+                                                   const btCollisionObjectWrapper* body1Wrap) override;
+  };
+
+ private:
+  void processPointContact(const btCollisionObjectWrapper* body0Wrap, const btCollisionObjectWrapper* body1Wrap,
+                           btManifoldResult* resultOut);
+
+  btCollisionAlgorithm* m_fallback;
+  hydro::bullet::PatchState* m_state;  // null for closest-point queries (nothing persists)
+};

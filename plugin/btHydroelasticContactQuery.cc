@@ -1,0 +1,38 @@
+#include "plugin/btHydroelasticContactQuery.h"
+
+#include "adapters/bullet_conversions.h"
+#include "plugin/patch_registry.h"
+
+using hydro::bullet::ToBullet;
+
+std::vector<btHydroelasticContactPatch> hydroGetContactPatches(const btDispatcher* dispatcher, btScalar timeStep) {
+  std::vector<btHydroelasticContactPatch> patches;
+  for (const hydro::bullet::PatchState* state : hydro::bullet::PatchRegistry::Instance().StatesOf(dispatcher)) {
+    if (state->surface.empty()) continue;
+    btHydroelasticContactPatch patch;
+    patch.m_body0 = state->body0;
+    patch.m_body1 = state->body1;
+    patch.m_surface = &state->surface;
+    patch.m_numSolverPoints = state->num_points_emitted;
+    patch.m_elasticForceOnBody0 = ToBullet(state->surface.CalcElasticForceOnA());
+    patch.m_area = state->surface.CalcTotalArea();
+    btScalar normal_total = 0;
+    btVector3 weighted_point(0, 0, 0);
+    for (const btPersistentManifold* manifold : state->manifolds) {
+      for (int i = 0; i < manifold->getNumContacts(); ++i) {
+        const btManifoldPoint& cp = manifold->getContactPoint(i);
+        const btVector3 impulse = cp.m_normalWorldOnB * cp.m_appliedImpulse +
+                                  cp.m_lateralFrictionDir1 * cp.m_appliedImpulseLateral1 +
+                                  cp.m_lateralFrictionDir2 * cp.m_appliedImpulseLateral2;
+        const btVector3 force = impulse / timeStep;
+        patch.m_forceOnBody0 += force;
+        patch.m_torqueOnBody0 += cp.m_positionWorldOnB.cross(force);
+        normal_total += cp.m_appliedImpulse;
+        weighted_point += cp.m_appliedImpulse * cp.m_positionWorldOnB;
+      }
+    }
+    if (normal_total > 0) patch.m_centerOfPressure = weighted_point / normal_total;
+    patches.push_back(patch);
+  }
+  return patches;
+}

@@ -1,0 +1,23 @@
+#pragma once
+// Writes a patch's solver points into Bullet manifolds (DESIGN §3 "Emitting a patch"): four points
+// per btPersistentManifold, as many manifolds as the patch needs, each point a compliant contact
+// (BT_CONTACT_FLAG_CONTACT_STIFFNESS_DAMPING) whose stiffness k = g·A and signed distance
+// φ0 = −p0/g come from 000 §IV, so Bullet's solver applies the implicit point law of 000 eq. 3.
+#include "plugin/patch_state.h"
+
+namespace hydro {
+namespace bullet {
+
+// Reads back the normal impulse each point received in the last solve, keyed by element pair.
+void HarvestWarmStart(PatchState* state);
+
+// Clears the state's manifolds and fills them with state->points (world frame, A = body0), with
+// the combined friction and Hunt–Crossley dissipation of the state. Warm-starts every point from
+// the impulse its element pair carried last step.
+void EmitPoints(PatchState* state);
+
+// Releases every manifold back to the dispatcher.
+void ReleaseManifolds(PatchState* state);
+
+}  // namespace bullet
+}  // namespace hydro

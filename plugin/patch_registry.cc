@@ -1,0 +1,36 @@
+#include "plugin/patch_registry.h"
+
+#include <algorithm>
+
+namespace hydro {
+namespace bullet {
+
+PatchRegistry& PatchRegistry::Instance() {
+  static PatchRegistry registry;
+  return registry;
+}
+
+void PatchRegistry::Add(const PatchState* state) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  states_.insert(state);
+}
+
+void PatchRegistry::Remove(const PatchState* state) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  states_.erase(state);
+}
+
+std::vector<const PatchState*> PatchRegistry::StatesOf(const btDispatcher* dispatcher) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  std::vector<const PatchState*> result;
+  for (const PatchState* s : states_)
+    if (s->dispatcher == dispatcher) result.push_back(s);
+  // Ordered by the pair's objects, so repeated queries list pairs alike.
+  std::sort(result.begin(), result.end(), [](const PatchState* a, const PatchState* b) {
+    return std::make_pair(a->body0, a->body1) < std::make_pair(b->body0, b->body1);
+  });
+  return result;
+}
+
+}  // namespace bullet
+}  // namespace hydro

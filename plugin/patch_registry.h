@@ -1,0 +1,27 @@
+#pragma once
+// The live pairs with patch contact, so that a user can read every pair's contact surface after a
+// step (plugin/btHydroelasticContactQuery.h). Thread-safe; states register for their lifetime.
+#include <mutex>
+#include <unordered_set>
+#include <vector>
+
+#include "plugin/patch_state.h"
+
+namespace hydro {
+namespace bullet {
+
+class PatchRegistry {
+ public:
+  static PatchRegistry& Instance();
+  void Add(const PatchState* state);
+  void Remove(const PatchState* state);
+  // The states created by `dispatcher`'s pairs.
+  std::vector<const PatchState*> StatesOf(const btDispatcher* dispatcher) const;
+
+ private:
+  mutable std::mutex mutex_;
+  std::unordered_set<const PatchState*> states_;
+};
+
+}  // namespace bullet
+}  // namespace hydro

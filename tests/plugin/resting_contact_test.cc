@@ -1,0 +1,62 @@
+// Bodies resting on patch contact settle where the patch force equals their weight and stay still.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+
+#include "adapters/shape_registry.h"
+#include "hydro/contact_surface_calculator.h"
+#include "hydro/make_meshes.h"
+#include "plugin/btHydroelasticContactQuery.h"
+#include "test_world.h"
+
+namespace hydro {
+namespace {
+
+using test::TestWorld;
+
+constexpr double kGravity = 9.81;
+
+// Depth at which the closed-form compliant-sphere force (π/3)·E·d²·(3 − 2d/R) equals `weight`.
+double ClosedFormRestDepth(double E, double R, double weight) {
+  double lo = 0, hi = R;
+  for (int i = 0; i < 200; ++i) {
+    const double d = 0.5 * (lo + hi);
+    (M_PI / 3 * E * d * d * (3 - 2 * d / R) < weight ? lo : hi) = d;
+  }
+  return 0.5 * (lo + hi);
+}
+
+TEST(RestingContactTest, CompliantBallRestsWherePatchForceEqualsWeight) {
+  const double R = 0.05, E = 1e5, mass = 1.0;
+  btSphereShape ball(R);
+  btHydroelasticProperties soft;
+  soft.m_hydroelasticModulus = E;
+  soft.m_resolutionHint = R / 8;
+  soft.m_huntCrossleyDissipation = 5.0;
+  hydroSetHydroelastic(&ball, soft);
+  btStaticPlaneShape ground(btVector3(0, 0, 1), 0);
+  TestWorld world;
+  world.AddBody(&ground, 0, btVector3(0, 0, 0));
+  btRigidBody* body = world.AddBody(&ball, mass, btVector3(0, 0, R));
+  world.Step(3000);
+  const double depth = R - body->getWorldTransform().getOrigin().z();
+  const double expected = ClosedFormRestDepth(E, R, mass * kGravity);
+  std::printf("ball rest depth %.6f mm, closed form %.6f mm (%+.2f%%), speed %.2e m/s\n", 1e3 * depth, 1e3 * expected,
+              100 * (depth / expected - 1), body->getLinearVelocity().length());
+  // The R/8 mesh is within 2.3 % of the closed-form force at this depth (d/R ≈ 0.11): ≈ 1.2 % in depth.
+  EXPECT_NEAR(depth / expected, 1.0, 0.02);
+  EXPECT_LT(body->getLinearVelocity().length(), 1e-4);
+  // The patch carries the weight: the solver's force and the surface's own elastic force.
+  const auto patches = hydroGetContactPatches(world.dispatcher(), 1e-3);
+  ASSERT_EQ(patches.size(), 1u);
+  const btHydroelasticContactPatch& patch = patches[0];
+  const double sign = patch.m_body0 == body ? 1 : -1;
+  EXPECT_NEAR(sign * patch.m_forceOnBody0.z(), mass * kGravity, 0.01 * mass * kGravity);
+  EXPECT_NEAR(sign * patch.m_elasticForceOnBody0.z(), mass * kGravity, 0.02 * mass * kGravity);
+  EXPECT_GT(patch.m_numSolverPoints, 50);
+  EXPECT_NEAR(patch.m_centerOfPressure.x(), 0, 1e-6);
+  hydroRemoveShape(&ball);
+}
+
+}  // namespace
+}  // namespace hydro

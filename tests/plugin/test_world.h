@@ -1,0 +1,66 @@
+#pragma once
+// A small Bullet world for plugin tests: owns everything it creates.
+#include <btBulletDynamicsCommon.h>
+
+#include <memory>
+#include <vector>
+
+#include "plugin/btHydroelasticCollisionConfiguration.h"
+#include "plugin/btHydroelasticSolverSettings.h"
+
+namespace hydro {
+namespace test {
+
+class TestWorld {
+ public:
+  // hydroelastic: btHydroelasticCollisionConfiguration (else Bullet's default configuration).
+  explicit TestWorld(bool hydroelastic = true) {
+    if (hydroelastic) configuration_ = std::make_unique<btHydroelasticCollisionConfiguration>();
+    else configuration_ = std::make_unique<btDefaultCollisionConfiguration>();
+    dispatcher_ = std::make_unique<btCollisionDispatcher>(configuration_.get());
+    broadphase_ = std::make_unique<btDbvtBroadphase>();
+    solver_ = std::make_unique<btSequentialImpulseConstraintSolver>();
+    world_ = std::make_unique<btDiscreteDynamicsWorld>(dispatcher_.get(), broadphase_.get(), solver_.get(),
+                                                       configuration_.get());
+    world_->setGravity(btVector3(0, 0, -9.81));
+    if (hydroelastic) hydroConfigureSolverInfo(world_->getSolverInfo());
+  }
+  ~TestWorld() {
+    for (int i = world_->getNumCollisionObjects() - 1; i >= 0; --i) {
+      btCollisionObject* object = world_->getCollisionObjectArray()[i];
+      world_->removeCollisionObject(object);
+    }
+  }
+
+  // Adds a body; mass 0 makes it static. Shapes are owned by the caller (they carry the tags).
+  btRigidBody* AddBody(btCollisionShape* shape, btScalar mass, const btVector3& position,
+                       const btQuaternion& orientation = btQuaternion::getIdentity()) {
+    btVector3 inertia(0, 0, 0);
+    if (mass > 0) shape->calculateLocalInertia(mass, inertia);
+    btRigidBody::btRigidBodyConstructionInfo info(mass, nullptr, shape, inertia);
+    info.m_startWorldTransform = btTransform(orientation, position);
+    bodies_.push_back(std::make_unique<btRigidBody>(info));
+    btRigidBody* body = bodies_.back().get();
+    body->setActivationState(DISABLE_DEACTIVATION);
+    world_->addRigidBody(body);
+    return body;
+  }
+
+  void Step(int steps, btScalar dt = 1e-3) {
+    for (int i = 0; i < steps; ++i) world_->stepSimulation(dt, 0, dt);
+  }
+
+  btDiscreteDynamicsWorld* world() { return world_.get(); }
+  btCollisionDispatcher* dispatcher() { return dispatcher_.get(); }
+
+ private:
+  std::unique_ptr<btCollisionConfiguration> configuration_;
+  std::unique_ptr<btCollisionDispatcher> dispatcher_;
+  std::unique_ptr<btBroadphaseInterface> broadphase_;
+  std::unique_ptr<btConstraintSolver> solver_;
+  std::unique_ptr<btDiscreteDynamicsWorld> world_;
+  std::vector<std::unique_ptr<btRigidBody>> bodies_;
+};
+
+}  // namespace test
+}  // namespace hydro
