@@ -134,9 +134,10 @@ ShapeGeometry MakeShapeGeometry(const btCollisionShape& shape, const btHydroelas
       if (compliant) {
         finish_volume(MakeBoxVolumeMesh(size, hint));
       } else {
+        // The faces are flat, but against a compliant half-space every rigid triangle becomes one
+        // solver point: a grid at the hint gives a face enough points to resist rocking.
         g.kind = ShapeGeometry::Kind::kRigidMesh;
-        // A box's faces are flat: a coarse grid represents them exactly.
-        g.rigid_mesh = std::make_shared<RigidMesh>(MakeBoxSurfaceMesh(size, std::max(hint, size.maxCoeff())));
+        g.rigid_mesh = std::make_shared<RigidMesh>(MakeBoxSurfaceMesh(size, hint));
       }
       break;
     }

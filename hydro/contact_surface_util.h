@@ -18,6 +18,15 @@ inline bool NormalAgreesWithGradient(const Vector3& n, const Vector3& grad) {
   return n.dot(grad) >= kCos * grad.norm();
 }
 
+// grad·n, the rate of increase of a side's pressure along the normal, with the round-off of a
+// normal perpendicular to the gradient (a rigid side face in a linear field) set to exactly 0, so
+// the point approximation drops such polygons instead of making a point of near-zero stiffness and
+// enormous depth (000 §IV-A).
+inline double NormalGradient(const Vector3& grad, const Vector3& n) {
+  const double g = grad.dot(n);
+  return std::abs(g) <= 1e-12 * grad.norm() ? 0.0 : g;
+}
+
 // The tet's vertices, expressed in the mesh frame.
 inline std::array<Vector3, 4> TetVertices(const VolumeMesh& mesh, int t) {
   const Tet& k = mesh.tet(t);

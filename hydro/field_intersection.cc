@@ -71,8 +71,8 @@ void ComputeContactSurface(const CompliantMesh& A, const RigidTransform& X_WA, c
     internal::ClipPolygonByTet(normals, offsets, n, skip_face, internal::ClipTolerance(TetVertices(B.mesh(), tet_b)),
                                &poly);
     AppendPolygon(
-        poly, X_WA, n, [&](const Vector3& p_AQ) { return field_A.EvaluateInTet(tet_a, p_AQ); }, grad_A.dot(n),
-        -grad_B.dot(n), tet_a, tet_b, surface);
+        poly, X_WA, n, [&](const Vector3& p_AQ) { return field_A.EvaluateInTet(tet_a, p_AQ); }, internal::NormalGradient(grad_A, n),
+        -internal::NormalGradient(grad_B, n), tet_a, tet_b, surface);
       },
       /*cull_by_value_range=*/true);
 }
@@ -102,8 +102,8 @@ void ComputeContactSurface(const CompliantMesh& A, const RigidTransform& X_WA, c
     // pB is zero above B's plane, not the negative linear extension.
     ClipPolygonByHalfSpace(-n_A, -d_plane, tolerance, &poly);
     AppendPolygon(
-        poly, X_WA, n, [&](const Vector3& p_AQ) { return field_A.EvaluateInTet(tet_a, p_AQ); }, grad_A.dot(n),
-        -grad_B.dot(n), tet_a, -1, surface);
+        poly, X_WA, n, [&](const Vector3& p_AQ) { return field_A.EvaluateInTet(tet_a, p_AQ); }, internal::NormalGradient(grad_A, n),
+        -internal::NormalGradient(grad_B, n), tet_a, -1, surface);
   });
 }
 

@@ -60,3 +60,68 @@ TEST(RestingContactTest, CompliantBallRestsWherePatchForceEqualsWeight) {
 
 }  // namespace
 }  // namespace hydro
+
+namespace hydro {
+namespace {
+
+using test::TestWorld;
+
+// Runs `settle` steps, then records the largest deviation of position and orientation from the
+// pose at that moment over `watch` more steps (1 ms each).
+void MeasureStillness(TestWorld* world, btRigidBody* body, int settle, int watch, double* max_dp, double* max_da) {
+  world->Step(settle);
+  const btTransform start = body->getWorldTransform();
+  *max_dp = *max_da = 0;
+  for (int i = 0; i < watch; ++i) {
+    world->Step(1);
+    const btTransform now = body->getWorldTransform();
+    *max_dp = std::max<double>(*max_dp, (now.getOrigin() - start.getOrigin()).length());
+    *max_da = std::max<double>(*max_da, now.getRotation().angleShortestPath(start.getRotation()));
+  }
+}
+
+TEST(RestingContactTest, CompliantBoxOnRigidPlaneStaysStill) {
+  btBoxShape box(btVector3(0.05, 0.05, 0.05));
+  btHydroelasticProperties soft;
+  soft.m_hydroelasticModulus = 1e6;
+  soft.m_resolutionHint = 0.025;
+  soft.m_huntCrossleyDissipation = 5.0;
+  hydroSetHydroelastic(&box, soft);
+  btStaticPlaneShape ground(btVector3(0, 0, 1), 0);
+  TestWorld world;
+  world.AddBody(&ground, 0, btVector3(0, 0, 0));
+  btRigidBody* body = world.AddBody(&box, 1.0, btVector3(0, 0, 0.05));
+  double dp, da;
+  MeasureStillness(&world, body, 1000, 10000, &dp, &da);
+  std::printf("compliant box on rigid plane, 10 s after settling: |Δp| ≤ %.3e m, |Δθ| ≤ %.3e rad\n", dp, da);
+  EXPECT_LT(dp, 1e-6);
+  EXPECT_LT(da, 1e-5);
+  // It rests flat: the bottom face is level.
+  EXPECT_LT(body->getWorldTransform().getRotation().angleShortestPath(btQuaternion::getIdentity()), 1e-5);
+  hydroRemoveShape(&box);
+}
+
+TEST(RestingContactTest, RigidBoxOnCompliantSlabStaysStill) {
+  btBoxShape box(btVector3(0.05, 0.05, 0.05));
+  btStaticPlaneShape ground(btVector3(0, 0, 1), 0);
+  btHydroelasticProperties slab;
+  slab.m_hydroelasticModulus = 1e6;
+  slab.m_slabThickness = 0.05;
+  slab.m_huntCrossleyDissipation = 5.0;
+  hydroSetHydroelastic(&ground, slab);
+  TestWorld world;
+  world.AddBody(&ground, 0, btVector3(0, 0, 0));
+  btRigidBody* body = world.AddBody(&box, 1.0, btVector3(0, 0, 0.05));
+  double dp, da;
+  MeasureStillness(&world, body, 1000, 10000, &dp, &da);
+  std::printf("rigid box on compliant slab, 10 s after settling: |Δp| ≤ %.3e m, |Δθ| ≤ %.3e rad\n", dp, da);
+  EXPECT_LT(dp, 1e-6);
+  EXPECT_LT(da, 1e-5);
+  // Rest depth: (E/H)·A·depth = m·g  →  depth = m·g·H/(E·A).
+  const double depth = 0.05 - body->getWorldTransform().getOrigin().z();
+  EXPECT_NEAR(depth, 9.81 * 0.05 / (1e6 * 0.01), 1e-3 * 9.81 * 0.05 / (1e6 * 0.01));
+  hydroRemoveShape(&ground);
+}
+
+}  // namespace
+}  // namespace hydro
