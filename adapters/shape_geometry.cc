@@ -75,6 +75,53 @@ double DefaultHint(double smallest_dimension, const btHydroelasticProperties* pr
 
 }  // namespace
 
+std::vector<double> ShapeFingerprint(const btCollisionShape& shape) {
+  const btVector3 scaling = shape.getLocalScaling();
+  std::vector<double> fp = {static_cast<double>(shape.getShapeType()), scaling.x(), scaling.y(), scaling.z(),
+                            shape.getMargin()};
+  auto add = [&fp](const btVector3& v) { fp.insert(fp.end(), {v.x(), v.y(), v.z()}); };
+  switch (shape.getShapeType()) {
+    case SPHERE_SHAPE_PROXYTYPE: fp.push_back(static_cast<const btSphereShape&>(shape).getRadius()); break;
+    case BOX_SHAPE_PROXYTYPE: add(static_cast<const btBoxShape&>(shape).getHalfExtentsWithMargin()); break;
+    case CYLINDER_SHAPE_PROXYTYPE: {
+      const auto& c = static_cast<const btCylinderShape&>(shape);
+      add(c.getHalfExtentsWithMargin());
+      fp.push_back(c.getUpAxis());
+      break;
+    }
+    case CAPSULE_SHAPE_PROXYTYPE: {
+      const auto& c = static_cast<const btCapsuleShape&>(shape);
+      fp.insert(fp.end(), {c.getRadius(), c.getHalfHeight(), static_cast<double>(c.getUpAxis())});
+      break;
+    }
+    case CONE_SHAPE_PROXYTYPE: {
+      const auto& c = static_cast<const btConeShape&>(shape);
+      fp.insert(fp.end(), {c.getRadius(), c.getHeight(), static_cast<double>(c.getConeUpIndex())});
+      break;
+    }
+    case CONVEX_HULL_SHAPE_PROXYTYPE: {
+      const auto& hull = static_cast<const btConvexHullShape&>(shape);
+      fp.push_back(hull.getNumPoints());
+      for (int i = 0; i < hull.getNumPoints(); ++i) add(hull.getUnscaledPoints()[i]);
+      break;
+    }
+    case STATIC_PLANE_PROXYTYPE: {
+      const auto& plane = static_cast<const btStaticPlaneShape&>(shape);
+      add(plane.getPlaneNormal());
+      fp.push_back(plane.getPlaneConstant());
+      break;
+    }
+    default: {
+      // Meshes and anything else: the bounds at the identity pose.
+      btVector3 lo, hi;
+      shape.getAabb(btTransform::getIdentity(), lo, hi);
+      add(lo);
+      add(hi);
+    }
+  }
+  return fp;
+}
+
 std::string ShapeTypeName(int shape_type) {
   switch (shape_type) {
     case BOX_SHAPE_PROXYTYPE: return "btBoxShape";

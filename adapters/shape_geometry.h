@@ -5,6 +5,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "adapters/hydroelastic_properties.h"
 #include "hydro/hydroelastic_geometry.h"
@@ -34,6 +35,11 @@ struct ShapeGeometry {
 // gives kind kUnsupported with `error` set. Throws InvalidInput for invalid properties or a
 // degenerate shape (zero size).
 ShapeGeometry MakeShapeGeometry(const btCollisionShape& shape, const btHydroelasticProperties* properties);
+
+// The numbers that define a shape's geometry (type, scaling, margin, dimensions, plane, mesh
+// identity): a cached geometry is valid while its shape's fingerprint is unchanged, which also
+// catches a new shape allocated at a deleted shape's address.
+std::vector<double> ShapeFingerprint(const btCollisionShape& shape);
 
 // Bullet's name for a shape type, for messages.
 std::string ShapeTypeName(int shape_type);

@@ -63,17 +63,19 @@ std::optional<btPointContactMaterial> ShapeRegistry::PointMaterial(const btColli
   return it->second.point_material;
 }
 
-bool ShapeRegistry::empty() const {
+bool ShapeRegistry::HasTaggedShapes() const {
   std::lock_guard<std::mutex> lock(mutex_);
-  return entries_.empty();
+  for (const auto& [shape, entry] : entries_)
+    if (entry.properties || entry.point_material) return true;
+  return false;
 }
 
 std::shared_ptr<const ShapeGeometry> ShapeRegistry::Geometry(const btCollisionShape* shape) {
   std::lock_guard<std::mutex> lock(mutex_);
   Entry& entry = entries_[shape];
-  const btVector3 scaling = shape->getLocalScaling();
-  if (entry.geometry && (entry.shape_type != shape->getShapeType() || entry.scaling != scaling))
-    entry.geometry.reset();  // the address was reused by another shape, or the scaling changed
+  std::vector<double> fingerprint = ShapeFingerprint(*shape);
+  if (entry.geometry && entry.fingerprint != fingerprint)
+    entry.geometry.reset();  // the address was reused by another shape, or the shape changed
   if (!entry.geometry) {
     auto geometry = std::make_shared<ShapeGeometry>();
     try {
@@ -88,8 +90,7 @@ std::shared_ptr<const ShapeGeometry> ShapeRegistry::Geometry(const btCollisionSh
       if (reported.insert(geometry->error).second) std::fprintf(stderr, "HydroBullet: %s\n", geometry->error.c_str());
     }
     entry.geometry = std::move(geometry);
-    entry.shape_type = shape->getShapeType();
-    entry.scaling = scaling;
+    entry.fingerprint = std::move(fingerprint);
   }
   return entry.geometry;
 }

@@ -3,8 +3,9 @@
 // the shape pointer — never by Bullet's user pointer or index, which belong to the application.
 // Geometry (mesh, field, BVH) is built once per shape, on first contact, and shared.
 //
-// Thread-safe. A shape deleted while tagged must be untagged (hydroRemoveShape) before its address
-// can be reused; a reused address with a different shape type or scaling is detected and rebuilt.
+// Thread-safe. A shape deleted while tagged should be untagged (hydroRemoveShape); cached geometry
+// carries its shape's fingerprint (type, scaling, dimensions), so a new shape at a reused address,
+// or a shape whose scaling changed, gets its geometry rebuilt.
 #include <BulletCollision/CollisionShapes/btCollisionShape.h>
 
 #include <memory>
@@ -37,15 +38,15 @@ class ShapeRegistry {
   // kind kUnsupported; the first time a shape type is unsupported a message goes to stderr.
   std::shared_ptr<const ShapeGeometry> Geometry(const btCollisionShape* shape);
 
-  bool empty() const;
+  // True when some shape is tagged (hydroelastic or point material).
+  bool HasTaggedShapes() const;
 
  private:
   struct Entry {
     std::optional<btHydroelasticProperties> properties;
     std::optional<btPointContactMaterial> point_material;
     std::shared_ptr<const ShapeGeometry> geometry;
-    int shape_type{-1};
-    btVector3 scaling{1, 1, 1};
+    std::vector<double> fingerprint;  // of the shape the geometry was built from
   };
   mutable std::mutex mutex_;
   std::unordered_map<const btCollisionShape*, Entry> entries_;

@@ -7,7 +7,10 @@
 //   (a box cone reaching 1.41·μ·fn) and froze the coin's ε at its start value, so it is cleared and
 //   Bullet's default single direction along the slip is used; fixed world friction axes
 //   (SOLVER_DISABLE_VELOCITY_DEPENDENT_FRICTION_DIRECTION) made the coin's spin reverse, so they
-//   are cleared too;
+//   are cleared too. (Tried and dropped: our own per-point friction directions with direction
+//   caching — Bullet 3.24 restarts friction rows at zero, so they cannot be warm-started, and
+//   choosing the sticking direction from last step's impulse made a soft block creep on an
+//   incline where Bullet's velocity-dependent direction holds it.);
 // - warm starting with factor 1 and randomized order (SOLVER_RANDMIZE_ORDER, Bullet's spelling):
 //   Bullet scales warm-started impulses by 0.85, which biases low iteration counts; with both,
 //   10 iterations matched the exact coin within ~2 %, and randomized order keeps every point of a

@@ -24,7 +24,8 @@ struct PatchState {
   std::vector<btPersistentManifold*> manifolds;
   // keys[4·m + i]: the element pair of point i of manifold m.
   std::vector<std::uint64_t> keys;
-  // Normal impulse each element pair carried at the end of the last solve.
+  // Normal impulse each element pair carried at the end of the last solve. (Bullet 3.24 restarts
+  // friction rows from zero whatever a point carries, so only the normal impulse is kept.)
   std::unordered_map<std::uint64_t, btScalar> warm_start;
   ContactSurface surface;              // world frame, A = body0, normal out of body1 into body0
   std::vector<ContactPoint> points;    // the solver points made from `surface`

@@ -29,11 +29,7 @@ double ClosedFormRestDepth(double E, double R, double weight) {
 TEST(RestingContactTest, CompliantBallRestsWherePatchForceEqualsWeight) {
   const double R = 0.05, E = 1e5, mass = 1.0;
   btSphereShape ball(R);
-  btHydroelasticProperties soft;
-  soft.m_hydroelasticModulus = E;
-  soft.m_resolutionHint = R / 8;
-  soft.m_huntCrossleyDissipation = 5.0;
-  hydroSetHydroelastic(&ball, soft);
+  const test::ScopedHydroelastic tag(&ball, test::Compliant(E, R / 8, 5.0));
   btStaticPlaneShape ground(btVector3(0, 0, 1), 0);
   TestWorld world;
   world.AddBody(&ground, 0, btVector3(0, 0, 0));
@@ -55,7 +51,6 @@ TEST(RestingContactTest, CompliantBallRestsWherePatchForceEqualsWeight) {
   EXPECT_NEAR(sign * patch.m_elasticForceOnBody0.z(), mass * kGravity, 0.02 * mass * kGravity);
   EXPECT_GT(patch.m_numSolverPoints, 50);
   EXPECT_NEAR(patch.m_centerOfPressure.x(), 0, 1e-6);
-  hydroRemoveShape(&ball);
 }
 
 }  // namespace
@@ -82,11 +77,7 @@ void MeasureStillness(TestWorld* world, btRigidBody* body, int settle, int watch
 
 TEST(RestingContactTest, CompliantBoxOnRigidPlaneStaysStill) {
   btBoxShape box(btVector3(0.05, 0.05, 0.05));
-  btHydroelasticProperties soft;
-  soft.m_hydroelasticModulus = 1e6;
-  soft.m_resolutionHint = 0.025;
-  soft.m_huntCrossleyDissipation = 5.0;
-  hydroSetHydroelastic(&box, soft);
+  const test::ScopedHydroelastic tag(&box, test::Compliant(1e6, 0.025, 5.0));
   btStaticPlaneShape ground(btVector3(0, 0, 1), 0);
   TestWorld world;
   world.AddBody(&ground, 0, btVector3(0, 0, 0));
@@ -98,17 +89,14 @@ TEST(RestingContactTest, CompliantBoxOnRigidPlaneStaysStill) {
   EXPECT_LT(da, 1e-5);
   // It rests flat: the bottom face is level.
   EXPECT_LT(body->getWorldTransform().getRotation().angleShortestPath(btQuaternion::getIdentity()), 1e-5);
-  hydroRemoveShape(&box);
 }
 
 TEST(RestingContactTest, RigidBoxOnCompliantSlabStaysStill) {
   btBoxShape box(btVector3(0.05, 0.05, 0.05));
   btStaticPlaneShape ground(btVector3(0, 0, 1), 0);
-  btHydroelasticProperties slab;
-  slab.m_hydroelasticModulus = 1e6;
+  btHydroelasticProperties slab = test::Compliant(1e6, 0, 5.0);
   slab.m_slabThickness = 0.05;
-  slab.m_huntCrossleyDissipation = 5.0;
-  hydroSetHydroelastic(&ground, slab);
+  const test::ScopedHydroelastic tag(&ground, slab);
   TestWorld world;
   world.AddBody(&ground, 0, btVector3(0, 0, 0));
   btRigidBody* body = world.AddBody(&box, 1.0, btVector3(0, 0, 0.05));
@@ -120,7 +108,6 @@ TEST(RestingContactTest, RigidBoxOnCompliantSlabStaysStill) {
   // Rest depth: (E/H)·A·depth = m·g  →  depth = m·g·H/(E·A).
   const double depth = 0.05 - body->getWorldTransform().getOrigin().z();
   EXPECT_NEAR(depth, 9.81 * 0.05 / (1e6 * 0.01), 1e-3 * 9.81 * 0.05 / (1e6 * 0.01));
-  hydroRemoveShape(&ground);
 }
 
 }  // namespace

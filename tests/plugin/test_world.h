@@ -5,16 +5,40 @@
 #include <memory>
 #include <vector>
 
+#include "adapters/shape_registry.h"
 #include "plugin/btHydroelasticCollisionConfiguration.h"
 #include "plugin/btHydroelasticSolverSettings.h"
 
 namespace hydro {
 namespace test {
 
+// Tags a shape for the scope's lifetime, so a failing test leaves no stale tag behind.
+class ScopedHydroelastic {
+ public:
+  ScopedHydroelastic(const btCollisionShape* shape, const btHydroelasticProperties& properties) : shape_(shape) {
+    hydroSetHydroelastic(shape, properties);
+  }
+  ~ScopedHydroelastic() { hydroRemoveShape(shape_); }
+  ScopedHydroelastic(const ScopedHydroelastic&) = delete;
+  ScopedHydroelastic& operator=(const ScopedHydroelastic&) = delete;
+
+ private:
+  const btCollisionShape* shape_;
+};
+
+inline btHydroelasticProperties Compliant(double modulus, double hint = 0, double dissipation = 0) {
+  btHydroelasticProperties p;
+  p.m_hydroelasticModulus = modulus;
+  p.m_resolutionHint = hint;
+  p.m_huntCrossleyDissipation = dissipation;
+  return p;
+}
+
 class TestWorld {
  public:
-  // hydroelastic: btHydroelasticCollisionConfiguration (else Bullet's default configuration).
-  explicit TestWorld(bool hydroelastic = true) {
+  // hydroelastic: btHydroelasticCollisionConfiguration (else Bullet's default configuration);
+  // configure_solver: apply hydroConfigureSolverInfo (defaults to `hydroelastic`).
+  explicit TestWorld(bool hydroelastic = true, int configure_solver = -1) {
     if (hydroelastic) configuration_ = std::make_unique<btHydroelasticCollisionConfiguration>();
     else configuration_ = std::make_unique<btDefaultCollisionConfiguration>();
     dispatcher_ = std::make_unique<btCollisionDispatcher>(configuration_.get());
@@ -23,7 +47,7 @@ class TestWorld {
     world_ = std::make_unique<btDiscreteDynamicsWorld>(dispatcher_.get(), broadphase_.get(), solver_.get(),
                                                        configuration_.get());
     world_->setGravity(btVector3(0, 0, -9.81));
-    if (hydroelastic) hydroConfigureSolverInfo(world_->getSolverInfo());
+    if (configure_solver < 0 ? hydroelastic : configure_solver != 0) hydroConfigureSolverInfo(world_->getSolverInfo());
   }
   ~TestWorld() {
     for (int i = world_->getNumCollisionObjects() - 1; i >= 0; --i) {
