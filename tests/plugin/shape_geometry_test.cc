@@ -1,0 +1,172 @@
+// Bullet shapes → hydroelastic geometry: every supported shape, scaling, axes, errors, caching.
+#include <gtest/gtest.h>
+
+#include <BulletCollision/CollisionShapes/btConvexTriangleMeshShape.h>
+#include <BulletCollision/CollisionShapes/btTriangleMesh.h>
+#include <btBulletCollisionCommon.h>
+
+#include <new>
+
+#include "adapters/shape_geometry.h"
+#include "adapters/shape_registry.h"
+#include "hydro/make_meshes.h"
+
+namespace hydro {
+namespace bullet {
+namespace {
+
+using Kind = ShapeGeometry::Kind;
+
+btHydroelasticProperties Soft(double hint = 0) {
+  btHydroelasticProperties p;
+  p.m_hydroelasticModulus = 1e5;
+  p.m_resolutionHint = hint;
+  return p;
+}
+
+double MeshVolume(const ShapeGeometry& g) {
+  if (g.kind == Kind::kCompliantMesh) return g.compliant_mesh->mesh().CalcTotalVolume();
+  if (g.kind == Kind::kRigidMesh) return g.rigid_mesh->mesh().CalcEnclosedVolume();
+  return 0;
+}
+
+TEST(ShapeGeometryTest, PrimitivesKeepTheirVolumeCompliantAndRigid) {
+  btSphereShape sphere(0.1);
+  btBoxShape box(btVector3(0.1, 0.2, 0.3));
+  btCylinderShape cylinder_y(btVector3(0.05, 0.2, 0.05));
+  btCylinderShapeX cylinder_x(btVector3(0.2, 0.05, 0.05));
+  btCapsuleShape capsule(0.05, 0.2);
+  btConeShapeZ cone(0.1, 0.3);
+  struct Case {
+    btCollisionShape* shape;
+    double volume;
+    double tolerance;
+  } cases[] = {
+      {&sphere, 4.0 / 3.0 * M_PI * 1e-3, 1e-9},
+      {&box, 0.2 * 0.4 * 0.6, 1e-12},
+      {&cylinder_y, M_PI * 0.05 * 0.05 * 0.4, 1e-9},
+      {&cylinder_x, M_PI * 0.05 * 0.05 * 0.4, 1e-9},
+      {&capsule, M_PI * 0.05 * 0.05 * 0.2 + 4.0 / 3.0 * M_PI * 0.05 * 0.05 * 0.05, 0.02},
+      {&cone, M_PI * 0.01 * 0.3 / 3, 0.05},
+  };
+  for (const Case& c : cases) {
+    const std::string name = ShapeTypeName(c.shape->getShapeType());
+    const btHydroelasticProperties soft = Soft();
+    const ShapeGeometry compliant = MakeShapeGeometry(*c.shape, &soft);
+    ASSERT_EQ(compliant.kind, Kind::kCompliantMesh) << name;
+    EXPECT_NEAR(MeshVolume(compliant), c.volume, c.tolerance * c.volume) << name;
+    EXPECT_EQ(compliant.modulus_Pa, 1e5);
+    const ShapeGeometry rigid = MakeShapeGeometry(*c.shape, nullptr);
+    ASSERT_EQ(rigid.kind, Kind::kRigidMesh) << name;
+    EXPECT_NEAR(MeshVolume(rigid), c.volume, c.tolerance * c.volume) << name;
+    EXPECT_TRUE(std::isinf(rigid.modulus_Pa));
+  }
+}
+
+TEST(ShapeGeometryTest, AxesFollowBulletsUpAxis) {
+  // A Y-up cylinder of half-height 0.2: its mesh, posed by X_SG, spans y ∈ [−0.2, 0.2].
+  btCylinderShape cylinder(btVector3(0.05, 0.2, 0.05));
+  const btHydroelasticProperties soft = Soft(0.02);
+  const ShapeGeometry g = MakeShapeGeometry(cylinder, &soft);
+  Vector3 lo = Vector3::Constant(1e9), hi = -lo;
+  for (const Vector3& p : g.compliant_mesh->mesh().vertices()) {
+    const Vector3 p_S = g.X_SG * p;
+    lo = lo.cwiseMin(p_S);
+    hi = hi.cwiseMax(p_S);
+  }
+  EXPECT_NEAR(hi.y(), 0.2, 1e-12);
+  EXPECT_NEAR(lo.y(), -0.2, 1e-12);
+  EXPECT_NEAR(hi.x(), 0.05, 0.002);
+  // A plane with normal n and constant c: the half-space frame's z axis is n, origin c·n.
+  btStaticPlaneShape plane(btVector3(0, 1, 1).normalized(), 0.5);
+  const ShapeGeometry half = MakeShapeGeometry(plane, nullptr);
+  EXPECT_EQ(half.kind, Kind::kRigidHalfSpace);
+  EXPECT_TRUE(half.X_SG.linear().col(2).isApprox(Vector3(0, 1, 1).normalized(), 1e-12));
+  EXPECT_TRUE(half.X_SG.translation().isApprox(0.5 * Vector3(0, 1, 1).normalized(), 1e-12));
+}
+
+TEST(ShapeGeometryTest, ScalingHullsMeshesAndPlanes) {
+  btBoxShape box(btVector3(0.1, 0.1, 0.1));
+  box.setLocalScaling(btVector3(2, 1, 1));
+  EXPECT_NEAR(MeshVolume(MakeShapeGeometry(box, nullptr)), 0.4 * 0.2 * 0.2, 1e-12);
+  btConvexHullShape hull;
+  for (int i = 0; i < 8; ++i) hull.addPoint(btVector3(i & 1 ? 0.1 : -0.1, i & 2 ? 0.1 : -0.1, i & 4 ? 0.1 : -0.1));
+  hull.setLocalScaling(btVector3(1, 1, 3));
+  const btHydroelasticProperties soft = Soft(0.05);
+  EXPECT_NEAR(MeshVolume(MakeShapeGeometry(hull, &soft)), 0.2 * 0.2 * 0.6, 1e-12);
+  // A BVH triangle mesh (a tetrahedron) is rigid; compliant only with a user tet mesh.
+  btTriangleMesh triangles;
+  const btVector3 a(0, 0, 0), b(1, 0, 0), c(0, 1, 0), d(0, 0, 1);
+  triangles.addTriangle(a, c, b);
+  triangles.addTriangle(a, b, d);
+  triangles.addTriangle(a, d, c);
+  triangles.addTriangle(b, c, d);
+  btBvhTriangleMeshShape mesh(&triangles, true);
+  EXPECT_NEAR(MeshVolume(MakeShapeGeometry(mesh, nullptr)), 1.0 / 6.0, 1e-12);
+  btScaledBvhTriangleMeshShape scaled(&mesh, btVector3(2, 2, 2));
+  EXPECT_NEAR(MeshVolume(MakeShapeGeometry(scaled, nullptr)), 8.0 / 6.0, 1e-12);
+  btConvexTriangleMeshShape convex_mesh(&triangles);
+  EXPECT_NEAR(MeshVolume(MakeShapeGeometry(convex_mesh, &soft)), 1.0 / 6.0, 1e-12);
+  EXPECT_THROW(MakeShapeGeometry(mesh, &soft), InvalidInput);  // no tet mesh given
+  btHydroelasticProperties with_tets = soft;
+  with_tets.m_volumeMesh = std::make_shared<VolumeMeshWithExtent>(
+      MakeConvexVolumeMesh({Vector3(0, 0, 0), Vector3(1, 0, 0), Vector3(0, 1, 0), Vector3(0, 0, 1)}, 0.5));
+  EXPECT_EQ(MakeShapeGeometry(mesh, &with_tets).kind, Kind::kCompliantMesh);
+  // A compliant plane needs its slab thickness.
+  btStaticPlaneShape plane(btVector3(0, 0, 1), 0);
+  EXPECT_THROW(MakeShapeGeometry(plane, &soft), InvalidInput);
+  btHydroelasticProperties slab = soft;
+  slab.m_slabThickness = 0.1;
+  const ShapeGeometry g = MakeShapeGeometry(plane, &slab);
+  EXPECT_EQ(g.kind, Kind::kCompliantHalfSpace);
+  EXPECT_DOUBLE_EQ(g.compliant_half_space->gradient_magnitude(), 1e6);
+}
+
+TEST(ShapeGeometryTest, UnsupportedShapesAndBadPropertiesSayWhat) {
+  btVector3 positions[] = {btVector3(0, 0, 0), btVector3(0.1, 0, 0)};
+  btScalar radii[] = {0.05, 0.05};
+  btMultiSphereShape multi(positions, radii, 2);
+  const ShapeGeometry g = MakeShapeGeometry(multi, nullptr);
+  EXPECT_EQ(g.kind, Kind::kUnsupported);
+  EXPECT_NE(g.error.find("btMultiSphereShape"), std::string::npos) << g.error;
+  btSphereShape sphere(0.1);
+  btHydroelasticProperties bad = Soft();
+  bad.m_hydroelasticModulus = -1;
+  try {
+    hydroSetHydroelastic(&sphere, bad);
+    ADD_FAILURE();
+  } catch (const InvalidInput& e) {
+    EXPECT_NE(std::string(e.what()).find("btSphereShape: hydroelastic modulus"), std::string::npos) << e.what();
+  }
+  bad = Soft();
+  bad.m_stiffening = 1.0;
+  EXPECT_THROW(hydroSetHydroelastic(&sphere, bad), InvalidInput);
+  bad = Soft();
+  bad.m_huntCrossleyDissipation = std::nan("");
+  EXPECT_THROW(hydroSetHydroelastic(&sphere, bad), InvalidInput);
+  EXPECT_FALSE(ShapeRegistry::Instance().IsHydroelastic(&sphere));
+  btSphereShape zero(0.0);
+  const btHydroelasticProperties soft = Soft();
+  EXPECT_THROW(MakeShapeGeometry(zero, &soft), InvalidInput);
+}
+
+TEST(ShapeGeometryTest, CachedGeometryFollowsTheShapeAtAnAddress) {
+  // A box at some address, then a different box built at the same address: the registry must
+  // not hand out the first box's geometry for the second.
+  alignas(btBoxShape) unsigned char storage[sizeof(btBoxShape)];
+  auto* first = new (storage) btBoxShape(btVector3(0.1, 0.1, 0.1));
+  const auto g1 = ShapeRegistry::Instance().Geometry(first);
+  EXPECT_NEAR(MeshVolume(*g1), 0.008, 1e-12);
+  first->~btBoxShape();
+  auto* second = new (storage) btBoxShape(btVector3(0.2, 0.1, 0.1));
+  const auto g2 = ShapeRegistry::Instance().Geometry(second);
+  EXPECT_NEAR(MeshVolume(*g2), 0.016, 1e-12);
+  // The same shape again: built once, shared.
+  EXPECT_EQ(ShapeRegistry::Instance().Geometry(second), g2);
+  hydroRemoveShape(second);
+  second->~btBoxShape();
+}
+
+}  // namespace
+}  // namespace bullet
+}  // namespace hydro
