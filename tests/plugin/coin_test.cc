@@ -1,0 +1,194 @@
+// The sliding-and-spinning coin of 000 §V-A: R = 12.13 mm, 1.75 mm thick, 5.67 g, μ = 0.2, 1 ms
+// steps. The coin is rigid and the floor a compliant slab, so the pressure under the coin is uniform
+// (the case the reference below assumes). ε = v/(ωR) is compared against a rigid disk with uniform
+// pressure and Coulomb friction integrated accurately here (Farkas et al. 2003: ε → 0.653 as the
+// coin stops).
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cmath>
+#include <cstdio>
+#include <vector>
+
+#include "test_world.h"
+
+namespace hydro {
+namespace {
+
+constexpr double kRadius = 0.01213, kHalfThickness = 0.000875, kMass = 0.00567, kMu = 0.2, kGravity = 9.81;
+constexpr double kStartSpeed = 0.5;  // u = √(v² + (ωR)²) at the start, m/s
+const std::array<double, 4> kLevels = {0.10, 0.05, 0.02, 0.01};  // u/u0 at which ε is recorded
+
+// Records ε where u crosses each level, interpolating linearly in ln u between two samples: at
+// 1 ms steps u falls by ~20 % of the 2 % level per step, far too coarse to read ε off a sample.
+class LevelCrossings {
+ public:
+  LevelCrossings() { values_.fill(std::nan("")); }
+  void Add(double u, double eps) {
+    while (next_ < kLevels.size() && u < kLevels[next_] * kStartSpeed) {
+      const double target = std::log(kLevels[next_] * kStartSpeed);
+      const double t = last_u_ > 0 ? (target - std::log(last_u_)) / (std::log(u) - std::log(last_u_)) : 1.0;
+      values_[next_++] = last_u_ > 0 ? last_eps_ + t * (eps - last_eps_) : eps;
+    }
+    last_u_ = u;
+    last_eps_ = eps;
+  }
+  bool done() const { return next_ == kLevels.size(); }
+  const std::array<double, 4>& values() const { return values_; }
+
+ private:
+  std::array<double, 4> values_;
+  size_t next_{0};
+  double last_u_{-1}, last_eps_{0};
+};
+
+// Gauss–Legendre nodes and weights on [0, 1] (Newton on the Legendre polynomial).
+void GaussLegendre(int n, std::vector<double>* x, std::vector<double>* w) {
+  x->resize(n);
+  w->resize(n);
+  for (int i = 0; i < n; ++i) {
+    double z = std::cos(M_PI * (i + 0.75) / (n + 0.5)), dp = 0;
+    for (int it = 0; it < 100; ++it) {
+      double p0 = 1, p1 = z;
+      for (int k = 2; k <= n; ++k) {
+        const double p2 = ((2 * k - 1) * z * p1 - (k - 1) * p0) / k;
+        p0 = p1;
+        p1 = p2;
+      }
+      dp = n * (z * p1 - p0) / (z * z - 1);
+      const double dz = p1 / dp;
+      z -= dz;
+      if (std::abs(dz) < 1e-15) break;
+    }
+    (*x)[i] = 0.5 * (1 - z);
+    (*w)[i] = 1.0 / ((1 - z * z) * dp * dp);
+  }
+}
+
+// The rigid disk: uniform pressure p = m·g/(πR²), friction −μ·p·û at every point (û the unit slip
+// velocity), integrated over the disk by a polar product rule; RK4 in time. Returns ε when u first
+// falls below each level.
+std::array<double, 4> ReferenceEpsilon(double eps0) {
+  std::vector<double> r, wr;
+  GaussLegendre(24, &r, &wr);
+  const int n_theta = 96;
+  const double pressure = kMass * kGravity / (M_PI * kRadius * kRadius);
+  const double inertia = 0.5 * kMass * kRadius * kRadius;
+  // State: vx (the slide stays along x by symmetry of the friction about the velocity... it does
+  // not in general, so keep vy too) and ω.
+  auto rhs = [&](const std::array<double, 3>& s) {
+    std::array<double, 3> d = {0, 0, 0};
+    for (size_t i = 0; i < r.size(); ++i) {
+      const double rho = r[i] * kRadius;
+      for (int j = 0; j < n_theta; ++j) {
+        const double th = 2 * M_PI * (j + 0.5) / n_theta;
+        const double x = rho * std::cos(th), y = rho * std::sin(th);
+        const double ux = s[0] - s[2] * y, uy = s[1] + s[2] * x;
+        const double un = std::hypot(ux, uy);
+        if (un == 0) continue;
+        const double dA = wr[i] * kRadius * rho * (2 * M_PI / n_theta);
+        const double fx = -kMu * pressure * ux / un * dA, fy = -kMu * pressure * uy / un * dA;
+        d[0] += fx / kMass;
+        d[1] += fy / kMass;
+        d[2] += (x * fy - y * fx) / inertia;
+      }
+    }
+    return d;
+  };
+  const double omega0 = kStartSpeed / (kRadius * std::sqrt(1 + eps0 * eps0));
+  std::array<double, 3> s = {eps0 * omega0 * kRadius, 0, omega0};
+  LevelCrossings crossings;
+  crossings.Add(kStartSpeed, eps0);
+  const double dt = 1e-4;
+  while (!crossings.done()) {
+    const auto k1 = rhs(s);
+    std::array<double, 3> t;
+    for (int i = 0; i < 3; ++i) t[i] = s[i] + 0.5 * dt * k1[i];
+    const auto k2 = rhs(t);
+    for (int i = 0; i < 3; ++i) t[i] = s[i] + 0.5 * dt * k2[i];
+    const auto k3 = rhs(t);
+    for (int i = 0; i < 3; ++i) t[i] = s[i] + dt * k3[i];
+    const auto k4 = rhs(t);
+    for (int i = 0; i < 3; ++i) s[i] += dt / 6 * (k1[i] + 2 * k2[i] + 2 * k3[i] + k4[i]);
+    const double v = std::hypot(s[0], s[1]), w = std::abs(s[2]) * kRadius;
+    crossings.Add(std::hypot(v, w), v / w);
+  }
+  return crossings.values();
+}
+
+// The simulated coin. `patch`: rigid coin on a compliant slab with the plugin; otherwise stock
+// Bullet (default configuration, rigid plane). Returns ε at the levels (NaN if never reached).
+std::array<double, 4> SimulatedEpsilon(double eps0, bool patch, double dt = 1e-3) {
+  btCylinderShapeZ coin(btVector3(kRadius, kRadius, kHalfThickness));
+  btStaticPlaneShape floor(btVector3(0, 0, 1), 0);
+  btHydroelasticProperties slab;
+  slab.m_hydroelasticModulus = 1e8;
+  slab.m_slabThickness = 0.01;
+  slab.m_huntCrossleyDissipation = 1.0;
+  std::unique_ptr<test::ScopedHydroelastic> tag;
+  if (patch) tag = std::make_unique<test::ScopedHydroelastic>(&floor, slab);
+  // The coin's rigid mesh: its bottom face is the disk lattice at R/8, 676 triangles, each one
+  // compliant point (000's coin used a fan of 152 triangles; 4·7² = 196 at R/4 was within 5 %).
+  btHydroelasticProperties rigid;
+  rigid.m_kind = btHydroelasticProperties::RIGID;
+  rigid.m_resolutionHint = kRadius / 8;
+  std::unique_ptr<test::ScopedHydroelastic> coin_tag;
+  if (patch) coin_tag = std::make_unique<test::ScopedHydroelastic>(&coin, rigid);
+  test::TestWorld world(patch);
+  world.AddBody(&floor, 0, btVector3(0, 0, 0))->setFriction(kMu);
+  const double depth = patch ? kMass * kGravity * 0.01 / (1e8 * M_PI * kRadius * kRadius) : 0;
+  btRigidBody* body = world.AddBody(&coin, kMass, btVector3(0, 0, kHalfThickness - depth));
+  body->setFriction(kMu);
+  const double omega0 = kStartSpeed / (kRadius * std::sqrt(1 + eps0 * eps0));
+  body->setLinearVelocity(btVector3(eps0 * omega0 * kRadius, 0, 0));
+  body->setAngularVelocity(btVector3(0, 0, omega0));
+  LevelCrossings crossings;
+  crossings.Add(kStartSpeed, eps0);
+  for (int step = 0; step < 2.0 / dt && !crossings.done(); ++step) {
+    world.Step(1, dt);
+    const btVector3 v = body->getLinearVelocity();
+    const double vt = std::hypot(v.x(), v.y()), w = std::abs(body->getAngularVelocity().z()) * kRadius;
+    crossings.Add(std::hypot(vt, w), vt / w);
+  }
+  return crossings.values();
+}
+
+TEST(CoinTest, SlidingAndSpinningCoinFollowsTheRigidDiskReference) {
+  std::printf("coin: ε = v/(ωR) when u first drops below 10%%, 5%%, 2%%, 1%% of its start (1 ms steps)\n");
+  std::printf("%6s | %-31s | %-31s | %-31s\n", "ε0", "reference", "patch contact", "stock Bullet");
+  for (double eps0 : {0.1, 0.5, 1.0, 2.0, 10.0}) {
+    const auto ref = ReferenceEpsilon(eps0);
+    const auto ours = SimulatedEpsilon(eps0, true);
+    const auto stock = SimulatedEpsilon(eps0, false);
+    std::printf("%6.1f |", eps0);
+    for (double e : ref) std::printf(" %7.4f", e);
+    std::printf(" |");
+    for (double e : ours) std::printf(" %7.4f", e);
+    std::printf(" |");
+    for (double e : stock) std::printf(" %7.4f", e);
+    std::printf("\n");
+    // Within 3 % of the reference at u < 10 %, 5 % and 2 %. The one exception is the steepest
+    // stretch, ε0 = 10 at u < 2 % (ε halves while u falls from 5 % to 2 %, in about 7 steps of 1 ms):
+    // there the error is that of first-order time stepping — 3.5 % at 1 ms, 2.4 % at 0.5 ms, 1.5 %
+    // at 0.25 ms — and is checked at 0.5 ms below.
+    for (int i = 0; i < 3; ++i) {
+      if (eps0 == 10.0 && i == 2) continue;
+      EXPECT_NEAR(ours[i] / ref[i], 1.0, 0.03) << "ε0 = " << eps0 << ", level " << kLevels[i];
+    }
+    if (eps0 == 0.5 || eps0 == 2.0) {
+      // By u < 1 % the exact disk itself is at 0.639 (ε0 = 0.5) and 0.680 (ε0 = 2), 2 % and 4 % from
+      // the limit 0.653, which it approaches only logarithmically in u; so the simulation is held
+      // to the reference there, and its distance to 0.653 is reported.
+      EXPECT_NEAR(ours[3] / ref[3], 1.0, 0.02) << "ε0 = " << eps0 << " at u < 1%";
+      std::printf("       ε at u < 1%%: %.4f, %+.2f%% from ε* = 0.653\n", ours[3], 100 * (ours[3] / 0.653 - 1));
+    }
+  }
+  const auto ref = ReferenceEpsilon(10.0);
+  const auto half_step = SimulatedEpsilon(10.0, true, 5e-4);
+  std::printf("ε0 = 10 at u < 2%%: reference %.4f, 0.5 ms steps %.4f (%+.2f%%)\n", ref[2], half_step[2],
+              100 * (half_step[2] / ref[2] - 1));
+  EXPECT_NEAR(half_step[2] / ref[2], 1.0, 0.03);
+}
+
+}  // namespace
+}  // namespace hydro
