@@ -6,6 +6,7 @@
 #include <BulletCollision/CollisionDispatch/btManifoldResult.h>
 #include <BulletCollision/CollisionDispatch/btSphereSphereCollisionAlgorithm.h>
 
+#include <chrono>
 #include <cmath>
 #include <new>
 
@@ -14,6 +15,7 @@
 #include "hydro/contact_material.h"
 #include "plugin/manifold_emitter.h"
 #include "plugin/pair_contact.h"
+#include "plugin/btHydroelasticStats.h"
 #include "plugin/patch_registry.h"
 
 using hydro::bullet::PatchState;
@@ -53,6 +55,7 @@ void btHydroelasticCollisionAlgorithm::processCollision(const btCollisionObjectW
   const btCollisionShape* shape1 = body1Wrap->getCollisionShape();
   bool patch = false;
   if (registry.IsCompliant(shape0) || registry.IsCompliant(shape1)) {
+    const auto start = std::chrono::steady_clock::now();
     const auto g0 = registry.Geometry(shape0);
     const auto g1 = registry.Geometry(shape1);
     hydro::bullet::HarvestWarmStart(m_state);
@@ -80,6 +83,8 @@ void btHydroelasticCollisionAlgorithm::processCollision(const btCollisionObjectW
           hydro::CombineDissipationByModulus(g0->modulus_Pa, g0->dissipation_s_per_m, g1->modulus_Pa,
                                              g1->dissipation_s_per_m);
       hydro::bullet::EmitPoints(m_state);
+      hydro::bullet::RecordPatch(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(),
+                                 m_state->num_points_emitted, !m_state->points.empty());
       return;
     }
   }

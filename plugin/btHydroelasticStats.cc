@@ -1,0 +1,34 @@
+#include "plugin/btHydroelasticStats.h"
+
+#include <atomic>
+
+namespace {
+std::atomic<long long> g_nanoseconds{0}, g_patches{0}, g_points{0}, g_steps{0};
+}  // namespace
+
+btHydroelasticStats hydroGetStats() {
+  btHydroelasticStats stats;
+  stats.m_surfaceSeconds = 1e-9 * static_cast<double>(g_nanoseconds.load());
+  stats.m_patches = g_patches.load();
+  stats.m_points = g_points.load();
+  stats.m_steps = g_steps.load();
+  return stats;
+}
+
+void hydroResetStats() {
+  g_nanoseconds = 0;
+  g_patches = 0;
+  g_points = 0;
+  g_steps = 0;
+}
+
+namespace hydro {
+namespace bullet {
+void RecordPatch(double seconds, int points, bool patch) {
+  g_nanoseconds += static_cast<long long>(seconds * 1e9);
+  g_points += points;
+  g_patches += patch ? 1 : 0;
+  g_steps += 1;
+}
+}  // namespace bullet
+}  // namespace hydro

@@ -1,0 +1,21 @@
+#pragma once
+// Counters for benchmarks and profiling: how much patch contact did, summed over all worlds since
+// the last reset. Cheap (a few atomic adds per pair and step).
+#include <LinearMath/btScalar.h>
+
+struct btHydroelasticStats {
+  double m_surfaceSeconds{0};  // computing contact surfaces, solver points and manifolds
+  long long m_patches{0};      // pair-steps with patch contact
+  long long m_points{0};       // solver points written
+  long long m_steps{0};        // pair-steps processed by the plugin (patch or not)
+};
+
+btHydroelasticStats hydroGetStats();
+void hydroResetStats();
+
+namespace hydro {
+namespace bullet {
+// Called by the collision algorithm.
+void RecordPatch(double seconds, int points, bool patch);
+}  // namespace bullet
+}  // namespace hydro
