@@ -1,5 +1,6 @@
 #include "adapters/shape_registry.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <set>
 
@@ -22,6 +23,9 @@ void ShapeRegistry::SetHydroelastic(const btCollisionShape* shape, const btHydro
   CheckNonNegative(properties.m_huntCrossleyDissipation, name + ": Hunt-Crossley dissipation");
   CheckNonNegative(properties.m_resolutionHint, name + ": resolution hint");
   CheckNonNegative(properties.m_slabThickness, name + ": slab thickness");
+  if (properties.m_maxPatchPoints < 0)
+    throw InvalidInput(name + ": max patch points must be 0 (all) or positive, got " +
+                       std::to_string(properties.m_maxPatchPoints));
   std::lock_guard<std::mutex> lock(mutex_);
   Entry& entry = entries_[shape];
   entry.properties = properties;
@@ -61,6 +65,24 @@ std::optional<btPointContactMaterial> ShapeRegistry::PointMaterial(const btColli
   const auto it = entries_.find(shape);
   if (it == entries_.end()) return std::nullopt;
   return it->second.point_material;
+}
+
+int ShapeRegistry::MaxPatchPoints(const btCollisionShape* a, const btCollisionShape* b) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  int result = 0;
+  for (const btCollisionShape* shape : {a, b}) {
+    const auto it = entries_.find(shape);
+    if (it == entries_.end() || !it->second.properties) continue;
+    const int n = it->second.properties->m_maxPatchPoints;
+    if (n > 0) result = result > 0 ? std::min(result, n) : n;
+  }
+  return result > 0 ? result : default_max_patch_points_;
+}
+
+void ShapeRegistry::SetDefaultMaxPatchPoints(int max_points) {
+  if (max_points < 0) throw InvalidInput("hydroSetDefaultMaxPatchPoints: must be 0 (all) or positive");
+  std::lock_guard<std::mutex> lock(mutex_);
+  default_max_patch_points_ = max_points;
 }
 
 bool ShapeRegistry::HasTaggedShapes() const {
@@ -104,6 +126,10 @@ void hydroSetHydroelastic(const btCollisionShape* shape, const btHydroelasticPro
 
 void hydroSetPointContactMaterial(const btCollisionShape* shape, const btPointContactMaterial& material) {
   hydro::bullet::ShapeRegistry::Instance().SetPointMaterial(shape, material);
+}
+
+void hydroSetDefaultMaxPatchPoints(int maxPoints) {
+  hydro::bullet::ShapeRegistry::Instance().SetDefaultMaxPatchPoints(maxPoints);
 }
 
 void hydroRemoveShape(const btCollisionShape* shape) { hydro::bullet::ShapeRegistry::Instance().Remove(shape); }

@@ -33,6 +33,10 @@ class ShapeRegistry {
   // True when the shape is tagged hydroelastic (compliant or rigid).
   bool IsHydroelastic(const btCollisionShape* shape) const;
   std::optional<btPointContactMaterial> PointMaterial(const btCollisionShape* shape) const;
+  // The point budget for a patch between the two shapes: the smallest positive m_maxPatchPoints
+  // of either, else the world-wide default (0: no reduction).
+  int MaxPatchPoints(const btCollisionShape* a, const btCollisionShape* b) const;
+  void SetDefaultMaxPatchPoints(int max_points);
 
   // The shape's geometry, built on first use (untagged shapes are rigid). Unsupported shapes give
   // kind kUnsupported; the first time a shape type is unsupported a message goes to stderr.
@@ -50,6 +54,7 @@ class ShapeRegistry {
   };
   mutable std::mutex mutex_;
   std::unordered_map<const btCollisionShape*, Entry> entries_;
+  int default_max_patch_points_{0};
 };
 
 }  // namespace bullet
@@ -61,5 +66,7 @@ class ShapeRegistry {
 void hydroSetHydroelastic(const btCollisionShape* shape, const btHydroelasticProperties& properties);
 // Keeps Bullet's contact points for pairs involving `shape`, made compliant per seed 003.
 void hydroSetPointContactMaterial(const btCollisionShape* shape, const btPointContactMaterial& material);
+// Reduces every patch to at most `maxPoints` solver points unless a shape asks for fewer (0: off).
+void hydroSetDefaultMaxPatchPoints(int maxPoints);
 // Forgets the shape (call before deleting a tagged shape).
 void hydroRemoveShape(const btCollisionShape* shape);

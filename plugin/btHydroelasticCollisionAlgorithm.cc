@@ -13,6 +13,7 @@
 #include "adapters/bullet_conversions.h"
 #include "adapters/shape_registry.h"
 #include "hydro/contact_material.h"
+#include "hydro/point_reduction.h"
 #include "plugin/manifold_emitter.h"
 #include "plugin/pair_contact.h"
 #include "plugin/btHydroelasticStats.h"
@@ -70,6 +71,11 @@ void btHydroelasticCollisionAlgorithm::processCollision(const btCollisionObjectW
     }
     if (patch) {
       hydro::MakeContactPoints(m_state->surface, &m_state->points);
+      const int max_points = registry.MaxPatchPoints(shape0, shape1);
+      if (max_points > 0 && static_cast<int>(m_state->points.size()) > max_points) {
+        hydro::ReduceContactPoints(m_state->points, max_points, &m_state->reduced_points);
+        m_state->points.swap(m_state->reduced_points);
+      }
       if (m_state->closest_points) {
         // A query: report each solver point through the caller's result, normal on body1.
         for (const hydro::ContactPoint& point : m_state->points)

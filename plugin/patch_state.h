@@ -29,6 +29,7 @@ struct PatchState {
   std::unordered_map<std::uint64_t, btScalar> warm_start;
   ContactSurface surface;              // world frame, A = body0, normal out of body1 into body0
   std::vector<ContactPoint> points;    // the solver points made from `surface`
+  std::vector<ContactPoint> reduced_points;  // scratch for the optional point reduction
   int num_points_emitted{0};
   double combined_friction{0};
   double combined_dissipation_s_per_m{0};

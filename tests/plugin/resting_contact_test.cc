@@ -112,3 +112,44 @@ TEST(RestingContactTest, RigidBoxOnCompliantSlabStaysStill) {
 
 }  // namespace
 }  // namespace hydro
+
+namespace hydro {
+namespace {
+
+TEST(RestingContactTest, ReducedPatchesKeepTheRestDepthAndStayFlat) {
+  // The same ball with its patches reduced to 4 points rests at the same depth (net force and
+  // stiffness are kept), and a compliant box on 4 points stays flat and still.
+  const double R = 0.05, E = 1e5;
+  btSphereShape ball(R);
+  btHydroelasticProperties soft = test::Compliant(E, R / 8, 5.0);
+  soft.m_maxPatchPoints = 4;
+  const test::ScopedHydroelastic tag(&ball, soft);
+  btStaticPlaneShape ground(btVector3(0, 0, 1), 0);
+  test::TestWorld world;
+  world.AddBody(&ground, 0, btVector3(0, 0, 0));
+  btRigidBody* body = world.AddBody(&ball, 1.0, btVector3(0, 0, R));
+  world.Step(3000);
+  const double depth = R - body->getWorldTransform().getOrigin().z();
+  const double expected = ClosedFormRestDepth(E, R, 9.81);
+  const auto patches = hydroGetContactPatches(world.dispatcher(), 1e-3);
+  ASSERT_EQ(patches.size(), 1u);
+  EXPECT_LE(patches[0].m_numSolverPoints, 4);
+  std::printf("ball on 4 points: rest depth %.6f mm (closed form %.6f mm)\n", 1e3 * depth, 1e3 * expected);
+  EXPECT_NEAR(depth / expected, 1.0, 0.02);
+
+  btBoxShape box(btVector3(0.05, 0.05, 0.05));
+  btHydroelasticProperties box_soft = test::Compliant(1e6, 0.025, 5.0);
+  box_soft.m_maxPatchPoints = 4;
+  const test::ScopedHydroelastic box_tag(&box, box_soft);
+  test::TestWorld box_world;
+  box_world.AddBody(&ground, 0, btVector3(0, 0, 0));
+  btRigidBody* cube = box_world.AddBody(&box, 1.0, btVector3(0, 0, 0.05));
+  double dp, da;
+  MeasureStillness(&box_world, cube, 1000, 5000, &dp, &da);
+  std::printf("compliant box on 4 points, 5 s after settling: |Δp| ≤ %.3e m, |Δθ| ≤ %.3e rad\n", dp, da);
+  EXPECT_LT(dp, 1e-6);
+  EXPECT_LT(da, 1e-5);
+}
+
+}  // namespace
+}  // namespace hydro

@@ -1,0 +1,64 @@
+#include "hydro/point_reduction.h"
+
+#include <gtest/gtest.h>
+
+#include "hydro/contact_surface_calculator.h"
+#include "hydro/make_meshes.h"
+
+namespace hydro {
+namespace {
+
+struct Totals {
+  double force{0}, stiffness{0};
+  Vector3 moment{Vector3::Zero()};  // of the elastic forces about the origin
+};
+
+Totals Sum(const std::vector<ContactPoint>& points) {
+  Totals t;
+  for (const ContactPoint& p : points) {
+    t.force += p.fn0_N;
+    t.stiffness += p.stiffness_N_per_m;
+    t.moment += p.p_WC.cross(p.fn0_N * p.nhat_BA_W);
+  }
+  return t;
+}
+
+TEST(PointReductionTest, KeepsForceMomentAndStiffnessOfAFlatPatch) {
+  // A compliant sphere pressed off-centre into a rigid plane: a flat patch of a few hundred points.
+  const CompliantMesh sphere = MakeCompliantMesh(MakeSphereVolumeMesh(0.05, 0.05 / 8), 1e5);
+  RigidTransform X_WA = RigidTransform::Identity();
+  X_WA.translation() = Vector3(0.3, -0.2, 0.04);
+  X_WA.linear() = Eigen::AngleAxisd(0.3, Vector3(1, 2, 0).normalized()).toRotationMatrix();
+  ContactSurface surface;
+  ComputeContactSurface(sphere, X_WA, RigidHalfSpace{}, RigidTransform::Identity(), &surface);
+  std::vector<ContactPoint> points, reduced;
+  MakeContactPoints(surface, &points);
+  ASSERT_GT(points.size(), 100u);
+  const Totals full = Sum(points);
+  for (int n : {1, 3, 4, 8}) {
+    ReduceContactPoints(points, n, &reduced);
+    EXPECT_LE(static_cast<int>(reduced.size()), n);
+    const Totals r = Sum(reduced);
+    EXPECT_NEAR(r.force, full.force, 1e-12 * full.force) << n;
+    EXPECT_NEAR(r.stiffness, full.stiffness, 1e-12 * full.stiffness) << n;
+    EXPECT_NEAR((r.moment - full.moment).norm(), 0, 1e-12 * full.force) << n;
+    for (const ContactPoint& p : reduced) {
+      EXPECT_NEAR(-p.stiffness_N_per_m * p.phi0_m, p.fn0_N, 1e-12 * full.force);
+      EXPECT_NEAR(p.nhat_BA_W.z(), 1.0, 1e-12);
+    }
+  }
+  // Several points are spread over the patch, not stacked in one place.
+  ReduceContactPoints(points, 4, &reduced);
+  ASSERT_EQ(reduced.size(), 4u);
+  double spread = 0;
+  for (const ContactPoint& p : reduced) spread = std::max(spread, (p.p_WC - reduced[0].p_WC).norm());
+  EXPECT_GT(spread, 0.01);
+  // Few points: copied as they are.
+  std::vector<ContactPoint> few(points.begin(), points.begin() + 3);
+  ReduceContactPoints(few, 4, &reduced);
+  EXPECT_EQ(reduced.size(), 3u);
+  EXPECT_THROW(ReduceContactPoints(points, 0, &reduced), InvalidInput);
+}
+
+}  // namespace
+}  // namespace hydro
