@@ -1,0 +1,164 @@
+// Point contact per seed 003, compound shapes, sleeping bodies, continuity of a dragged patch, and
+// bad input (NaN poses, zero-size shapes, extreme penetration).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+
+#include "hydro/contact_wrench.h"
+#include "plugin/btHydroelasticContactQuery.h"
+#include "test_world.h"
+
+namespace hydro {
+namespace {
+
+using test::Compliant;
+using test::ScopedHydroelastic;
+using test::TestWorld;
+
+struct ScopedPointMaterial {
+  const btCollisionShape* shape;
+  ScopedPointMaterial(const btCollisionShape* s, const btPointContactMaterial& m) : shape(s) {
+    hydroSetPointContactMaterial(s, m);
+  }
+  ~ScopedPointMaterial() { hydroRemoveShape(shape); }
+};
+
+TEST(PointContactTest, BulletsPointsBecomeHuntCrossleySprings) {
+  // 003: against an untagged (rigid) plane the ball's own E is the contact's, k = 2·E·R_c.
+  btSphereShape ball(0.05);
+  btPointContactMaterial material;
+  material.m_youngsModulus = 1e6;
+  material.m_dissipation = 2.0;
+  material.m_characteristicRadius = 0.01;
+  const ScopedPointMaterial tag(&ball, material);
+  btStaticPlaneShape ground(btVector3(0, 0, 1), 0);
+  TestWorld world;
+  world.AddBody(&ground, 0, btVector3(0, 0, 0));
+  btRigidBody* body = world.AddBody(&ball, 1.0, btVector3(0, 0, 0.05));
+  world.Step(2000);
+  const double stiffness = 2 * 1e6 * 0.01;
+  const double depth = 0.05 - body->getWorldTransform().getOrigin().z();
+  std::printf("point contact: rest depth %.6e m, m·g/k = %.6e m\n", depth, 9.81 / stiffness);
+  EXPECT_NEAR(depth, 9.81 / stiffness, 0.01 * 9.81 / stiffness);
+  EXPECT_TRUE(hydroGetContactPatches(world.dispatcher(), 1e-3).empty());  // no patch: Bullet's points
+}
+
+TEST(CompoundTest, EachTaggedChildMakesItsOwnPatch) {
+  // A dumbbell: two compliant balls in a compound rest on the plane, each carrying half the weight.
+  const double R = 0.05, E = 1e5;
+  btSphereShape ball(R);
+  const ScopedHydroelastic tag(&ball, Compliant(E, R / 6, 5.0));
+  btCompoundShape dumbbell;
+  dumbbell.addChildShape(btTransform(btQuaternion::getIdentity(), btVector3(-0.1, 0, 0)), &ball);
+  dumbbell.addChildShape(btTransform(btQuaternion::getIdentity(), btVector3(0.1, 0, 0)), &ball);
+  btStaticPlaneShape ground(btVector3(0, 0, 1), 0);
+  TestWorld world;
+  world.AddBody(&ground, 0, btVector3(0, 0, 0));
+  btRigidBody* body = world.AddBody(&dumbbell, 2.0, btVector3(0, 0, R));
+  world.Step(2000);
+  const auto patches = hydroGetContactPatches(world.dispatcher(), 1e-3);
+  ASSERT_EQ(patches.size(), 2u);
+  for (const btHydroelasticContactPatch& patch : patches) EXPECT_NEAR(std::abs(patch.m_forceOnBody0.z()), 9.81, 0.02 * 9.81);
+  EXPECT_LT(body->getWorldTransform().getRotation().angleShortestPath(btQuaternion::getIdentity()), 1e-6);
+}
+
+TEST(SleepingTest, ARestingBodyFallsAsleepAndWakesUp) {
+  btSphereShape ball(0.05);
+  const ScopedHydroelastic tag(&ball, Compliant(1e5, 0.05 / 6, 20.0));
+  btStaticPlaneShape ground(btVector3(0, 0, 1), 0);
+  TestWorld world;
+  world.AddBody(&ground, 0, btVector3(0, 0, 0));
+  btRigidBody* body = world.AddBody(&ball, 1.0, btVector3(0, 0, 0.0495));
+  body->forceActivationState(ACTIVE_TAG);
+  world.Step(4000);
+  EXPECT_FALSE(body->isActive());
+  const double z = body->getWorldTransform().getOrigin().z();
+  world.Step(500);
+  EXPECT_EQ(body->getWorldTransform().getOrigin().z(), z);  // asleep: exactly still
+  body->activate();
+  body->applyCentralImpulse(btVector3(0.5, 0, 0));
+  world.Step(100);
+  EXPECT_GT(body->getWorldTransform().getOrigin().x(), 0.01);
+  EXPECT_NEAR(body->getWorldTransform().getOrigin().z(), z, 1e-3);  // rolled on, still supported
+}
+
+TEST(ContinuityTest, ADraggedBoxHasNoForceJumps) {
+  // A rigid box moved kinematically across a coarse compliant block at 1 mm per step (and at 0.1 mm
+  // per step), tilted so its faces cut the tets at changing places: the largest step change of the
+  // patch's elastic wrench scales with the step (the force itself stays constant in the block's
+  // linear field; its moment about the origin moves with the box).
+  btBoxShape block(btVector3(0.3, 0.3, 0.1));
+  const ScopedHydroelastic tag(&block, Compliant(1e6, 0.1, 0.0));
+  btBoxShape box(btVector3(0.05, 0.04, 0.025));
+  auto largest_change = [&](double step_m, int steps) {
+    TestWorld world;
+    world.AddBody(&block, 0, btVector3(0, 0, -0.1));
+    // A kinematic body, in the default filter group so it meets the static block.
+    btRigidBody::btRigidBodyConstructionInfo info(0, nullptr, &box);
+    btRigidBody mover_body(info);
+    btRigidBody* mover = &mover_body;
+    mover->setCollisionFlags(mover->getCollisionFlags() | btCollisionObject::CF_KINEMATIC_OBJECT);
+    mover->setActivationState(DISABLE_DEACTIVATION);
+    world.world()->addRigidBody(mover, btBroadphaseProxy::DefaultFilter, btBroadphaseProxy::AllFilter);
+    double largest = 0;
+    btVector3 last(0, 0, 0);
+    for (int i = 0; i <= steps; ++i) {
+      btTransform pose(btQuaternion(btVector3(1, 2, 0), 0.05), btVector3(-0.1 + step_m * i, 0.3 * step_m * i, 0.015));
+      mover->setWorldTransform(pose);
+      world.Step(1);
+      const auto patches = hydroGetContactPatches(world.dispatcher(), 1e-3);
+      if (patches.size() != 1u) {
+        world.world()->removeRigidBody(mover);
+        return -1.0;
+      }
+      const ContactWrench w = CalcContactWrench(*patches[0].m_surface, {}, {}, {});
+      const btVector3 f(w.f_A_W.x(), w.f_A_W.y(), w.f_A_W.z());
+      const btVector3 tau(w.tau_A_W.x(), w.tau_A_W.y(), w.tau_A_W.z());
+      const btVector3 wrench = f + tau / 0.1;  // torque in N at a 10 cm lever
+      if (i > 0) largest = std::max<double>(largest, (wrench - last).length());
+      last = wrench;
+    }
+    world.world()->removeRigidBody(mover);
+    return largest;
+  };
+  const double coarse = largest_change(1e-3, 200), fine = largest_change(1e-4, 2000);
+  std::printf("dragged box: largest step change of the wrench %.3e N (1 mm steps), %.3e N (0.1 mm steps)\n", coarse,
+              fine);
+  ASSERT_GT(coarse, 0);
+  EXPECT_LT(fine, 0.2 * coarse + 1e-9);
+}
+
+TEST(BadInputTest, NanPosesZeroSizeShapesAndDeepPenetrationDoNotBreakTheWorld) {
+  btSphereShape ball(0.05);
+  const ScopedHydroelastic tag(&ball, Compliant(1e5, 0.05 / 4, 5.0));
+  btSphereShape empty_ball(0.0);
+  const ScopedHydroelastic empty_tag(&empty_ball, Compliant(1e5));
+  btBoxShape big(btVector3(0.5, 0.5, 0.5));
+  btStaticPlaneShape ground(btVector3(0, 0, 1), 0);
+  TestWorld world;
+  world.AddBody(&ground, 0, btVector3(0, 0, 0));
+  btRigidBody* healthy = world.AddBody(&ball, 1.0, btVector3(2, 0, 0.0495));
+  btRigidBody* degenerate = world.AddBody(&empty_ball, 1.0, btVector3(4, 0, 0.1));
+  // Deep inside a static rigid box: the ball's centre 10 cm inside its top face.
+  world.AddBody(&big, 0, btVector3(-2, 0, 0.5));
+  btRigidBody* buried = world.AddBody(&ball, 1.0, btVector3(-2, 0, 0.9));
+  world.Step(200);
+  for (btRigidBody* body : {healthy, degenerate, buried}) {
+    EXPECT_TRUE(std::isfinite(body->getWorldTransform().getOrigin().length()));
+    EXPECT_TRUE(std::isfinite(body->getLinearVelocity().length()));
+  }
+  // A non-finite pose: the pair gives no contact instead of NaN forces, the rest goes on.
+  btTransform nan_pose = healthy->getWorldTransform();
+  nan_pose.setOrigin(btVector3(std::nan(""), 0, 0.05));
+  buried->setWorldTransform(nan_pose);
+  world.Step(5);
+  for (const btHydroelasticContactPatch& patch : hydroGetContactPatches(world.dispatcher(), 1e-3))
+    EXPECT_TRUE(std::isfinite(patch.m_forceOnBody0.length()));
+  EXPECT_TRUE(std::isfinite(healthy->getWorldTransform().getOrigin().length()));
+  // Still resting on its patch (about 5.7 mm deep for this E and weight).
+  EXPECT_NEAR(healthy->getWorldTransform().getOrigin().z(), 0.0443, 1e-3);
+}
+
+}  // namespace
+}  // namespace hydro
