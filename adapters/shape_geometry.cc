@@ -13,6 +13,7 @@
 #include <BulletCollision/CollisionShapes/btStridingMeshInterface.h>
 
 #include <cmath>
+#include <cstdint>
 #include <limits>
 
 #include "adapters/bullet_conversions.h"
@@ -75,40 +76,58 @@ double DefaultHint(double smallest_dimension, const btHydroelasticProperties* pr
 
 }  // namespace
 
-std::vector<double> ShapeFingerprint(const btCollisionShape& shape) {
-  const btVector3 scaling = shape.getLocalScaling();
-  std::vector<double> fp = {static_cast<double>(shape.getShapeType()), scaling.x(), scaling.y(), scaling.z(),
-                            shape.getMargin()};
-  auto add = [&fp](const btVector3& v) { fp.insert(fp.end(), {v.x(), v.y(), v.z()}); };
+ShapeFingerprintValues ShapeFingerprint(const btCollisionShape& shape) {
+  ShapeFingerprintValues fp{};
+  size_t n = 0;
+  auto push = [&fp, &n](double v) {
+    if (n < fp.size()) fp[n++] = v;
+  };
+  auto add = [&push](const btVector3& v) {
+    push(v.x());
+    push(v.y());
+    push(v.z());
+  };
+  push(shape.getShapeType());
+  add(shape.getLocalScaling());
+  push(shape.getMargin());
   switch (shape.getShapeType()) {
-    case SPHERE_SHAPE_PROXYTYPE: fp.push_back(static_cast<const btSphereShape&>(shape).getRadius()); break;
+    case SPHERE_SHAPE_PROXYTYPE: push(static_cast<const btSphereShape&>(shape).getRadius()); break;
     case BOX_SHAPE_PROXYTYPE: add(static_cast<const btBoxShape&>(shape).getHalfExtentsWithMargin()); break;
     case CYLINDER_SHAPE_PROXYTYPE: {
       const auto& c = static_cast<const btCylinderShape&>(shape);
       add(c.getHalfExtentsWithMargin());
-      fp.push_back(c.getUpAxis());
+      push(c.getUpAxis());
       break;
     }
     case CAPSULE_SHAPE_PROXYTYPE: {
       const auto& c = static_cast<const btCapsuleShape&>(shape);
-      fp.insert(fp.end(), {c.getRadius(), c.getHalfHeight(), static_cast<double>(c.getUpAxis())});
+      push(c.getRadius());
+      push(c.getHalfHeight());
+      push(c.getUpAxis());
       break;
     }
     case CONE_SHAPE_PROXYTYPE: {
       const auto& c = static_cast<const btConeShape&>(shape);
-      fp.insert(fp.end(), {c.getRadius(), c.getHeight(), static_cast<double>(c.getConeUpIndex())});
+      push(c.getRadius());
+      push(c.getHeight());
+      push(c.getConeUpIndex());
       break;
     }
     case CONVEX_HULL_SHAPE_PROXYTYPE: {
       const auto& hull = static_cast<const btConvexHullShape&>(shape);
-      fp.push_back(hull.getNumPoints());
-      for (int i = 0; i < hull.getNumPoints(); ++i) add(hull.getUnscaledPoints()[i]);
+      const int count = hull.getNumPoints();
+      push(count);
+      push(static_cast<double>(reinterpret_cast<std::uintptr_t>(hull.getUnscaledPoints())));
+      if (count > 0) {
+        add(hull.getUnscaledPoints()[0]);
+        add(hull.getUnscaledPoints()[count - 1]);
+      }
       break;
     }
     case STATIC_PLANE_PROXYTYPE: {
       const auto& plane = static_cast<const btStaticPlaneShape&>(shape);
       add(plane.getPlaneNormal());
-      fp.push_back(plane.getPlaneConstant());
+      push(plane.getPlaneConstant());
       break;
     }
     default: {

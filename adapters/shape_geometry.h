@@ -3,6 +3,7 @@
 // its collision object, or a compound child): built once per shape and shared.
 #include <BulletCollision/CollisionShapes/btCollisionShape.h>
 
+#include <array>
 #include <memory>
 #include <string>
 #include <vector>
@@ -38,8 +39,10 @@ ShapeGeometry MakeShapeGeometry(const btCollisionShape& shape, const btHydroelas
 
 // The numbers that define a shape's geometry (type, scaling, margin, dimensions, plane, mesh
 // identity): a cached geometry is valid while its shape's fingerprint is unchanged, which also
-// catches a new shape allocated at a deleted shape's address.
-std::vector<double> ShapeFingerprint(const btCollisionShape& shape);
+// catches a new shape allocated at a deleted shape's address. Fixed size and O(1) (a hull is
+// identified by its point count and array, first and last point), since it is checked every step.
+using ShapeFingerprintValues = std::array<double, 16>;
+ShapeFingerprintValues ShapeFingerprint(const btCollisionShape& shape);
 
 // Bullet's name for a shape type, for messages.
 std::string ShapeTypeName(int shape_type);

@@ -95,7 +95,7 @@ bool ShapeRegistry::HasTaggedShapes() const {
 std::shared_ptr<const ShapeGeometry> ShapeRegistry::Geometry(const btCollisionShape* shape) {
   std::lock_guard<std::mutex> lock(mutex_);
   Entry& entry = entries_[shape];
-  std::vector<double> fingerprint = ShapeFingerprint(*shape);
+  const ShapeFingerprintValues fingerprint = ShapeFingerprint(*shape);
   if (entry.geometry && entry.fingerprint != fingerprint)
     entry.geometry.reset();  // the address was reused by another shape, or the shape changed
   if (!entry.geometry) {
@@ -112,7 +112,7 @@ std::shared_ptr<const ShapeGeometry> ShapeRegistry::Geometry(const btCollisionSh
       if (reported.insert(geometry->error).second) std::fprintf(stderr, "HydroBullet: %s\n", geometry->error.c_str());
     }
     entry.geometry = std::move(geometry);
-    entry.fingerprint = std::move(fingerprint);
+    entry.fingerprint = fingerprint;
   }
   return entry.geometry;
 }

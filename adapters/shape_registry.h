@@ -50,7 +50,7 @@ class ShapeRegistry {
     std::optional<btHydroelasticProperties> properties;
     std::optional<btPointContactMaterial> point_material;
     std::shared_ptr<const ShapeGeometry> geometry;
-    std::vector<double> fingerprint;  // of the shape the geometry was built from
+    ShapeFingerprintValues fingerprint{};  // of the shape the geometry was built from
   };
   mutable std::mutex mutex_;
   std::unordered_map<const btCollisionShape*, Entry> entries_;

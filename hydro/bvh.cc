@@ -1,6 +1,7 @@
 #include "hydro/bvh.h"
 
 #include <algorithm>
+#include <cmath>
 #include <utility>
 
 #include "hydro/surface_mesh.h"
@@ -111,17 +112,41 @@ int Bvh::BuildNode(const std::vector<Vector3>& lower, const std::vector<Vector3>
   return index;
 }
 
-bool BoxesMayOverlap(const Aabb& a, const Aabb& b, const RigidTransform& X_AB) {
-  const Matrix3& R = X_AB.linear();
-  const Vector3 t = X_AB * b.center - a.center;
-  const Matrix3 absR = R.cwiseAbs();
-  // a's axes: b's extent along x̂_A is Σ_j |R_ij|·eb_j.
-  if (((t.cwiseAbs() - absR * b.half_size).array() > a.half_size.array()).any()) return false;
-  // b's axes.
-  const Vector3 t_B = R.transpose() * t;
-  for (int j = 0; j < 3; ++j)
-    if (std::abs(t_B[j]) > absR.col(j).dot(a.half_size) + b.half_size[j]) return false;
+namespace {
+
+// X_AB with |R_AB| precomputed: every box test of one query shares them.
+struct RelativePose {
+  explicit RelativePose(const RigidTransform& X_AB)
+      : R(X_AB.linear()), absR(X_AB.linear().cwiseAbs()), p_AoBo_A(X_AB.translation()) {}
+  Matrix3 R, absR;
+  Vector3 p_AoBo_A;
+};
+
+// b's box seen in A: its centre and the half sizes of the A-aligned box around it.
+struct BoxInA {
+  BoxInA(const Aabb& b, const RelativePose& X)
+      : center(X.R * b.center + X.p_AoBo_A), half_size(X.absR * b.half_size) {}
+  Vector3 center, half_size;
+};
+
+// The six face axes of the separating axis test: a's three (from b's A-aligned hull) and b's.
+bool MayOverlap(const Aabb& a, const Aabb& b, const BoxInA& b_in_A, const RelativePose& X) {
+  const Vector3 t = b_in_A.center - a.center;
+  for (int i = 0; i < 3; ++i)
+    if (std::abs(t[i]) > a.half_size[i] + b_in_A.half_size[i]) return false;
+  for (int j = 0; j < 3; ++j) {
+    const double t_j = X.R(0, j) * t[0] + X.R(1, j) * t[1] + X.R(2, j) * t[2];
+    const double r_a = X.absR(0, j) * a.half_size[0] + X.absR(1, j) * a.half_size[1] + X.absR(2, j) * a.half_size[2];
+    if (std::abs(t_j) > r_a + b.half_size[j]) return false;
+  }
   return true;
+}
+
+}  // namespace
+
+bool BoxesMayOverlap(const Aabb& a, const Aabb& b, const RigidTransform& X_AB) {
+  const RelativePose X(X_AB);
+  return MayOverlap(a, b, BoxInA(b, X), X);
 }
 
 bool BoxesOverlap(const Aabb& a, const Aabb& b, const RigidTransform& X_AB) {
@@ -155,6 +180,7 @@ void Bvh::Collide(const Bvh& other, const RigidTransform& X_AB, const std::funct
                   bool cull_by_value_range) const {
   const bool cull = cull_by_value_range && !element_ranges_.empty() && !other.element_ranges_.empty();
   // Iterative simultaneous descent; the stack is local so concurrent queries are safe.
+  const RelativePose X(X_AB);
   std::vector<std::pair<int, int>> stack;
   stack.reserve(64);
   stack.emplace_back(0, 0);
@@ -164,17 +190,20 @@ void Bvh::Collide(const Bvh& other, const RigidTransform& X_AB, const std::funct
     const Node& na = nodes_[ia];
     const Node& nb = other.nodes_[ib];
     if (cull && (na.value_max < nb.value_min || nb.value_max < na.value_min)) continue;
-    if (!BoxesMayOverlap(na.box, nb.box, X_AB)) continue;
+    if (!MayOverlap(na.box, nb.box, BoxInA(nb.box, X), X)) continue;
     const bool a_leaf = na.count > 0, b_leaf = nb.count > 0;
     if (a_leaf && b_leaf) {
-      for (int i = na.first; i < na.first + na.count; ++i) {
-        const int ea = element_order_[i];
-        for (int j = nb.first; j < nb.first + nb.count; ++j) {
-          const int eb = other.element_order_[j];
+      // Each of b's elements is carried into A once and tested against a's.
+      for (int j = nb.first; j < nb.first + nb.count; ++j) {
+        const int eb = other.element_order_[j];
+        const Aabb& box_b = other.element_boxes_[eb];
+        const BoxInA box_b_in_A(box_b, X);
+        for (int i = na.first; i < na.first + na.count; ++i) {
+          const int ea = element_order_[i];
           if (cull && (element_ranges_[ea][1] < other.element_ranges_[eb][0] ||
                        other.element_ranges_[eb][1] < element_ranges_[ea][0]))
             continue;
-          if (!BoxesMayOverlap(element_boxes_[ea], other.element_boxes_[eb], X_AB)) continue;
+          if (!MayOverlap(element_boxes_[ea], box_b, box_b_in_A, X)) continue;
           visit(ea, eb);
         }
       }

@@ -1,6 +1,8 @@
 // Compliant–compliant contact surfaces (004 §VI-B and App. X-B, 001 §5.0.2): inside each pair of
 // overlapping tets both pressures are linear, so the set where they are equal is a plane; the
 // piece of it inside both tets is a convex polygon.
+#include <algorithm>
+#include <cmath>
 #include <limits>
 
 #include "hydro/contact_surface_calculator.h"
@@ -29,6 +31,21 @@ bool EqualPressurePlane(const Vector3& grad_A, double c_A, const Vector3& grad_B
   return NormalAgreesWithGradient(*n, grad_A) && NormalAgreesWithGradient(-*n, grad_B);
 }
 
+// True when the affine function f(p) = g·p + c has one strict sign at all four corners, so its
+// zero plane misses the tet. The margin is relative to the values, so round-off near a corner
+// never culls a tet the slice would keep.
+bool PlaneMissesTet(const Vector3& g, double c, const VolumeMesh& mesh, int tet) {
+  const Tet& k = mesh.tet(tet);
+  double lowest = std::numeric_limits<double>::infinity(), highest = -lowest;
+  for (int i = 0; i < 4; ++i) {
+    const double f = g.dot(mesh.vertex(k[i])) + c;
+    lowest = std::min(lowest, f);
+    highest = std::max(highest, f);
+  }
+  const double margin = 1e-12 * std::max(std::abs(lowest), std::abs(highest));
+  return lowest > margin || highest < -margin;
+}
+
 }  // namespace
 
 void ComputeContactSurface(const CompliantMesh& A, const RigidTransform& X_WA, const CompliantMesh& B,
@@ -51,6 +68,14 @@ void ComputeContactSurface(const CompliantMesh& A, const RigidTransform& X_WA, c
     // B's field re-expressed in A: pB(p_AQ) = ∇pB_B·(X_BA p_AQ) + cB.
     const Vector3 grad_B = R_AB * field_B.gradient(tet_b);
     const double c_B = field_B.EvaluateInTet(tet_b, p_BAo);
+    // Most candidate pairs from the box test have no equal-pressure point in one of the tets;
+    // eight dot products on pA − pB at the corners reject them before any plane is built.
+    const Vector3 grad_diff = grad_A - grad_B;
+    if (PlaneMissesTet(grad_diff, c_A - c_B, A.mesh(), tet_a)) return;
+    // In B's frame: f(p_BQ) = (R_BA·g)·p_BQ + g·p_ABo + c.
+    if (PlaneMissesTet(R_AB.transpose() * grad_diff, grad_diff.dot(X_AB.translation()) + c_A - c_B, B.mesh(),
+                       tet_b))
+      return;
     Vector3 n;
     double d;
     if (!EqualPressurePlane(grad_A, c_A, grad_B, c_B, &n, &d)) return;

@@ -20,9 +20,9 @@ void CheckNonNegative(double value, const std::string& what) {
   }
 }
 
-void CheckPose(const RigidTransform& X, const std::string& what) {
+void CheckPose(const RigidTransform& X, const char* what) {
   if (!X.matrix().allFinite()) {
-    throw InvalidInput(what + " has a non-finite entry");
+    throw InvalidInput(std::string(what) + " has a non-finite entry");
   }
   const Matrix3 R = X.linear();
   const double orthonormality_error = (R.transpose() * R - Matrix3::Identity()).cwiseAbs().maxCoeff();

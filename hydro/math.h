@@ -34,6 +34,6 @@ void CheckPositive(double value, const std::string& what);
 void CheckNonNegative(double value, const std::string& what);
 // Throws InvalidInput unless X is finite and its linear part is a rotation (orthonormal, det +1)
 // to within 1e-9.
-void CheckPose(const RigidTransform& X, const std::string& what);
+void CheckPose(const RigidTransform& X, const char* what);
 
 }  // namespace hydro

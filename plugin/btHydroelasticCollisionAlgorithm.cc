@@ -56,7 +56,8 @@ void btHydroelasticCollisionAlgorithm::processCollision(const btCollisionObjectW
   const btCollisionShape* shape1 = body1Wrap->getCollisionShape();
   bool patch = false;
   if (registry.IsCompliant(shape0) || registry.IsCompliant(shape1)) {
-    const auto start = std::chrono::steady_clock::now();
+    const bool timed = hydroStatsTiming();
+    const auto start = timed ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point();
     const auto g0 = registry.Geometry(shape0);
     const auto g1 = registry.Geometry(shape1);
     hydro::bullet::HarvestWarmStart(m_state);
@@ -89,8 +90,9 @@ void btHydroelasticCollisionAlgorithm::processCollision(const btCollisionObjectW
           hydro::CombineDissipationByModulus(g0->modulus_Pa, g0->dissipation_s_per_m, g1->modulus_Pa,
                                              g1->dissipation_s_per_m);
       hydro::bullet::EmitPoints(m_state);
-      hydro::bullet::RecordPatch(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(),
-                                 m_state->num_points_emitted, !m_state->points.empty());
+      hydro::bullet::RecordPatch(
+          timed ? std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() : 0.0,
+          m_state->num_points_emitted, !m_state->points.empty());
       return;
     }
   }

@@ -4,6 +4,7 @@
 
 namespace {
 std::atomic<long long> g_nanoseconds{0}, g_patches{0}, g_points{0}, g_steps{0};
+std::atomic<bool> g_timing{false};
 }  // namespace
 
 btHydroelasticStats hydroGetStats() {
@@ -21,6 +22,9 @@ void hydroResetStats() {
   g_points = 0;
   g_steps = 0;
 }
+
+void hydroSetStatsTiming(bool on) { g_timing = on; }
+bool hydroStatsTiming() { return g_timing.load(std::memory_order_relaxed); }
 
 namespace hydro {
 namespace bullet {

@@ -3,6 +3,8 @@
 #include <BulletCollision/BroadphaseCollision/btDispatcher.h>
 #include <BulletCollision/CollisionDispatch/btCollisionObject.h>
 
+#include <algorithm>
+
 #include "adapters/bullet_conversions.h"
 
 namespace hydro {
@@ -13,8 +15,9 @@ void HarvestWarmStart(PatchState* state) {
   for (size_t m = 0; m < state->manifolds.size(); ++m) {
     const btPersistentManifold* manifold = state->manifolds[m];
     for (int i = 0; i < manifold->getNumContacts(); ++i)
-      state->warm_start[state->keys[4 * m + i]] = manifold->getContactPoint(i).m_appliedImpulse;
+      state->warm_start.emplace_back(state->keys[4 * m + i], manifold->getContactPoint(i).m_appliedImpulse);
   }
+  std::sort(state->warm_start.begin(), state->warm_start.end());
 }
 
 void EmitPoints(PatchState* state) {
@@ -47,8 +50,9 @@ void EmitPoints(PatchState* state) {
     // Hunt–Crossley f = k·x·(1 + d·ẋ) linearized at x = −φ0: damping d·k·x = d·fn0 (N·s/m).
     cp.m_combinedContactDamping1 = state->combined_dissipation_s_per_m * point.fn0_N;
     const std::uint64_t key = ElementPairKey(point.element_A, point.element_B);
-    const auto warm = state->warm_start.find(key);
-    cp.m_appliedImpulse = warm == state->warm_start.end() ? 0 : warm->second;
+    const auto warm = std::lower_bound(state->warm_start.begin(), state->warm_start.end(), key,
+                                       [](const auto& entry, std::uint64_t k) { return entry.first < k; });
+    cp.m_appliedImpulse = warm != state->warm_start.end() && warm->first == key ? warm->second : 0;
     cp.m_lifeTime = 1;
     btPersistentManifold* manifold = state->manifolds[k / 4];
     const int index = manifold->addManifoldPoint(cp, /*isPredictive=*/false);

@@ -5,7 +5,7 @@
 #include <BulletCollision/NarrowPhaseCollision/btPersistentManifold.h>
 
 #include <cstdint>
-#include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "hydro/contact_surface.h"
@@ -26,7 +26,9 @@ struct PatchState {
   std::vector<std::uint64_t> keys;
   // Normal impulse each element pair carried at the end of the last solve. (Bullet 3.24 restarts
   // friction rows from zero whatever a point carries, so only the normal impulse is kept.)
-  std::unordered_map<std::uint64_t, btScalar> warm_start;
+  // (element-pair key, normal impulse) of the last step's points, sorted by key: no allocation
+  // once warm, and a binary search per new point.
+  std::vector<std::pair<std::uint64_t, btScalar>> warm_start;
   ContactSurface surface;              // world frame, A = body0, normal out of body1 into body0
   std::vector<ContactPoint> points;    // the solver points made from `surface`
   std::vector<ContactPoint> reduced_points;  // scratch for the optional point reduction

@@ -1,7 +1,8 @@
 // Per-step time of patch contact against stock Bullet on the same scenes, in the same run
 // (Google Benchmark). Run: build/release/tests/bench/plugin_bench
 //   BM_Step<scene>/0 is stock Bullet (default configuration, no tags), /1 patch contact, /2 patch
-//   contact reduced to at most 4 points per patch (m_maxPatchPoints = 4).
+//   contact reduced to at most 4 points per patch (m_maxPatchPoints = 4); /3 and /4 repeat /1 and
+//   /2 with the plugin's timers on (hydroSetStatsTiming), only to report the surface share.
 // Counters: points = solver points per step; patches = pairs with patch contact; surface_share =
 // the share of the step spent computing contact surfaces and points (the rest is Bullet: broad
 // phase, solver, integration).
@@ -22,8 +23,9 @@ using test::ScopedHydroelastic;
 using test::TestWorld;
 
 // Runs the scene's steps under the benchmark loop and reports points and the surface share.
-void RunSteps(benchmark::State& state, TestWorld* world, double dt) {
+void RunSteps(benchmark::State& state, TestWorld* world, double dt, bool timed) {
   hydroResetStats();
+  hydroSetStatsTiming(timed);
   const auto start = std::chrono::steady_clock::now();
   for (auto _ : state) world->Step(1, dt);
   const double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -31,7 +33,8 @@ void RunSteps(benchmark::State& state, TestWorld* world, double dt) {
   const double steps = static_cast<double>(state.iterations());
   state.counters["points"] = stats.m_points / steps;
   state.counters["patches"] = stats.m_patches / steps;
-  state.counters["surface_share"] = total > 0 ? stats.m_surfaceSeconds / total : 0;
+  if (timed) state.counters["surface_share"] = total > 0 ? stats.m_surfaceSeconds / total : 0;
+  hydroSetStatsTiming(false);
 }
 
 void BM_StepBallOnPlane(benchmark::State& state) {
@@ -44,7 +47,7 @@ void BM_StepBallOnPlane(benchmark::State& state) {
   world.AddBody(&ground, 0, btVector3(0, 0, 0));
   world.AddBody(&ball, 1.0, btVector3(0, 0, 0.0495));
   world.Step(200);
-  RunSteps(state, &world, 1e-3);
+  RunSteps(state, &world, 1e-3, false);
 }
 BENCHMARK(BM_StepBallOnPlane)->Arg(0)->Arg(1)->Unit(benchmark::kMicrosecond);
 
@@ -86,7 +89,8 @@ BENCHMARK(BM_StepCoin)->Arg(0)->Arg(1)->Unit(benchmark::kMicrosecond);
 // n compliant 10 cm boxes (hint 10 cm) dropped on the ground in columns of ten, settled for 0.5 s
 // at 240 Hz; then the pile is stepped.
 void BM_StepBoxPile(benchmark::State& state) {
-  const bool patch = state.range(0) != 0;
+  const int mode = static_cast<int>(state.range(0));
+  const bool patch = mode != 0, timed = mode >= 3;
   const int n = static_cast<int>(state.range(1));
   btBoxShape box(btVector3(0.05, 0.05, 0.05));
   btStaticPlaneShape ground(btVector3(0, 0, 1), 0);
@@ -94,7 +98,7 @@ void BM_StepBoxPile(benchmark::State& state) {
   // The box field is exact at any resolution (its mesh follows the medial axis), so the coarsest
   // mesh (hint = the box size) loses no accuracy; it only yields fewer polygons.
   btHydroelasticProperties soft = Compliant(1e6, 0.1, 5.0);
-  if (state.range(0) == 2) soft.m_maxPatchPoints = 4;
+  if (mode == 2 || mode == 4) soft.m_maxPatchPoints = 4;
   if (patch) tag = std::make_unique<ScopedHydroelastic>(&box, soft);
   TestWorld world(patch);
   world.AddBody(&ground, 0, btVector3(0, 0, 0));
@@ -106,15 +110,19 @@ void BM_StepBoxPile(benchmark::State& state) {
     world.AddBody(&box, 1.0, at, btQuaternion(btVector3(0, 0, 1), 0.1 * level));
   }
   world.Step(120, 1.0 / 240);
-  RunSteps(state, &world, 1.0 / 240);
+  RunSteps(state, &world, 1.0 / 240, timed);
 }
 BENCHMARK(BM_StepBoxPile)
     ->Args({0, 100})
     ->Args({1, 100})
     ->Args({2, 100})
+    ->Args({3, 100})
+    ->Args({4, 100})
     ->Args({0, 1000})
     ->Args({1, 1000})
     ->Args({2, 1000})
+    ->Args({3, 1000})
+    ->Args({4, 1000})
     ->Unit(benchmark::kMillisecond);
 
 }  // namespace
