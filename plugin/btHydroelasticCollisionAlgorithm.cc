@@ -89,6 +89,7 @@ void btHydroelasticCollisionAlgorithm::processCollision(const btCollisionObjectW
       m_state->combined_dissipation_s_per_m =
           hydro::CombineDissipationByModulus(g0->modulus_Pa, g0->dissipation_s_per_m, g1->modulus_Pa,
                                              g1->dissipation_s_per_m);
+      m_state->time_step = dispatchInfo.m_timeStep;
       hydro::bullet::EmitPoints(m_state);
       hydro::bullet::RecordPatch(
           timed ? std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() : 0.0,

@@ -24,17 +24,24 @@ struct PatchState {
   std::vector<btPersistentManifold*> manifolds;
   // keys[4·m + i]: the element pair of point i of manifold m.
   std::vector<std::uint64_t> keys;
-  // Normal impulse each element pair carried at the end of the last solve. (Bullet 3.24 restarts
-  // friction rows from zero whatever a point carries, so only the normal impulse is kept.)
-  // (element-pair key, normal impulse) of the last step's points, sorted by key: no allocation
-  // once warm, and a binary search per new point.
-  std::vector<std::pair<std::uint64_t, btScalar>> warm_start;
+  // What each element pair's point carried out of the last solve, sorted by key (no allocation
+  // once warm; a binary search per new point). Bullet 3.24 restarts friction rows from zero
+  // whatever a point carries, so only the normal impulse warm-starts; the friction direction of a
+  // point that stuck is kept (see EmitPoints).
+  struct Carried {
+    std::uint64_t key;
+    btScalar normal_impulse;
+    btVector3 friction_direction;  // zero unless the point stuck
+    bool operator<(const Carried& other) const { return key < other.key; }
+  };
+  std::vector<Carried> warm_start;
   ContactSurface surface;              // world frame, A = body0, normal out of body1 into body0
   std::vector<ContactPoint> points;    // the solver points made from `surface`
   std::vector<ContactPoint> reduced_points;  // scratch for the optional point reduction
   int num_points_emitted{0};
   double combined_friction{0};
   double combined_dissipation_s_per_m{0};
+  double time_step{0};  // of the step being set up (dispatch info)
   bool closest_points{false};  // a query's algorithm: reports points, keeps no manifolds
 };
 

@@ -63,6 +63,77 @@ TEST(FrictionTest, BlockSlidesWithCoulombAcceleration) {
   }
 }
 
+// A 10 cm cube (E = 1e6 Pa, hint 2.5 cm) on the same kind of slope: tall, so its friction at the
+// base tips it and the base pressure is far from uniform. With Bullet's per-point friction
+// direction re-chosen from the slip every step it rocked at the step rate and crept ~1 mm/s; the
+// plugin keeps a stuck point's direction (manifold_emitter.cc), and it must hold.
+double CubeSlide(double tan_theta) {
+  const double theta = std::atan(tan_theta);
+  btBoxShape box(btVector3(0.05, 0.05, 0.05));
+  const ScopedHydroelastic tag(&box, Compliant(1e6, 0.025, 5.0));
+  const btVector3 normal(0, -std::sin(theta), std::cos(theta));
+  const btVector3 down_slope(0, -std::cos(theta), -std::sin(theta));
+  btStaticPlaneShape ground(normal, 0);
+  TestWorld world;
+  world.AddBody(&ground, 0, btVector3(0, 0, 0))->setFriction(0.5);
+  btRigidBody* body = world.AddBody(&box, 1.0, normal * 0.0499, btQuaternion(btVector3(1, 0, 0), theta));
+  body->setFriction(0.5);
+  world.Step(500);
+  const btVector3 p0 = body->getWorldTransform().getOrigin();
+  world.Step(2000);
+  return (body->getWorldTransform().getOrigin() - p0).dot(down_slope);
+}
+
+TEST(FrictionTest, TallCubeHoldsBelowTheFrictionAngle) {
+  for (double tan_theta : {0.2, 0.4}) {
+    const double slid = CubeSlide(tan_theta);
+    std::printf("10 cm cube, tan θ = %.1f, μ = 0.5: slid %.3e m in 2 s\n", tan_theta, slid);
+    EXPECT_LT(std::abs(slid), 1e-6);
+  }
+}
+
+// A cube stuck on level ground under a horizontal push below μ·m·g that turns by 90°: a stuck
+// point's kept friction direction must give way to the new load rather than let the cube creep
+// across it; a push above μ·m·g then slides it with a = F/m − μ·g.
+TEST(FrictionTest, StuckCubeHoldsWhenThePushTurnsAndSlidesPastTheLimit) {
+  btBoxShape box(btVector3(0.05, 0.05, 0.05));
+  const ScopedHydroelastic tag(&box, Compliant(1e6, 0.025, 5.0));
+  btStaticPlaneShape ground(btVector3(0, 0, 1), 0);
+  TestWorld world;
+  world.AddBody(&ground, 0, btVector3(0, 0, 0))->setFriction(0.5);
+  btRigidBody* body = world.AddBody(&box, 1.0, btVector3(0, 0, 0.0499));
+  body->setFriction(0.5);
+  world.Step(300);
+  auto push = [&](const btVector3& force, int steps) {
+    for (int i = 0; i < steps; ++i) {
+      body->applyCentralForce(force);
+      world.Step(1);
+    }
+  };
+  const double weight = 9.81;
+  push(btVector3(0.3 * weight, 0, 0), 200);  // settle under the load
+  btVector3 p0 = body->getWorldTransform().getOrigin();
+  push(btVector3(0.3 * weight, 0, 0), 500);
+  const double along_x = (body->getWorldTransform().getOrigin() - p0).length();
+  push(btVector3(0, 0.3 * weight, 0), 200);
+  p0 = body->getWorldTransform().getOrigin();
+  push(btVector3(0, 0.3 * weight, 0), 500);
+  const double along_y = (body->getWorldTransform().getOrigin() - p0).length();
+  std::printf("cube pushed at 0.3·m·g, μ = 0.5: moved %.3e m (along x), %.3e m (after turning to y) in 0.5 s\n",
+              along_x, along_y);
+  EXPECT_LT(along_x, 1e-6);
+  EXPECT_LT(along_y, 1e-6);
+  // Past the limit: 0.8·m·g along −x gives a = (0.8 − 0.5)·g.
+  push(btVector3(-0.8 * weight, 0, 0), 100);
+  const double x0 = body->getWorldTransform().getOrigin().x();
+  const double v0 = body->getLinearVelocity().x();
+  const double t = 0.3;
+  push(btVector3(-0.8 * weight, 0, 0), 300);
+  const double a = -2 * ((body->getWorldTransform().getOrigin().x() - x0) - v0 * t) / (t * t);
+  std::printf("cube pushed at 0.8·m·g: a = %.4f m/s², (0.8 − μ)·g = %.4f\n", a, 0.3 * weight);
+  EXPECT_NEAR(a / (0.3 * weight), 1.0, 0.02);
+}
+
 // Drops a compliant ball from 10 cm on a rigid plane and returns the successive peak heights of
 // its centre above the resting contact height R.
 std::vector<double> BouncePeaks(double dissipation, int steps) {
