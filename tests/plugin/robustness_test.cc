@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <vector>
 #include <cstdio>
 
 #include "hydro/contact_wrench.h"
@@ -81,6 +82,51 @@ TEST(SleepingTest, ARestingBodyFallsAsleepAndWakesUp) {
   world.Step(100);
   EXPECT_GT(body->getWorldTransform().getOrigin().x(), 0.01);
   EXPECT_NEAR(body->getWorldTransform().getOrigin().z(), z, 1e-3);  // rolled on, still supported
+}
+
+TEST(SleepingTest, IslandsSleepAndWakeOnTheirOwn) {
+  // Two islands on the ground: a stack of three compliant boxes and, 1 m away, a compliant ball.
+  // Both fall asleep with patch contact; waking the ball leaves the stack asleep and untouched, and
+  // a push on the top box wakes the whole stack (one island through its patches) but not the ball.
+  btBoxShape box(btVector3(0.05, 0.05, 0.05));
+  const ScopedHydroelastic box_tag(&box, Compliant(1e6, 0.025, 20.0));
+  btSphereShape ball(0.05);
+  const ScopedHydroelastic ball_tag(&ball, Compliant(1e5, 0.05 / 6, 20.0));
+  btStaticPlaneShape ground(btVector3(0, 0, 1), 0);
+  TestWorld world;
+  world.AddBody(&ground, 0, btVector3(0, 0, 0));
+  std::vector<btRigidBody*> stack;
+  for (int i = 0; i < 3; ++i) stack.push_back(world.AddBody(&box, 1.0, btVector3(0, 0, 0.0499 + 0.0998 * i)));
+  btRigidBody* sphere = world.AddBody(&ball, 1.0, btVector3(1, 0, 0.0495));
+  for (btRigidBody* body : stack) body->forceActivationState(ACTIVE_TAG);
+  sphere->forceActivationState(ACTIVE_TAG);
+  world.Step(5000);
+  for (btRigidBody* body : stack) EXPECT_FALSE(body->isActive());
+  EXPECT_FALSE(sphere->isActive());
+  // Resting heights: each contact carries the weight above it, and each compliant side of it
+  // sinks by F·H/(E·A) with H = 5 cm: the ground contact (3 m·g, one side) and the two box–box
+  // contacts (2 m·g and m·g, two sides each) add up to (3 + 2·2 + 2·1)·m·g·H/(E·A).
+  const double top_z = stack[2]->getWorldTransform().getOrigin().z();
+  const double expected_top = 0.25 - (3 + 4 + 2) * 9.81 * 0.05 / (1e6 * 0.01);
+  std::printf("stack of three: top box centre at %.6f m (springs in series: %.6f m)\n", top_z, expected_top);
+  EXPECT_NEAR(top_z, expected_top, 0.05 * (0.25 - expected_top));
+
+  sphere->activate();
+  sphere->applyCentralImpulse(btVector3(0.5, 0, 0));
+  world.Step(100);
+  EXPECT_GT(sphere->getWorldTransform().getOrigin().x(), 1.01);
+  for (btRigidBody* body : stack) EXPECT_FALSE(body->isActive());
+  EXPECT_EQ(stack[2]->getWorldTransform().getOrigin().z(), top_z);
+
+  stack[2]->activate();
+  stack[2]->applyCentralImpulse(btVector3(0.3, 0, 0));
+  world.Step(1);
+  for (btRigidBody* body : stack) EXPECT_TRUE(body->isActive());
+  world.Step(200);
+  EXPECT_GT(stack[2]->getWorldTransform().getOrigin().x(), 1e-3);
+  // Still stacked: slid a few millimetres along the middle box, centre height within 1 mm.
+  EXPECT_NEAR(stack[2]->getWorldTransform().getOrigin().z(), top_z, 1e-3);
+  EXPECT_LT(stack[2]->getWorldTransform().getOrigin().x() - stack[1]->getWorldTransform().getOrigin().x(), 0.03);
 }
 
 TEST(ContinuityTest, ADraggedBoxHasNoForceJumps) {
