@@ -1,0 +1,312 @@
+// URDF (ROS robot descriptions, http://wiki.ros.org/urdf/XML) with PyBullet's and Drake's
+// extensions: capsules, <contact>, <deformable>, <drake:proximity_properties>, <drake_compliance>.
+#include <Eigen/Eigenvalues>
+
+#include <algorithm>
+
+#include "urdf/contact_tags.h"
+#include "urdf/deformable_tags.h"
+#include "urdf/mesh_files.h"
+#include "urdf/model_tree.h"
+#include "urdf/readers_internal.h"
+
+namespace hydro {
+namespace urdf {
+namespace internal {
+
+using tinyxml2::XMLElement;
+
+bool ResolveMesh(const XmlContext& ctx, const XMLElement* element, const ReadOptions& options, Geometry* geometry) {
+  std::string error;
+  const auto path = ResolveUri(geometry->mesh_uri, ctx.file(), options.search, &error);
+  if (!path) {
+    ctx.Error(element, "missing mesh '" + geometry->mesh_uri + "': " + error);
+    return false;
+  }
+  if (!IsSurfaceMeshFile(*path) && !IsVtkFile(*path)) {
+    ctx.Error(element, "mesh '" + geometry->mesh_uri + "': unsupported format (use .obj, .stl or .vtk)");
+    return false;
+  }
+  geometry->mesh_path = *path;
+  return true;
+}
+
+namespace {
+
+// <origin xyz rpy/>; absent: identity.
+RigidTransform ReadOrigin(const XmlContext& ctx, const XMLElement* parent) {
+  const XMLElement* origin = parent->FirstChildElement("origin");
+  if (!origin) return RigidTransform::Identity();
+  Vector3 xyz = Vector3::Zero(), rpy = Vector3::Zero();
+  if (const char* text = origin->Attribute("xyz"))
+    if (auto v = ctx.Vector(origin, text, "origin xyz")) xyz = *v;
+  if (const char* text = origin->Attribute("rpy"))
+    if (auto v = ctx.Vector(origin, text, "origin rpy")) rpy = *v;
+  return PoseFromXyzRpy(xyz, rpy);
+}
+
+bool ReadGeometry(const XmlContext& ctx, const XMLElement* parent, const ReadOptions& options, Geometry* geometry) {
+  const XMLElement* element = parent->FirstChildElement("geometry");
+  if (!element) {
+    ctx.Error(parent, std::string("<") + parent->Name() + "> needs a <geometry>");
+    return false;
+  }
+  const XMLElement* shape = element->FirstChildElement();
+  if (!shape) {
+    ctx.Error(element, "<geometry> is empty");
+    return false;
+  }
+  if (shape->NextSiblingElement()) ctx.Warning(shape->NextSiblingElement(), "<geometry> holds more than one shape; only the first is used");
+  const std::string type = shape->Name();
+  auto positive = [&](const char* attribute, const std::string& what) {
+    return ctx.Number(shape, shape->Attribute(attribute), what, Check::kPositive);
+  };
+  if (type == "box") {
+    geometry->type = GeometryType::kBox;
+    const auto size = ctx.Vector(shape, shape->Attribute("size"), "box size");
+    if (!size) return false;
+    if (!(size->minCoeff() > 0)) {
+      ctx.Error(shape, "box size: every edge must be positive");
+      return false;
+    }
+    geometry->size = *size;
+  } else if (type == "sphere") {
+    geometry->type = GeometryType::kSphere;
+    const auto radius = positive("radius", "sphere radius");
+    if (!radius) return false;
+    geometry->radius = *radius;
+  } else if (type == "cylinder" || type == "capsule") {
+    geometry->type = type == "cylinder" ? GeometryType::kCylinder : GeometryType::kCapsule;
+    const auto radius = positive("radius", type + " radius");
+    const auto length = positive("length", type + " length");
+    if (!radius || !length) return false;
+    geometry->radius = *radius;
+    geometry->length = *length;
+  } else if (type == "mesh") {
+    geometry->type = GeometryType::kMesh;
+    const char* filename = shape->Attribute("filename");
+    if (!filename || !*filename) {
+      ctx.Error(shape, "<mesh> needs a filename");
+      return false;
+    }
+    geometry->mesh_uri = filename;
+    if (const char* scale = shape->Attribute("scale")) {
+      const auto s = ctx.Vector(shape, scale, "mesh scale");
+      if (!s) return false;
+      if (!(s->cwiseAbs().minCoeff() > 0)) {
+        ctx.Error(shape, "mesh scale: every factor must be non-zero");
+        return false;
+      }
+      geometry->scale = *s;
+    }
+    geometry->declare_convex = shape->FirstChildElement("drake:declare_convex") != nullptr;
+    return ResolveMesh(ctx, shape, options, geometry);
+  } else {
+    ctx.Error(shape, "unknown geometry <" + type + "> (box, sphere, cylinder, capsule or mesh)");
+    return false;
+  }
+  return true;
+}
+
+void ReadInertial(const XmlContext& ctx, const XMLElement* element, Link* link) {
+  link->has_inertial = true;
+  link->inertial.X_LI = ReadOrigin(ctx, element);
+  if (const XMLElement* mass = element->FirstChildElement("mass")) {
+    if (auto m = ctx.Number(mass, mass->Attribute("value"), "link '" + link->name + "' mass", Check::kNonNegative))
+      link->inertial.mass_kg = *m;
+  } else {
+    ctx.Error(element, "link '" + link->name + "': <inertial> needs a <mass>");
+  }
+  if (const XMLElement* inertia = element->FirstChildElement("inertia")) {
+    const char* names[6] = {"ixx", "ixy", "ixz", "iyy", "iyz", "izz"};
+    double values[6] = {0, 0, 0, 0, 0, 0};
+    for (int i = 0; i < 6; ++i) {
+      const char* text = inertia->Attribute(names[i]);
+      if (!text) continue;  // omitted products are zero
+      if (auto v = ctx.Number(inertia, text, std::string("inertia ") + names[i])) values[i] = *v;
+    }
+    Matrix3& I = link->inertial.I_I;
+    I << values[0], values[1], values[2], values[1], values[3], values[4], values[2], values[4], values[5];
+    const Eigen::SelfAdjointEigenSolver<Matrix3> eigen(I);
+    if (eigen.eigenvalues().minCoeff() < -1e-12 * std::max(1.0, eigen.eigenvalues().cwiseAbs().maxCoeff()))
+      ctx.Error(inertia, "link '" + link->name + "': the inertia matrix is not positive semi-definite");
+  }
+}
+
+std::optional<JointType> ParseJointType(const std::string& type) {
+  if (type == "fixed") return JointType::kFixed;
+  if (type == "revolute") return JointType::kRevolute;
+  if (type == "continuous") return JointType::kContinuous;
+  if (type == "prismatic") return JointType::kPrismatic;
+  if (type == "floating") return JointType::kFloating;
+  if (type == "planar") return JointType::kPlanar;
+  return std::nullopt;
+}
+
+void ReadJoint(const XmlContext& ctx, const XMLElement* element, Model* model) {
+  Joint joint;
+  joint.where = ctx.Where(element);
+  const char* name = element->Attribute("name");
+  const char* type = element->Attribute("type");
+  if (!name || !*name) {
+    ctx.Error(element, "<joint> needs a name");
+    return;
+  }
+  joint.name = name;
+  const auto joint_type = ParseJointType(type ? type : "");
+  if (!joint_type) {
+    ctx.Error(element, "joint '" + joint.name + "': unknown type '" + std::string(type ? type : "") +
+                           "' (fixed, revolute, continuous, prismatic, floating or planar)");
+    return;
+  }
+  joint.type = *joint_type;
+  const XMLElement* parent = element->FirstChildElement("parent");
+  const XMLElement* child = element->FirstChildElement("child");
+  if (!parent || !parent->Attribute("link") || !child || !child->Attribute("link")) {
+    ctx.Error(element, "joint '" + joint.name + "': needs <parent link=…/> and <child link=…/>");
+    return;
+  }
+  joint.parent = parent->Attribute("link");
+  joint.child = child->Attribute("link");
+  joint.X_PJ = ReadOrigin(ctx, element);
+  if (const XMLElement* axis = element->FirstChildElement("axis")) {
+    if (auto xyz = ctx.Vector(axis, axis->Attribute("xyz"), "joint '" + joint.name + "' axis")) {
+      if (!(xyz->norm() > 1e-12)) ctx.Error(axis, "joint '" + joint.name + "': the axis is zero");
+      else joint.axis_J = xyz->normalized();
+    }
+  }
+  const XMLElement* limit = element->FirstChildElement("limit");
+  if (limit) {
+    auto read = [&](const char* attribute, double* value) {
+      if (const char* text = limit->Attribute(attribute))
+        if (auto v = ctx.Number(limit, text, "joint '" + joint.name + "' limit " + attribute)) *value = *v;
+    };
+    read("lower", &joint.lower);
+    read("upper", &joint.upper);
+    read("effort", &joint.effort);
+    read("velocity", &joint.velocity);
+    if (joint.lower > joint.upper)
+      ctx.Error(limit, "joint '" + joint.name + "': lower limit above the upper limit");
+  } else if (joint.type == JointType::kRevolute || joint.type == JointType::kPrismatic) {
+    ctx.Error(element, "joint '" + joint.name + "': a " + JointTypeName(joint.type) + " joint needs a <limit>");
+  }
+  if (joint.type == JointType::kContinuous) {
+    joint.lower = -std::numeric_limits<double>::infinity();
+    joint.upper = std::numeric_limits<double>::infinity();
+  }
+  if (const XMLElement* dynamics = element->FirstChildElement("dynamics")) {
+    if (const char* text = dynamics->Attribute("damping"))
+      if (auto v = ctx.Number(dynamics, text, "joint '" + joint.name + "' damping", Check::kNonNegative)) joint.damping = *v;
+    if (const char* text = dynamics->Attribute("friction"))
+      if (auto v = ctx.Number(dynamics, text, "joint '" + joint.name + "' friction", Check::kNonNegative)) joint.friction = *v;
+  }
+  model->joints.push_back(joint);
+}
+
+void ReadLink(const XmlContext& ctx, const XMLElement* element, const ReadOptions& options, Model* model) {
+  Link link;
+  link.where = ctx.Where(element);
+  const char* name = element->Attribute("name");
+  if (!name || !*name) {
+    ctx.Error(element, "<link> needs a name");
+    return;
+  }
+  link.name = name;
+  ContactProperties link_contact;  // PyBullet's <contact> applies to every collision of the link
+  bool has_link_contact = false;
+  for (const XMLElement* child = element->FirstChildElement(); child; child = child->NextSiblingElement()) {
+    const std::string tag = child->Name();
+    if (tag == "inertial") {
+      ReadInertial(ctx, child, &link);
+    } else if (tag == "collision") {
+      Collision collision;
+      collision.where = ctx.Where(child);
+      collision.name = child->Attribute("name") ? child->Attribute("name")
+                                                 : link.name + "_collision_" + std::to_string(link.collisions.size());
+      collision.X_LG = ReadOrigin(ctx, child);
+      if (!ReadGeometry(ctx, child, options, &collision.geometry)) continue;
+      for (const XMLElement* tag_element = child->FirstChildElement(); tag_element;
+           tag_element = tag_element->NextSiblingElement()) {
+        const std::string child_tag = tag_element->Name();
+        if (child_tag == "origin" || child_tag == "geometry") continue;
+        if (!ReadCollisionContactTag(ctx, tag_element, &collision.contact))
+          ctx.Warning(tag_element, "unknown tag <" + child_tag + "> in <collision> ignored");
+      }
+      link.collisions.push_back(collision);
+    } else if (tag == "visual") {
+      Visual visual;
+      visual.name = child->Attribute("name") ? child->Attribute("name") : link.name + "_visual";
+      visual.X_LG = ReadOrigin(ctx, child);
+      if (ReadGeometry(ctx, child, options, &visual.geometry)) link.visuals.push_back(visual);
+    } else if (tag == "contact") {
+      ReadPyBulletContact(ctx, child, &link_contact);
+      has_link_contact = true;
+    } else if (tag == "hydro:initial_velocity") {
+      link.initial_velocity = ReadInitialVelocity(ctx, child);
+    } else {
+      ctx.Warning(child, "unknown tag <" + tag + "> in <link> ignored");
+    }
+  }
+  if (has_link_contact) {
+    for (Collision& collision : link.collisions) {
+      ContactProperties& c = collision.contact;
+      c.lateral_friction = link_contact.lateral_friction;
+      c.rolling_friction = link_contact.rolling_friction;
+      c.spinning_friction = link_contact.spinning_friction;
+      c.restitution = link_contact.restitution;
+      c.contact_stiffness_N_per_m = link_contact.contact_stiffness_N_per_m;
+      c.contact_damping_N_s_per_m = link_contact.contact_damping_N_s_per_m;
+      c.friction_anchor = link_contact.friction_anchor;
+    }
+  }
+  model->links.push_back(link);
+}
+
+}  // namespace
+
+std::optional<Scene> ReadUrdfDocument(const XMLElement* robot, const XmlContext& ctx, const ReadOptions& options) {
+  const int errors_before = ctx.diagnostics()->num_errors();
+  Scene scene;
+  scene.file = ctx.file();
+  Model model;
+  model.where = ctx.Where(robot);
+  const char* name = robot->Attribute("name");
+  if (!name || !*name) ctx.Error(robot, "<robot> needs a name");
+  else model.name = name;
+  for (const XMLElement* child = robot->FirstChildElement(); child; child = child->NextSiblingElement()) {
+    const std::string tag = child->Name();
+    if (tag == "link") ReadLink(ctx, child, options, &model);
+    else if (tag == "joint") ReadJoint(ctx, child, &model);
+    else if (tag == "deformable") {
+      if (auto body = ReadUrdfDeformable(ctx, child, options)) scene.deformables.push_back(*body);
+    } else if (tag == "hydro:initial_velocity") {
+      model.initial_velocity = ReadInitialVelocity(ctx, child);
+    } else if (tag == "material" || tag == "transmission" || tag == "gazebo" || tag == "ros2_control") {
+      continue;  // appearance and controller markup: not physics
+    } else {
+      ctx.Warning(child, "unknown tag <" + tag + "> in <robot> ignored");
+    }
+  }
+  if (model.links.empty() && scene.deformables.empty())
+    ctx.Error(robot, "robot '" + model.name + "' has no links");
+  if (ctx.diagnostics()->num_errors() > errors_before) return std::nullopt;
+  if (!model.links.empty()) {
+    std::vector<int> order, parent_joint;
+    if (!CheckJointTree(model, /*allow_world_parent=*/false, ctx.diagnostics(), &order, &parent_joint))
+      return std::nullopt;
+    // Link frames at the zero configuration: X_ML = X_MP·X_PJ.
+    for (int l : order) {
+      if (parent_joint[l] < 0) continue;
+      const Joint& joint = model.joints[parent_joint[l]];
+      model.links[l].X_ML = model.FindLink(joint.parent)->X_ML * joint.X_PJ;
+    }
+    // A root link named "world" (the ROS convention) welds the robot to the world.
+    model.fixed_base = model.links[order[0]].name == "world";
+    scene.models.push_back(model);
+  }
+  return scene;
+}
+
+}  // namespace internal
+}  // namespace urdf
+}  // namespace hydro

@@ -1,0 +1,155 @@
+#include "urdf/xml_context.h"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+namespace hydro {
+namespace urdf {
+
+using tinyxml2::XMLElement;
+
+SourceLocation XmlContext::Where(const XMLElement* element) const {
+  return {file_, element ? element->GetLineNum() : 0};
+}
+
+void XmlContext::Error(const XMLElement* element, const std::string& message) const {
+  diagnostics_->Error(file_, element ? element->GetLineNum() : 0, message);
+}
+
+void XmlContext::Warning(const XMLElement* element, const std::string& message) const {
+  diagnostics_->Warning(file_, element ? element->GetLineNum() : 0, message);
+}
+
+namespace {
+
+// Parses one number token; false unless the whole token is a number.
+bool ParseToken(const std::string& token, double* value) {
+  if (token.empty()) return false;
+  char* end = nullptr;
+  errno = 0;
+  *value = std::strtod(token.c_str(), &end);
+  return end == token.c_str() + token.size();
+}
+
+std::vector<std::string> Tokens(const char* text) {
+  std::vector<std::string> tokens;
+  std::istringstream in(text ? text : "");
+  std::string token;
+  while (in >> token) tokens.push_back(token);
+  return tokens;
+}
+
+}  // namespace
+
+std::optional<double> XmlContext::Number(const XMLElement* element, const char* text, const std::string& what,
+                                         Check check) const {
+  const std::vector<std::string> tokens = Tokens(text);
+  if (tokens.empty()) {
+    Error(element, what + ": missing value");
+    return std::nullopt;
+  }
+  double value;
+  if (tokens.size() != 1 || !ParseToken(tokens[0], &value)) {
+    Error(element, what + ": '" + std::string(text) + "' is not a number");
+    return std::nullopt;
+  }
+  if (!std::isfinite(value)) {
+    Error(element, what + ": must be finite (got " + tokens[0] + ")");
+    return std::nullopt;
+  }
+  if (check == Check::kPositive && !(value > 0)) {
+    Error(element, what + ": must be positive (got " + tokens[0] + ")");
+    return std::nullopt;
+  }
+  if (check == Check::kNonNegative && value < 0) {
+    Error(element, what + ": must not be negative (got " + tokens[0] + ")");
+    return std::nullopt;
+  }
+  return value;
+}
+
+std::optional<std::vector<double>> XmlContext::Numbers(const XMLElement* element, const char* text, int n,
+                                                       const std::string& what) const {
+  const std::vector<std::string> tokens = Tokens(text);
+  if (static_cast<int>(tokens.size()) != n) {
+    Error(element, what + ": expected " + std::to_string(n) + " numbers, got '" + std::string(text ? text : "") + "'");
+    return std::nullopt;
+  }
+  std::vector<double> values(n);
+  for (int i = 0; i < n; ++i) {
+    if (!ParseToken(tokens[i], &values[i])) {
+      Error(element, what + ": '" + tokens[i] + "' is not a number");
+      return std::nullopt;
+    }
+    if (!std::isfinite(values[i])) {
+      Error(element, what + ": must be finite (got " + tokens[i] + ")");
+      return std::nullopt;
+    }
+  }
+  return values;
+}
+
+std::optional<Vector3> XmlContext::Vector(const XMLElement* element, const char* text, const std::string& what) const {
+  const auto values = Numbers(element, text, 3, what);
+  if (!values) return std::nullopt;
+  return Vector3((*values)[0], (*values)[1], (*values)[2]);
+}
+
+std::optional<bool> XmlContext::Bool(const XMLElement* element, const char* text, const std::string& what) const {
+  const std::vector<std::string> tokens = Tokens(text);
+  if (tokens.size() == 1) {
+    if (tokens[0] == "true" || tokens[0] == "1") return true;
+    if (tokens[0] == "false" || tokens[0] == "0") return false;
+  }
+  Error(element, what + ": expected true or false, got '" + std::string(text ? text : "") + "'");
+  return std::nullopt;
+}
+
+const char* TagValue(const XMLElement* element) {
+  if (const char* value = element->Attribute("value")) return value;
+  return element->GetText();
+}
+
+RigidTransform PoseFromXyzRpy(const Vector3& xyz, const Vector3& rpy) {
+  RigidTransform X = RigidTransform::Identity();
+  X.linear() = (Eigen::AngleAxisd(rpy.z(), Vector3::UnitZ()) * Eigen::AngleAxisd(rpy.y(), Vector3::UnitY()) *
+                Eigen::AngleAxisd(rpy.x(), Vector3::UnitX()))
+                   .toRotationMatrix();
+  X.translation() = xyz;
+  return X;
+}
+
+Vector3 RollPitchYaw(const Matrix3& R) {
+  const double pitch = std::asin(std::max(-1.0, std::min(1.0, -R(2, 0))));
+  if (std::abs(R(2, 0)) < 1 - 1e-12) return Vector3(std::atan2(R(2, 1), R(2, 2)), pitch, std::atan2(R(1, 0), R(0, 0)));
+  // Gimbal lock: put all of the rotation about z into yaw.
+  return Vector3(0, pitch, std::atan2(-R(0, 1), R(1, 1)));
+}
+
+bool ParseXml(const std::string& text, const std::string& name, tinyxml2::XMLDocument* document,
+              Diagnostics* diagnostics) {
+  if (document->Parse(text.data(), text.size()) != tinyxml2::XML_SUCCESS) {
+    const char* detail = document->ErrorStr();
+    diagnostics->Error(name, document->ErrorLineNum(),
+                       std::string("malformed XML: ") + (detail ? detail : document->ErrorName()));
+    return false;
+  }
+  return true;
+}
+
+bool LoadXml(const std::string& path, tinyxml2::XMLDocument* document, Diagnostics* diagnostics) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    diagnostics->Error(path, 0, "cannot open the file");
+    return false;
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  return ParseXml(text.str(), path, document, diagnostics);
+}
+
+}  // namespace urdf
+}  // namespace hydro
