@@ -557,6 +557,15 @@ std::optional<Model> ReadModel(const XmlContext& ctx, const XMLElement* element,
     }
   }
   if (ctx.diagnostics()->num_errors() > errors_before) return std::nullopt;
+  {
+    // The joint tree first: a joint naming a missing link is that, not an unknown frame.
+    Model tree = model;
+    for (const LinkSpec& ls : spec.links) tree.links.push_back(ls.link);
+    for (const JointSpec& js : spec.joints) tree.joints.push_back(js.joint);
+    std::vector<int> order, parent_joint;
+    if (!CheckJointTree(tree, /*allow_world_parent=*/true, ctx.diagnostics(), &order, &parent_joint))
+      return std::nullopt;
+  }
   // Frames: every link in the model frame, collisions and visuals in their links.
   for (LinkSpec& ls : spec.links) {
     const auto X_ML = Resolve(ctx, &spec, ls.link.name, ls.element);
@@ -613,8 +622,6 @@ std::optional<Model> ReadModel(const XmlContext& ctx, const XMLElement* element,
     if (scene->deformables.empty()) ctx.Error(element, "model '" + model.name + "' has no links");
     return ctx.diagnostics()->num_errors() > errors_before ? std::nullopt : std::optional<Model>(model);
   }
-  std::vector<int> order, parent_joint;
-  if (!CheckJointTree(model, /*allow_world_parent=*/true, ctx.diagnostics(), &order, &parent_joint)) return std::nullopt;
   for (const Joint& joint : model.joints)
     if (joint.parent == "world") model.fixed_base = true;
   return model;

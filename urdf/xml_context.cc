@@ -1,5 +1,6 @@
 #include "urdf/xml_context.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -132,9 +133,12 @@ Vector3 RollPitchYaw(const Matrix3& R) {
 bool ParseXml(const std::string& text, const std::string& name, tinyxml2::XMLDocument* document,
               Diagnostics* diagnostics) {
   if (document->Parse(text.data(), text.size()) != tinyxml2::XML_SUCCESS) {
-    const char* detail = document->ErrorStr();
-    diagnostics->Error(name, document->ErrorLineNum(),
-                       std::string("malformed XML: ") + (detail ? detail : document->ErrorName()));
+    // TinyXML2's text is "Error=NAME ErrorID=… Line number=N: detail"; keep the name and detail.
+    std::string message = std::string("malformed XML (") + document->ErrorName() + ")";
+    const std::string full = document->ErrorStr() ? document->ErrorStr() : "";
+    const size_t colon = full.find(": ");
+    if (colon != std::string::npos) message += ": " + full.substr(colon + 2);
+    diagnostics->Error(name, std::max(1, document->ErrorLineNum()), message);
     return false;
   }
   return true;
