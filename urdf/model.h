@@ -158,6 +158,7 @@ struct Scene {
   Vector3 gravity_W{0, 0, -9.81};
   double step_size_s{1e-3};
   bool has_world{false};  // an SDF <world> (else a single model or robot)
+  bool is_sdf{false};     // SDFormat rules (joints may name "world", links default to 1 kg)
   std::vector<Model> models;
   std::vector<Deformable> deformables;
 };

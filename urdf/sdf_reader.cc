@@ -633,6 +633,7 @@ std::optional<Scene> ReadSdfDocument(const XMLElement* sdf, const XmlContext& ct
   const int errors_before = ctx.diagnostics()->num_errors();
   Scene scene;
   scene.file = ctx.file();
+  scene.is_sdf = true;
   const char* version = sdf->Attribute("version");
   if (!version) {
     ctx.Error(sdf, "<sdf> needs a version");

@@ -1,0 +1,183 @@
+// Building Bullet worlds from files: poses at the start match the file, a compliant ball from an
+// SDF world rests at the closed-form depth, and a pendulum from URDF swings with the period of its
+// inertia, as a btMultiBody and as rigid bodies with a hinge.
+#include <gtest/gtest.h>
+
+#include <BulletCollision/BroadphaseCollision/btDbvtBroadphase.h>
+#include <BulletDynamics/Featherstone/btMultiBodyConstraintSolver.h>
+
+#include <cmath>
+#include <cstdio>
+
+#include "adapters/bullet_conversions.h"
+#include "plugin/btHydroelasticCollisionConfiguration.h"
+#include "plugin/btHydroelasticSolverSettings.h"
+#include "test_files.h"
+#include "urdf/bullet_builder.h"
+#include "urdf/xml_context.h"
+
+namespace hydro {
+namespace urdf {
+namespace {
+
+// A multibody world with the plugin installed.
+struct World {
+  World() {
+    world = std::make_unique<btMultiBodyDynamicsWorld>(&dispatcher, &broadphase, &solver, &configuration);
+    hydroConfigureSolverInfo(world->getSolverInfo());
+  }
+  ~World() {
+    built.reset();
+  }
+  void Build(const Scene& scene, const BuildOptions& options = {}) {
+    Diagnostics d;
+    built = BuildScene(scene, world.get(), options, &d);
+    ASSERT_TRUE(built) << d.ToString();
+  }
+  void Step(int steps, double dt) {
+    for (int i = 0; i < steps; ++i) {
+      built->ApplyJointDamping();
+      world->stepSimulation(dt, 0, dt);
+    }
+  }
+  btHydroelasticCollisionConfiguration configuration;
+  btCollisionDispatcher dispatcher{&configuration};
+  btDbvtBroadphase broadphase;
+  btMultiBodyConstraintSolver solver;
+  std::unique_ptr<btMultiBodyDynamicsWorld> world;
+  std::unique_ptr<BuiltScene> built;
+};
+
+Scene MustRead(const std::string& text, const std::string& name) {
+  Diagnostics d;
+  auto scene = test::Read(text, &d, name);
+  EXPECT_TRUE(scene) << d.ToString();
+  return scene ? *scene : Scene{};
+}
+
+TEST(BulletBuilderTest, CompliantBallFromSdfRestsAtTheClosedFormDepth) {
+  const double R = 0.05, E = 1e5, m = 1.0, g = 9.81;
+  const Scene scene = MustRead(R"(<sdf version="1.9"><world name="w">
+    <model name="ground"><static>true</static><link name="plane"><collision name="c">
+      <geometry><plane><normal>0 0 1</normal></plane></geometry>
+      <drake:proximity_properties><drake:rigid_hydroelastic/></drake:proximity_properties></collision></link></model>
+    <model name="ball"><pose>0 0 0.0495 0 0 0</pose><link name="body">
+      <inertial><mass>1</mass><inertia><ixx>0.001</ixx><iyy>0.001</iyy><izz>0.001</izz></inertia></inertial>
+      <collision name="c"><geometry><sphere><radius>0.05</radius></sphere></geometry>
+        <drake:proximity_properties><drake:compliant_hydroelastic/>
+          <drake:hydroelastic_modulus>1e5</drake:hydroelastic_modulus>
+          <drake:mesh_resolution_hint>0.00625</drake:mesh_resolution_hint>
+          <drake:hunt_crossley_dissipation>5</drake:hunt_crossley_dissipation></drake:proximity_properties>
+      </collision></link></model></world></sdf>)",
+                               "ball.sdf");
+  World world;
+  world.Build(scene);
+  world.Step(3000, 1e-3);
+  const BuiltBody* ball = world.built->Find("ball::body");
+  ASSERT_NE(ball, nullptr);
+  const double depth = R - world.built->LinkPose(*ball).translation().z();
+  // Solve (π/3)·E·d²·(3 − 2d/R) = m·g for d by Newton.
+  double d = 0.005;
+  for (int i = 0; i < 50; ++i) {
+    const double f = M_PI / 3 * E * d * d * (3 - 2 * d / R) - m * g;
+    const double df = M_PI / 3 * E * (6 * d - 6 * d * d / R);
+    d -= f / df;
+  }
+  std::printf("ball from SDF: rest depth %.4f mm, closed form %.4f mm\n", 1e3 * depth, 1e3 * d);
+  EXPECT_NEAR(depth / d, 1.0, 0.02);
+}
+
+const char* kPendulumUrdf = R"(<robot name="pendulum">
+  <link name="world"/>
+  <joint name="pivot" type="continuous"><parent link="world"/><child link="arm"/>
+    <origin xyz="0 0 1" rpy="0 0 0.3"/><axis xyz="1 0 0"/></joint>
+  <link name="arm">
+    <inertial><origin xyz="0 0 -0.5"/><mass value="2"/><inertia ixx="0.01" iyy="0.01" izz="0.001"/></inertial>
+    <collision><origin xyz="0 0 -0.5"/><geometry><box size="0.02 0.02 0.9"/></geometry></collision>
+  </link>
+</robot>)";
+
+// Period of small swings about the pivot: T = 2π·√(I_pivot/(m·g·l)).
+double PendulumPeriod(bool multibody, double* pose_error) {
+  const Scene scene = MustRead(kPendulumUrdf, "pendulum.urdf");
+  World world;
+  BuildOptions options;
+  options.multibody = multibody;
+  world.Build(scene, options);
+  const BuiltBody* arm = world.built->Find("pendulum::arm");
+  EXPECT_NE(arm, nullptr);
+  // At the start the arm frame is where the file puts it: 1 m up, turned 0.3 rad about z.
+  const RigidTransform X_WA = world.built->LinkPose(*arm);
+  const RigidTransform expected = PoseFromXyzRpy(Vector3(0, 0, 1), Vector3(0, 0, 0.3));
+  *pose_error = (X_WA.matrix() - expected.matrix()).cwiseAbs().maxCoeff();
+  // Release from 0.05 rad and time the zero crossings of the swing angle.
+  if (multibody) {
+    arm->multibody->setJointPos(0, 0.05);
+    btAlignedObjectArray<btQuaternion> q;
+    btAlignedObjectArray<btVector3> m;
+    arm->multibody->updateCollisionObjectWorldTransforms(q, m);
+  } else {
+    btTransform X = arm->rigid_body->getWorldTransform();
+    const btVector3 axis = bullet::ToBullet(Vector3(expected.linear() * Vector3::UnitX()));
+    const btVector3 pivot(0, 0, 1);
+    const btQuaternion turn(axis, 0.05);
+    X.setOrigin(pivot + quatRotate(turn, X.getOrigin() - pivot));
+    X.setRotation(turn * X.getRotation());
+    arm->rigid_body->setWorldTransform(X);
+  }
+  const double dt = 1e-3;
+  double last_angle = 0.05, first_crossing = -1, last_crossing = -1;
+  int crossings = 0;
+  for (int i = 1; i <= 6000; ++i) {
+    world.Step(1, dt);
+    // The swing angle θ about the pivot axis: sin θ = axis·(−ẑ × down), cos θ = −ẑ·down.
+    const Vector3 down = world.built->LinkPose(*arm).linear() * -Vector3::UnitZ();
+    const Vector3 axis = expected.linear() * Vector3::UnitX();
+    const double swing = std::atan2(axis.dot((-Vector3::UnitZ()).cross(down)), -down.z());
+    if ((last_angle > 0) != (swing > 0)) {
+      const double t = (i - 1 + last_angle / (last_angle - swing)) * dt;
+      if (first_crossing < 0) first_crossing = t;
+      last_crossing = t;
+      ++crossings;
+    }
+    last_angle = swing;
+  }
+  return 2 * (last_crossing - first_crossing) / (crossings - 1);
+}
+
+TEST(BulletBuilderTest, PendulumSwingsWithThePeriodOfItsInertia) {
+  const double m = 2, l = 0.5, g = 9.81, I = 0.01 + m * l * l;
+  const double expected = 2 * M_PI * std::sqrt(I / (m * g * l));
+  for (bool multibody : {true, false}) {
+    double pose_error;
+    const double period = PendulumPeriod(multibody, &pose_error);
+    std::printf("pendulum (%s): period %.4f s, theory %.4f s (%+.2f%%), start pose error %.1e\n",
+                multibody ? "btMultiBody" : "rigid bodies + hinge", period, expected, 100 * (period / expected - 1),
+                pose_error);
+    EXPECT_LT(pose_error, 1e-12);
+    EXPECT_NEAR(period / expected, 1.0, 0.01);
+  }
+}
+
+TEST(BulletBuilderTest, UnsupportedCombinationsAreReported) {
+  const Scene scene = MustRead(R"(<robot name="r"><link name="a">
+      <inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1"/></inertial></link>
+    <link name="b"><inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1"/></inertial></link>
+    <joint name="free" type="floating"><parent link="a"/><child link="b"/></joint></robot>)",
+                               "floating.urdf");
+  World world;
+  Diagnostics d;
+  EXPECT_FALSE(BuildScene(scene, world.world.get(), BuildOptions{}, &d));
+  EXPECT_NE(d.FirstError().find("floating.urdf:4: error: joint 'free': a floating joint inside a multibody"),
+            std::string::npos)
+      << d.ToString();
+  EXPECT_EQ(world.world->getNumCollisionObjects(), 0);
+  BuildOptions rigid;
+  rigid.multibody = false;
+  Diagnostics ok;
+  EXPECT_TRUE(world.built = BuildScene(scene, world.world.get(), rigid, &ok)) << ok.ToString();
+}
+
+}  // namespace
+}  // namespace urdf
+}  // namespace hydro

@@ -1,0 +1,609 @@
+#include "urdf/bullet_builder.h"
+
+#include <BulletCollision/CollisionShapes/btBoxShape.h>
+#include <BulletCollision/CollisionShapes/btBvhTriangleMeshShape.h>
+#include <BulletCollision/CollisionShapes/btCapsuleShape.h>
+#include <BulletCollision/CollisionShapes/btCompoundShape.h>
+#include <BulletCollision/CollisionShapes/btConvexHullShape.h>
+#include <BulletCollision/CollisionShapes/btCylinderShape.h>
+#include <BulletCollision/CollisionShapes/btSphereShape.h>
+#include <BulletCollision/CollisionShapes/btStaticPlaneShape.h>
+#include <BulletCollision/CollisionShapes/btTriangleMesh.h>
+#include <BulletDynamics/ConstraintSolver/btFixedConstraint.h>
+#include <BulletDynamics/ConstraintSolver/btGeneric6DofSpring2Constraint.h>
+#include <BulletDynamics/ConstraintSolver/btHingeConstraint.h>
+#include <BulletDynamics/ConstraintSolver/btSliderConstraint.h>
+#include <BulletDynamics/Featherstone/btMultiBody.h>
+#include <BulletDynamics/Featherstone/btMultiBodyJointLimitConstraint.h>
+#include <BulletDynamics/Featherstone/btMultiBodyLinkCollider.h>
+
+#include <Eigen/Eigenvalues>
+
+#include "adapters/bullet_conversions.h"
+#include "adapters/shape_registry.h"
+#include "hydro/make_meshes.h"
+#include "urdf/mesh_files.h"
+#include "urdf/model_tree.h"
+
+namespace hydro {
+namespace urdf {
+
+using bullet::ToBullet;
+using bullet::ToEigen;
+
+namespace internal {
+
+// Default hydroelastic modulus when a compliant tag gives none (Drake's SceneGraph default).
+constexpr double kDefaultHydroelasticModulus = 1e7;
+// Default slab of a compliant plane without hydro:slab_thickness.
+constexpr double kDefaultSlabThickness = 0.1;
+
+// Everything the builder needs while it runs.
+struct Builder {
+  const Scene& scene;
+  btMultiBodyDynamicsWorld* world;
+  const BuildOptions& options;
+  Diagnostics* diagnostics;
+  BuiltScene* built;
+
+  void Error(const SourceLocation& where, const std::string& message) const {
+    diagnostics->Error(where.file, where.line, message);
+  }
+
+  btCollisionShape* Keep(btCollisionShape* shape) {
+    built->shapes_.emplace_back(shape);
+    return shape;
+  }
+
+  // The Bullet shape of one collision geometry (in its own frame G), tagged from its properties.
+  btCollisionShape* MakeShape(const Collision& collision, bool dynamic) {
+    const Geometry& g = collision.geometry;
+    const ContactProperties& c = collision.contact;
+    btCollisionShape* shape = nullptr;
+    std::shared_ptr<const VolumeMeshWithExtent> volume;
+    try {
+      switch (g.type) {
+        case GeometryType::kBox: shape = Keep(new btBoxShape(ToBullet(0.5 * g.size))); break;
+        case GeometryType::kSphere: shape = Keep(new btSphereShape(g.radius)); break;
+        case GeometryType::kCylinder:
+          shape = Keep(new btCylinderShapeZ(btVector3(g.radius, g.radius, 0.5 * g.length)));
+          break;
+        case GeometryType::kCapsule: shape = Keep(new btCapsuleShapeZ(g.radius, g.length)); break;
+        case GeometryType::kEllipsoid: {
+          // A hull through a fine ellipsoid surface: Bullet has no ellipsoid, and the plugin's
+          // convex-hull field is exact for it.
+          const TriangleSurfaceMesh surface = MakeEllipsoidSurfaceMesh(g.size, g.size.minCoeff() / 6);
+          auto* hull = new btConvexHullShape();
+          for (const Vector3& p : surface.vertices()) hull->addPoint(ToBullet(p), false);
+          hull->recalcLocalAabb();
+          shape = Keep(hull);
+          break;
+        }
+        case GeometryType::kPlane:
+          if (dynamic) {
+            Error(collision.where, "collision '" + collision.name + "': a plane can only belong to a static link");
+            return nullptr;
+          }
+          shape = Keep(new btStaticPlaneShape(ToBullet(g.normal), 0));
+          break;
+        case GeometryType::kMesh: shape = MakeMeshShape(collision, dynamic, &volume); break;
+      }
+    } catch (const InvalidInput& e) {
+      Error(collision.where, "collision '" + collision.name + "': " + e.what());
+      return nullptr;
+    }
+    if (!shape) return nullptr;
+    if (!options.patch_contact) return shape;
+    if (c.compliance != Compliance::kNone) {
+      btHydroelasticProperties properties;
+      properties.m_kind =
+          c.compliance == Compliance::kCompliant ? btHydroelasticProperties::COMPLIANT : btHydroelasticProperties::RIGID;
+      properties.m_hydroelasticModulus = c.hydroelastic_modulus_Pa.value_or(kDefaultHydroelasticModulus);
+      properties.m_resolutionHint = c.mesh_resolution_hint_m.value_or(0);
+      properties.m_huntCrossleyDissipation = c.hunt_crossley_dissipation_s_per_m.value_or(0);
+      properties.m_slabThickness = c.slab_thickness_m.value_or(kDefaultSlabThickness);
+      properties.m_volumeMesh = volume;
+      hydroSetHydroelastic(shape, properties);
+      built->tagged_.push_back(shape);
+    } else if (c.has_drake_compliance) {
+      btPointContactMaterial material;
+      material.m_youngsModulus = c.youngs_modulus_Pa;
+      material.m_dissipation = c.dissipation_s_per_m;
+      hydroSetPointContactMaterial(shape, material);
+      built->tagged_.push_back(shape);
+    }
+    return shape;
+  }
+
+  btCollisionShape* MakeMeshShape(const Collision& collision, bool dynamic,
+                                  std::shared_ptr<const VolumeMeshWithExtent>* volume) {
+    const Geometry& g = collision.geometry;
+    std::vector<Vector3> vertices;
+    std::vector<std::array<int, 3>> triangles;
+    if (IsVtkFile(g.mesh_path)) {
+      auto mesh = std::make_shared<VolumeMeshWithExtent>(ReadVtkVolumeMesh(g.mesh_path));
+      // Scale the tet mesh itself so the compliant volume matches the collision shape.
+      std::vector<Vector3> scaled;
+      for (const Vector3& p : mesh->mesh->vertices()) scaled.push_back(p.cwiseProduct(g.scale));
+      mesh->mesh = std::make_shared<VolumeMesh>(scaled, mesh->mesh->tets());
+      const TriangleSurfaceMesh boundary = ExtractBoundarySurface(*mesh->mesh);
+      vertices = boundary.vertices();
+      triangles = boundary.triangles();
+      *volume = mesh;
+      if (dynamic && !g.declare_convex) {
+        Error(collision.where, "collision '" + collision.name +
+                                   "': a tet mesh on a moving link must be declared convex (drake:declare_convex); "
+                                   "non-convex compliant meshes are supported on static links");
+        return nullptr;
+      }
+    } else {
+      const SurfaceMeshData mesh = ReadSurfaceMesh(g.mesh_path);
+      for (const Vector3& p : mesh.vertices) vertices.push_back(p.cwiseProduct(g.scale));
+      triangles = mesh.triangles;
+      if (collision.contact.compliance == Compliance::kCompliant && !g.declare_convex) {
+        Error(collision.where, "collision '" + collision.name + "': a compliant surface mesh (" + g.mesh_uri +
+                                   ") has no volume; declare it convex (drake:declare_convex) or give a .vtk tet mesh");
+        return nullptr;
+      }
+    }
+    if (dynamic || g.declare_convex) {
+      // Bullet moves only convex shapes; the plugin's hull field is exact for them.
+      auto* hull = new btConvexHullShape();
+      for (const Vector3& p : vertices) hull->addPoint(ToBullet(p), false);
+      hull->recalcLocalAabb();
+      return Keep(hull);
+    }
+    auto* interface = new btTriangleMesh();
+    built->meshes_.emplace_back(interface);
+    for (const auto& t : triangles)
+      interface->addTriangle(ToBullet(vertices[t[0]]), ToBullet(vertices[t[1]]), ToBullet(vertices[t[2]]));
+    return Keep(new btBvhTriangleMeshShape(interface, true));
+  }
+
+  // The link's collision shape in the Bullet body frame B (X_LB), or null without collisions.
+  btCollisionShape* LinkShape(const Link& link, const RigidTransform& X_LB, bool dynamic, bool* ok) {
+    if (link.collisions.empty()) return nullptr;
+    std::vector<std::pair<btCollisionShape*, RigidTransform>> children;
+    for (const Collision& collision : link.collisions) {
+      btCollisionShape* shape = MakeShape(collision, dynamic);
+      if (!shape) {
+        *ok = false;
+        continue;
+      }
+      children.emplace_back(shape, X_LB.inverse() * collision.X_LG);
+    }
+    if (!*ok) return nullptr;
+    if (children.size() == 1 && children[0].second.isApprox(RigidTransform::Identity(), 1e-14) &&
+        children[0].first->getShapeType() != STATIC_PLANE_PROXYTYPE)
+      return children[0].first;
+    auto* compound = new btCompoundShape();
+    for (const auto& [shape, X_BG] : children) compound->addChildShape(ToBullet(X_BG), shape);
+    return Keep(compound);
+  }
+
+  // Mass, principal moments and the principal inertia frame B in the link (X_LB).
+  void Inertia(const Link& link, bool sdf_defaults, double* mass, btVector3* moments, RigidTransform* X_LB) const {
+    if (!link.has_inertial) {
+      *X_LB = RigidTransform::Identity();
+      *mass = sdf_defaults ? 1.0 : 0.0;
+      *moments = sdf_defaults ? btVector3(1, 1, 1) : btVector3(0, 0, 0);
+      return;
+    }
+    const Eigen::SelfAdjointEigenSolver<Matrix3> eigen(link.inertial.I_I);
+    Matrix3 R_IB = eigen.eigenvectors();
+    if (R_IB.determinant() < 0) R_IB.col(2) *= -1;
+    *X_LB = link.inertial.X_LI;
+    X_LB->linear() = link.inertial.X_LI.linear() * R_IB;
+    *mass = link.inertial.mass_kg;
+    const Vector3 m = eigen.eigenvalues().cwiseMax(0.0);
+    *moments = ToBullet(m);
+  }
+
+  void SetContactProperties(const Link& link, btCollisionObject* object) const {
+    for (const Collision& collision : link.collisions) {
+      const ContactProperties& c = collision.contact;
+      double friction = -1;
+      if (c.mu_dynamic) friction = *c.mu_dynamic;
+      else if (c.has_drake_compliance) friction = c.dynamic_friction;
+      else if (c.lateral_friction) friction = *c.lateral_friction;
+      if (friction >= 0) object->setFriction(friction);
+      if (c.rolling_friction) object->setRollingFriction(*c.rolling_friction);
+      if (c.spinning_friction) object->setSpinningFriction(*c.spinning_friction);
+      if (c.restitution) object->setRestitution(*c.restitution);
+      if (c.contact_stiffness_N_per_m && c.contact_damping_N_s_per_m)
+        object->setContactStiffnessAndDamping(*c.contact_stiffness_N_per_m, *c.contact_damping_N_s_per_m);
+      if (c.friction_anchor) object->setCollisionFlags(object->getCollisionFlags() | btCollisionObject::CF_HAS_FRICTION_ANCHOR);
+      break;  // one set per Bullet object: the link's first collision decides
+    }
+  }
+
+  std::optional<InitialVelocity> VelocityOf(const Model& model, const Link& link, const std::string& name) const {
+    if (auto it = options.velocities.find(name); it != options.velocities.end()) return it->second;
+    if (auto it = options.velocities.find(model.name); it != options.velocities.end()) return it->second;
+    if (link.initial_velocity) return link.initial_velocity;
+    return model.initial_velocity;
+  }
+
+  RigidTransform ModelPose(const Model& model) const {
+    if (auto it = options.poses.find(model.name); it != options.poses.end()) return it->second;
+    return model.X_WM;
+  }
+
+  void AddRigidBody(const Model& model, const Link& link, bool is_static, bool sdf_defaults, bool* ok) {
+    double mass;
+    btVector3 moments;
+    RigidTransform X_LB;
+    Inertia(link, sdf_defaults, &mass, &moments, &X_LB);
+    if (is_static) mass = 0, moments.setZero();
+    if (!is_static && !(mass > 0)) {
+      // A free link without mass cannot move in Bullet.
+      Error(link.where, "link '" + model.name + "::" + link.name + "' is free but has no mass; give it an <inertial>");
+      *ok = false;
+      return;
+    }
+    btCollisionShape* shape = LinkShape(link, X_LB, !is_static, ok);
+    if (!*ok) return;
+    if (!shape) {
+      if (is_static) return;  // nothing to collide and nothing to move
+      shape = Keep(new btCompoundShape());
+    }
+    const std::string name = model.name + "::" + link.name;
+    RigidTransform X_WL = ModelPose(model) * link.X_ML;
+    if (auto it = options.poses.find(name); it != options.poses.end()) X_WL = it->second;
+    btRigidBody::btRigidBodyConstructionInfo info(mass, nullptr, shape, moments);
+    info.m_startWorldTransform = ToBullet(X_WL * X_LB);
+    auto body = std::make_unique<btRigidBody>(info);
+    SetContactProperties(link, body.get());
+    if (!is_static) {
+      if (auto v = VelocityOf(model, link, name)) {
+        body->setLinearVelocity(ToBullet(v->v_W + v->w_W.cross((X_WL * X_LB).translation() - X_WL.translation())));
+        body->setAngularVelocity(ToBullet(v->w_W));
+      }
+    }
+    world->addRigidBody(body.get());
+    BuiltBody built_body;
+    built_body.name = name;
+    built_body.model = model.name;
+    built_body.collider = body.get();
+    built_body.rigid_body = body.get();
+    built_body.X_LB = X_LB;
+    built_body.is_static = is_static;
+    built->bodies_.push_back(built_body);
+    built->rigid_bodies_.push_back(std::move(body));
+  }
+
+  void AddModel(const Model& model, bool sdf, bool* ok);
+  void AddMultibody(const Model& model, const std::vector<int>& order, const std::vector<int>& parent_joint, bool sdf,
+                    bool* ok);
+  void AddConstrainedBodies(const Model& model, const std::vector<int>& order, const std::vector<int>& parent_joint,
+                            bool sdf, bool* ok);
+};
+
+void Builder::AddModel(const Model& model, bool sdf, bool* ok) {
+  std::vector<int> order, parent_joint;
+  if (!CheckJointTree(model, /*allow_world_parent=*/sdf, diagnostics, &order, &parent_joint)) {
+    *ok = false;
+    return;
+  }
+  if (model.is_static) {
+    for (const Link& link : model.links) AddRigidBody(model, link, /*is_static=*/true, sdf, ok);
+    return;
+  }
+  if (model.joints.empty()) {
+    for (const Link& link : model.links) AddRigidBody(model, link, /*is_static=*/false, sdf, ok);
+    return;
+  }
+  if (options.multibody) AddMultibody(model, order, parent_joint, sdf, ok);
+  else AddConstrainedBodies(model, order, parent_joint, sdf, ok);
+}
+
+void Builder::AddConstrainedBodies(const Model& model, const std::vector<int>& order,
+                                   const std::vector<int>& parent_joint, bool sdf, bool* ok) {
+  // Links: URDF's "world" root is the world itself.
+  std::map<std::string, btRigidBody*> bodies;
+  for (int l : order) {
+    const Link& link = model.links[l];
+    if (!sdf && link.name == "world" && parent_joint[l] < 0) continue;
+    AddRigidBody(model, link, false, sdf, ok);
+    if (!*ok) return;
+    bodies[link.name] = built->bodies_.back().rigid_body;
+  }
+  for (int l : order) {
+    if (parent_joint[l] < 0) continue;
+    const Joint& joint = model.joints[parent_joint[l]];
+    btRigidBody* child = bodies[joint.child];
+    const auto parent_it = bodies.find(joint.parent);
+    btRigidBody* parent = parent_it == bodies.end() ? nullptr : parent_it->second;
+    const BuiltBody* child_built = built->FindByCollider(child);
+    // Joint frame J in each Bullet body frame, with x along the joint axis (Bullet's hinge and
+    // slider axes).
+    const Link& child_link = model.links[l];
+    const RigidTransform X_WM = ModelPose(model);
+    const Link* parent_link = model.FindLink(joint.parent);
+    const RigidTransform X_WP = X_WM * (parent_link ? parent_link->X_ML : RigidTransform::Identity());
+    RigidTransform X_WJ = X_WP * joint.X_PJ;
+    RigidTransform X_JA = RigidTransform::Identity();
+    X_JA.linear() = Eigen::Quaterniond::FromTwoVectors(Vector3::UnitX(), joint.axis_J).toRotationMatrix();
+    const RigidTransform X_WA = X_WJ * X_JA;  // axis frame
+    const RigidTransform X_WBc = X_WM * child_link.X_ML * child_built->X_LB;
+    const btTransform frame_in_child = ToBullet(X_WBc.inverse() * X_WA);
+    btTransform frame_in_parent = ToBullet(X_WA);
+    if (parent) frame_in_parent = ToBullet(bullet::ToRigidTransform(parent->getWorldTransform()).inverse() * X_WA);
+    btTypedConstraint* constraint = nullptr;
+    btRigidBody& fixed = btTypedConstraint::getFixedBody();
+    btRigidBody& a = parent ? *parent : fixed;
+    switch (joint.type) {
+      case JointType::kFixed: constraint = new btFixedConstraint(a, *child, frame_in_parent, frame_in_child); break;
+      case JointType::kRevolute:
+      case JointType::kContinuous: {
+        auto* hinge = new btHingeConstraint(a, *child, frame_in_parent.getOrigin(), frame_in_child.getOrigin(),
+                                            frame_in_parent.getBasis().getColumn(0), frame_in_child.getBasis().getColumn(0));
+        if (joint.type == JointType::kRevolute) hinge->setLimit(joint.lower, joint.upper);
+        constraint = hinge;
+        break;
+      }
+      case JointType::kPrismatic: {
+        auto* slider = new btSliderConstraint(a, *child, frame_in_parent, frame_in_child, true);
+        slider->setLowerLinLimit(joint.lower);
+        slider->setUpperLinLimit(joint.upper);
+        slider->setLowerAngLimit(0);
+        slider->setUpperAngLimit(0);
+        constraint = slider;
+        break;
+      }
+      case JointType::kPlanar: {
+        // Free in the plane normal to the axis (x of the axis frame) and about it.
+        auto* planar = new btGeneric6DofSpring2Constraint(a, *child, frame_in_parent, frame_in_child);
+        planar->setLinearLowerLimit(btVector3(0, 1, 1));
+        planar->setLinearUpperLimit(btVector3(0, -1, -1));
+        planar->setAngularLowerLimit(btVector3(1, 0, 0));
+        planar->setAngularUpperLimit(btVector3(-1, 0, 0));
+        constraint = planar;
+        break;
+      }
+      case JointType::kFloating: continue;
+    }
+    world->addConstraint(constraint, /*disableCollisionsBetweenLinkedBodies=*/true);
+    built->constraints_.emplace_back(constraint);
+  }
+}
+
+void Builder::AddMultibody(const Model& model, const std::vector<int>& order, const std::vector<int>& parent_joint,
+                           bool sdf, bool* ok) {
+  const RigidTransform X_WM = ModelPose(model);
+  // The base: the root link, welded when it is URDF's "world" or jointed to SDF's "world" (then a
+  // massless world frame is the base and every link hangs from it).
+  const int root = order[0];
+  // SDF joints name "world" when no link has that name (URDF's "world" is a link, the root).
+  bool world_joint = false;
+  if (!model.FindLink("world"))
+    for (const Joint& joint : model.joints) world_joint |= joint.parent == "world";
+  int num_roots = 0;
+  for (int l : order) num_roots += parent_joint[l] < 0 || (world_joint && model.joints[parent_joint[l]].parent == "world");
+  if (num_roots > 1 && !world_joint) {
+    Error(model.where, "model '" + model.name + "': more than one root link; joint them or use separate models");
+    *ok = false;
+    return;
+  }
+  const bool base_is_world = world_joint;
+  const bool fixed = base_is_world || model.fixed_base;
+  std::vector<int> links;  // model link index of each multibody link
+  for (int l : order)
+    if (base_is_world || l != root) links.push_back(l);
+  for (int l : links) {
+    const Joint& joint = model.joints[parent_joint[l]];
+    if (joint.type == JointType::kFloating) {
+      Error(joint.where, "joint '" + joint.name +
+                             "': a floating joint inside a multibody is not supported; use rigid bodies (--rigid) "
+                             "or make the child a separate model");
+      *ok = false;
+      return;
+    }
+  }
+  // Base inertia and frame.
+  double base_mass = 0;
+  btVector3 base_moments(0, 0, 0);
+  RigidTransform X_LBbase = RigidTransform::Identity();
+  RigidTransform X_WBase = X_WM;
+  if (!base_is_world) {
+    Inertia(model.links[root], sdf, &base_mass, &base_moments, &X_LBbase);
+    X_WBase = X_WM * model.links[root].X_ML * X_LBbase;
+    if (!fixed && !(base_mass > 0)) {
+      Error(model.links[root].where, "link '" + model.name + "::" + model.links[root].name +
+                                         "' is a floating base without mass; give it an <inertial>");
+      *ok = false;
+      return;
+    }
+  }
+  auto multibody = std::make_unique<btMultiBody>(static_cast<int>(links.size()), base_mass, base_moments, fixed,
+                                                 /*canSleep=*/true);
+  multibody->setBaseWorldTransform(ToBullet(X_WBase));
+  std::map<std::string, int> index;  // link name → multibody link index (-1 base)
+  std::map<std::string, RigidTransform> X_WB;  // Bullet body frames
+  if (!base_is_world) {
+    index[model.links[root].name] = -1;
+    X_WB[model.links[root].name] = X_WBase;
+  } else {
+    index["world"] = -1;
+    X_WB["world"] = X_WBase;
+  }
+  std::vector<RigidTransform> X_LB(links.size());
+  for (size_t i = 0; i < links.size(); ++i) {
+    const Link& link = model.links[links[i]];
+    const Joint& joint = model.joints[parent_joint[links[i]]];
+    double mass;
+    btVector3 moments;
+    Inertia(link, sdf, &mass, &moments, &X_LB[i]);
+    if (!(mass > 0)) {
+      Error(link.where, "link '" + model.name + "::" + link.name + "' moves on joint '" + joint.name +
+                            "' but has no mass; give it an <inertial>");
+      *ok = false;
+      return;
+    }
+    const RigidTransform X_WC = X_WM * link.X_ML * X_LB[i];
+    const RigidTransform& X_WP = X_WB.at(joint.parent);
+    const RigidTransform X_WPl =
+        joint.parent == "world" ? X_WM : X_WM * model.FindLink(joint.parent)->X_ML;  // parent link frame
+    const RigidTransform X_WJ = X_WPl * joint.X_PJ;
+    // Bullet's setup: rotation parent→this (maps parent-frame vectors into this frame), pivot
+    // offsets, and the axis in this frame.
+    const Matrix3 R_CP = X_WC.linear().transpose() * X_WP.linear();
+    const btQuaternion rot_parent_to_this = ToBullet(RigidTransform(R_CP)).getRotation();
+    const btVector3 parent_com_to_pivot = ToBullet(X_WP.linear().transpose() * (X_WJ.translation() - X_WP.translation()));
+    const btVector3 pivot_to_com = ToBullet(X_WC.linear().transpose() * (X_WC.translation() - X_WJ.translation()));
+    const btVector3 axis = ToBullet(X_WC.linear().transpose() * X_WJ.linear() * joint.axis_J);
+    const int parent = index.at(joint.parent);
+    const int me = static_cast<int>(i);
+    switch (joint.type) {
+      case JointType::kFixed:
+        multibody->setupFixed(me, mass, moments, parent, rot_parent_to_this, parent_com_to_pivot, pivot_to_com, true);
+        break;
+      case JointType::kRevolute:
+      case JointType::kContinuous:
+        multibody->setupRevolute(me, mass, moments, parent, rot_parent_to_this, axis, parent_com_to_pivot, pivot_to_com, true);
+        break;
+      case JointType::kPrismatic:
+        multibody->setupPrismatic(me, mass, moments, parent, rot_parent_to_this, axis, parent_com_to_pivot, pivot_to_com, true);
+        break;
+      case JointType::kPlanar:
+        multibody->setupPlanar(me, mass, moments, parent, rot_parent_to_this, axis,
+                               ToBullet(X_WP.linear().transpose() * (X_WC.translation() - X_WP.translation())), true);
+        break;
+      case JointType::kFloating: break;
+    }
+    index[link.name] = me;
+    X_WB[link.name] = X_WC;
+  }
+  multibody->finalizeMultiDof();
+  world->addMultiBody(multibody.get());
+  // Limits and damping.
+  for (size_t i = 0; i < links.size(); ++i) {
+    const Joint& joint = model.joints[parent_joint[links[i]]];
+    if ((joint.type == JointType::kRevolute || joint.type == JointType::kPrismatic) && std::isfinite(joint.lower) &&
+        std::isfinite(joint.upper)) {
+      auto* limit = new btMultiBodyJointLimitConstraint(multibody.get(), static_cast<int>(i), joint.lower, joint.upper);
+      world->addMultiBodyConstraint(limit);
+      built->multibody_constraints_.emplace_back(limit);
+    }
+    if (joint.damping > 0)
+      built->dampings_.push_back({multibody.get(), static_cast<int>(i), joint.damping, multibody->getLink(i).m_dofCount});
+  }
+  // Colliders.
+  auto add_collider = [&](const Link& link, int link_index, const RigidTransform& X_LB_link) {
+    const std::string name = model.name + "::" + link.name;
+    btCollisionShape* shape = LinkShape(link, X_LB_link, true, ok);
+    BuiltBody body;
+    body.name = name;
+    body.model = model.name;
+    body.multibody = multibody.get();
+    body.link_index = link_index;
+    body.X_LB = X_LB_link;
+    if (shape) {
+      auto collider = std::make_unique<btMultiBodyLinkCollider>(multibody.get(), link_index);
+      collider->setCollisionShape(shape);
+      const RigidTransform& X_W = X_WB.at(link.name);
+      collider->setWorldTransform(ToBullet(X_W));
+      SetContactProperties(link, collider.get());
+      const bool is_fixed_base = link_index == -1 && fixed;
+      world->addCollisionObject(collider.get(),
+                                is_fixed_base ? int(btBroadphaseProxy::StaticFilter) : int(btBroadphaseProxy::DefaultFilter),
+                                is_fixed_base ? int(btBroadphaseProxy::AllFilter ^ btBroadphaseProxy::StaticFilter)
+                                              : int(btBroadphaseProxy::AllFilter));
+      if (link_index == -1) multibody->setBaseCollider(collider.get());
+      else multibody->getLink(link_index).m_collider = collider.get();
+      body.collider = collider.get();
+      built->colliders_.push_back(std::move(collider));
+    }
+    built->bodies_.push_back(body);
+  };
+  if (!base_is_world) add_collider(model.links[root], -1, X_LBbase);
+  for (size_t i = 0; i < links.size(); ++i) add_collider(model.links[links[i]], static_cast<int>(i), X_LB[i]);
+  if (!fixed) {
+    if (auto v = VelocityOf(model, model.links[root], model.name + "::" + model.links[root].name)) {
+      multibody->setBaseVel(ToBullet(v->v_W + v->w_W.cross(X_WBase.translation() - (X_WM * model.links[root].X_ML).translation())));
+      multibody->setBaseOmega(ToBullet(v->w_W));
+    }
+  }
+  built->multibodies_.push_back(std::move(multibody));
+}
+
+}  // namespace internal
+
+BuiltScene::~BuiltScene() {
+  if (!world_) return;
+  for (auto& c : multibody_constraints_) world_->removeMultiBodyConstraint(c.get());
+  for (auto& c : constraints_) world_->removeConstraint(c.get());
+  for (auto& c : colliders_) world_->removeCollisionObject(c.get());
+  for (auto& m : multibodies_) world_->removeMultiBody(m.get());
+  for (auto& b : rigid_bodies_) world_->removeRigidBody(b.get());
+  for (const btCollisionShape* shape : tagged_) hydroRemoveShape(shape);
+}
+
+RigidTransform BuiltScene::LinkPose(const BuiltBody& body) const {
+  btTransform X_WB;
+  if (body.rigid_body) X_WB = body.rigid_body->getWorldTransform();
+  else if (body.collider) X_WB = body.collider->getWorldTransform();
+  else if (body.link_index == -1) X_WB = body.multibody->getBaseWorldTransform();
+  else {
+    const btMultiBody* mb = body.multibody;
+    X_WB.setOrigin(mb->localPosToWorld(body.link_index, btVector3(0, 0, 0)));
+    X_WB.setBasis(mb->localFrameToWorld(body.link_index, btMatrix3x3::getIdentity()));
+  }
+  return bullet::ToRigidTransform(X_WB) * body.X_LB.inverse();
+}
+
+void BuiltScene::LinkVelocity(const BuiltBody& body, Vector3* v_W, Vector3* w_W) const {
+  const Vector3 p_WL = LinkPose(body).translation();
+  Vector3 p_WB, v_WB, w;
+  if (body.rigid_body) {
+    p_WB = ToEigen(body.rigid_body->getCenterOfMassPosition());
+    v_WB = ToEigen(body.rigid_body->getLinearVelocity());
+    w = ToEigen(body.rigid_body->getAngularVelocity());
+  } else {
+    // Featherstone velocities of every link's inertia frame, in that frame (index 0: the base).
+    const btMultiBody* mb = body.multibody;
+    std::vector<btVector3> omega(mb->getNumLinks() + 1), vel(mb->getNumLinks() + 1);
+    mb->compTreeLinkVelocities(omega.data(), vel.data());
+    const btMatrix3x3 R_WB = mb->localFrameToWorld(body.link_index, btMatrix3x3::getIdentity());
+    p_WB = ToEigen(mb->localPosToWorld(body.link_index, btVector3(0, 0, 0)));
+    v_WB = ToEigen(R_WB * vel[body.link_index + 1]);
+    w = ToEigen(R_WB * omega[body.link_index + 1]);
+  }
+  *w_W = w;
+  *v_W = v_WB + w.cross(p_WL - p_WB);
+}
+
+const BuiltBody* BuiltScene::Find(const std::string& name) const {
+  for (const BuiltBody& body : bodies_)
+    if (body.name == name) return &body;
+  return nullptr;
+}
+
+const BuiltBody* BuiltScene::FindByCollider(const btCollisionObject* object) const {
+  for (const BuiltBody& body : bodies_)
+    if (body.collider == object) return &body;
+  return nullptr;
+}
+
+void BuiltScene::ApplyJointDamping() const {
+  for (const Damping& d : dampings_)
+    for (int k = 0; k < d.dofs; ++k)
+      d.multibody->addJointTorqueMultiDof(d.link, k, -d.damping * d.multibody->getJointVelMultiDof(d.link)[k]);
+}
+
+std::unique_ptr<BuiltScene> BuildScene(const Scene& scene, btMultiBodyDynamicsWorld* world, const BuildOptions& options,
+                                       Diagnostics* diagnostics) {
+  auto built = std::unique_ptr<BuiltScene>(new BuiltScene);
+  built->world_ = world;
+  world->setGravity(ToBullet(scene.gravity_W));
+  internal::Builder builder{scene, world, options, diagnostics, built.get()};
+  bool ok = true;
+  for (const Model& model : scene.models) {
+    builder.AddModel(model, scene.is_sdf, &ok);
+    if (!ok) return nullptr;  // the destructor takes out what was added
+  }
+  return built;
+}
+
+}  // namespace urdf
+}  // namespace hydro
