@@ -17,6 +17,45 @@ Vector3 ContactSurface::CalcElasticForceOnA() const {
   return f;
 }
 
+namespace {
+
+// ∫ p·r dA over the polygon, fanned from its first vertex: on a triangle with linear p,
+// ∫ λi·λj dA = A·(1 + δij)/12, so ∫ p·r dA = A/12·Σi (p_i + Σj p_j)·r_i.
+Vector3 PolygonFirstMoment(const ContactSurface& surface, const ContactPolygon& poly) {
+  Vector3 moment = Vector3::Zero();
+  const Vector3& a = surface.vertex(poly, 0);
+  const double pa = surface.pressure(poly, 0);
+  for (int i = 1; i + 1 < poly.num_vertices; ++i) {
+    const Vector3& b = surface.vertex(poly, i);
+    const Vector3& c = surface.vertex(poly, i + 1);
+    const double pb = surface.pressure(poly, i), pc = surface.pressure(poly, i + 1);
+    const double area = 0.5 * (b - a).cross(c - a).norm();
+    const double sum = pa + pb + pc;
+    moment += area / 12 * ((pa + sum) * a + (pb + sum) * b + (pc + sum) * c);
+  }
+  return moment;
+}
+
+}  // namespace
+
+Vector3 ContactSurface::CalcPressureFirstMoment() const {
+  Vector3 moment = Vector3::Zero();
+  for (const ContactPolygon& poly : polygons_) moment += PolygonFirstMoment(*this, poly);
+  return moment;
+}
+
+Vector3 ContactSurface::CalcElasticMomentOnA() const {
+  Vector3 moment = Vector3::Zero();
+  for (const ContactPolygon& poly : polygons_) moment += PolygonFirstMoment(*this, poly).cross(poly.nhat_BA_W);
+  return moment;
+}
+
+double ContactSurface::CalcPressureIntegral() const {
+  double total = 0;
+  for (const ContactPolygon& poly : polygons_) total += poly.area_m2 * poly.pressure_at_centroid_Pa;
+  return total;
+}
+
 double ContactSurface::CalcMaxPressure() const {
   double p = 0;
   for (double v : pressures_) p = std::max(p, v);

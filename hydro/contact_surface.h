@@ -47,6 +47,14 @@ class ContactSurface {
   double CalcTotalArea() const;
   // ∫ p0 nhat dA: the elastic force on A, exact for linear pressures (000 eq. 11–12).
   Vector3 CalcElasticForceOnA() const;
+  // ∫ p0·r dA with r the position in W: the first moment of the pressure, exact for linear
+  // pressure over planar polygons. The elastic moment of the pressure on A about W's origin is
+  // this × nhat (per polygon), and this / ∫ p0 dA is the centre of pressure.
+  Vector3 CalcPressureFirstMoment() const;
+  // ∫ p0 (r × nhat) dA: the moment about W's origin of the elastic force on A.
+  Vector3 CalcElasticMomentOnA() const;
+  // ∫ p0 dA.
+  double CalcPressureIntegral() const;
   // Largest vertex pressure, 0 when empty.
   double CalcMaxPressure() const;
 

@@ -199,3 +199,29 @@ TEST(ContactSurfaceTest, SeparatedPairsHaveNoSurface) {
 
 }  // namespace
 }  // namespace hydro
+
+namespace hydro {
+namespace {
+
+TEST(ContactSurfaceTest, PressureMomentsOfALinearFieldOnASquare) {
+  // A unit square in z = 1 with p = 100 + 50·x: ∫p dA = 125, ∫p·x dA = 50 + 50/3, so the centre
+  // of pressure is at x = (200/3)/125 = 0.5333…, y = 0.5; the moment of the force (0, 0, ∫p dA)
+  // about the origin is r_cop × f.
+  ContactSurface surface;
+  const Vector3 corners[4] = {{0, 0, 1}, {1, 0, 1}, {1, 1, 1}, {0, 1, 1}};
+  const double pressures[4] = {100, 150, 150, 100};
+  ASSERT_TRUE(surface.AddPolygon(corners, pressures, 4, Vector3::UnitZ(), 1e6, 1e6, 0, 0));
+  EXPECT_NEAR(surface.CalcPressureIntegral(), 125, 1e-12);
+  const Vector3 first = surface.CalcPressureFirstMoment();
+  const Vector3 cop = first / surface.CalcPressureIntegral();
+  EXPECT_NEAR(cop.x(), (200.0 / 3) / 125, 1e-12);
+  EXPECT_NEAR(cop.y(), 0.5, 1e-12);
+  EXPECT_NEAR(cop.z(), 1.0, 1e-12);
+  const Vector3 expected_moment = cop.cross(Vector3(0, 0, 125));
+  EXPECT_TRUE(surface.CalcElasticMomentOnA().isApprox(expected_moment, 1e-12));
+  // The same from its centroid fan.
+  EXPECT_TRUE(surface.MakeTriangleFan().CalcPressureFirstMoment().isApprox(first, 1e-12));
+}
+
+}  // namespace
+}  // namespace hydro
