@@ -55,7 +55,10 @@ void btHydroelasticCollisionAlgorithm::processCollision(const btCollisionObjectW
   const btCollisionShape* shape0 = body0Wrap->getCollisionShape();
   const btCollisionShape* shape1 = body1Wrap->getCollisionShape();
   bool patch = false;
-  if (registry.IsCompliant(shape0) || registry.IsCompliant(shape1)) {
+  // A compound meets the other shape child by child through Bullet's compound algorithm (our
+  // fallback), which dispatches every child pair back to this plugin.
+  const bool compound = shape0->isCompound() || shape1->isCompound();
+  if (!compound && (registry.IsCompliant(shape0) || registry.IsCompliant(shape1))) {
     const bool timed = hydroStatsTiming();
     const auto start = timed ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point();
     const auto g0 = registry.Geometry(shape0);

@@ -173,8 +173,7 @@ struct Builder {
       children.emplace_back(shape, X_LB.inverse() * collision.X_LG);
     }
     if (!*ok) return nullptr;
-    if (children.size() == 1 && children[0].second.isApprox(RigidTransform::Identity(), 1e-14) &&
-        children[0].first->getShapeType() != STATIC_PLANE_PROXYTYPE)
+    if (children.size() == 1 && children[0].second.isApprox(RigidTransform::Identity(), 1e-14))
       return children[0].first;
     auto* compound = new btCompoundShape();
     for (const auto& [shape, X_BG] : children) compound->addChildShape(ToBullet(X_BG), shape);

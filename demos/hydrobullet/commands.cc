@@ -1,0 +1,259 @@
+#include "demos/hydrobullet/commands.h"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+#include "demos/hydrobullet/json.h"
+#include "demos/hydrobullet/simulation.h"
+#include "demos/hydrobullet/vtk_series.h"
+
+namespace hydro {
+namespace cli {
+
+namespace {
+
+int Fail(const std::string& reason) {
+  std::fprintf(stderr, "hydrobullet: %s\n", reason.c_str());
+  return 1;
+}
+
+std::string ModulusText(const urdf::Collision& collision) {
+  const auto& c = collision.contact;
+  if (c.compliance == urdf::Compliance::kCompliant)
+    return "compliant, E = " + (c.hydroelastic_modulus_Pa ? JsonNumber(*c.hydroelastic_modulus_Pa) + " Pa" : "default");
+  if (c.compliance == urdf::Compliance::kRigid) return "rigid hydroelastic";
+  if (c.has_drake_compliance) return "point contact, E = " + JsonNumber(c.youngs_modulus_Pa) + " Pa";
+  return "no compliance";
+}
+
+std::string GeometryText(const urdf::Geometry& g) {
+  switch (g.type) {
+    case urdf::GeometryType::kBox: return "box " + JsonVector(g.size);
+    case urdf::GeometryType::kSphere: return "sphere r = " + JsonNumber(g.radius);
+    case urdf::GeometryType::kCylinder: return "cylinder r = " + JsonNumber(g.radius) + ", l = " + JsonNumber(g.length);
+    case urdf::GeometryType::kCapsule: return "capsule r = " + JsonNumber(g.radius) + ", l = " + JsonNumber(g.length);
+    case urdf::GeometryType::kEllipsoid: return "ellipsoid " + JsonVector(g.size);
+    case urdf::GeometryType::kPlane: return "plane n = " + JsonVector(g.normal);
+    case urdf::GeometryType::kMesh: return "mesh " + g.mesh_path;
+  }
+  return "?";
+}
+
+}  // namespace
+
+int Inspect(const CommandLine& args) {
+  urdf::Diagnostics diagnostics;
+  const auto scene = urdf::ReadModelFile(args.file, args.read, &diagnostics);
+  if (!scene) {
+    std::cerr << diagnostics.ToString();
+    return Fail(diagnostics.FirstError());
+  }
+  if (args.json) {
+    std::vector<std::string> models;
+    for (const urdf::Model& model : scene->models) {
+      std::vector<std::string> links, joints;
+      for (const urdf::Link& link : model.links) {
+        std::vector<std::string> collisions;
+        for (const urdf::Collision& c : link.collisions) {
+          const auto& contact = c.contact;
+          std::string modulus = "null";
+          if (contact.compliance == urdf::Compliance::kCompliant)
+            modulus = JsonNumber(contact.hydroelastic_modulus_Pa.value_or(1e7));
+          collisions.push_back(JsonObject({{"name", JsonString(c.name)},
+                                           {"geometry", JsonString(urdf::GeometryTypeName(c.geometry.type))},
+                                           {"compliance", JsonString(urdf::ComplianceName(contact.compliance))},
+                                           {"hydroelastic_modulus", modulus}}));
+        }
+        links.push_back(JsonObject({{"name", JsonString(link.name)},
+                                    {"mass", JsonNumber(link.inertial.mass_kg)},
+                                    {"collisions", JsonArray(collisions)}}));
+      }
+      for (const urdf::Joint& joint : model.joints)
+        joints.push_back(JsonObject({{"name", JsonString(joint.name)},
+                                     {"type", JsonString(urdf::JointTypeName(joint.type))},
+                                     {"parent", JsonString(joint.parent)},
+                                     {"child", JsonString(joint.child)}}));
+      models.push_back(JsonObject({{"name", JsonString(model.name)}, {"links", JsonArray(links)}, {"joints", JsonArray(joints)}}));
+    }
+    std::vector<std::string> deformables;
+    for (const urdf::Deformable& d : scene->deformables)
+      deformables.push_back(JsonObject({{"name", JsonString(d.name)},
+                                        {"vertices", std::to_string(d.num_vertices)},
+                                        {"tets", std::to_string(d.num_tets)}}));
+    std::cout << JsonObject({{"models", JsonArray(models)}, {"deformables", JsonArray(deformables)}}) << "\n";
+  } else {
+    std::cout << args.file << ": " << scene->models.size() << " model(s), " << scene->deformables.size()
+              << " deformable(s); gravity " << JsonVector(scene->gravity_W) << " m/s², step " << scene->step_size_s
+              << " s\n";
+    for (const urdf::Model& model : scene->models) {
+      std::cout << "model " << model.name
+                << (model.is_static ? " (static)" : model.fixed_base ? " (fixed base)" : " (free)") << " at "
+                << JsonVector(model.X_WM.translation()) << "\n";
+      for (const urdf::Link& link : model.links) {
+        std::cout << "  link " << link.name << ": " << link.inertial.mass_kg << " kg, " << link.collisions.size()
+                  << " collision(s)\n";
+        for (const urdf::Collision& c : link.collisions)
+          std::cout << "    " << c.name << ": " << GeometryText(c.geometry) << "; " << ModulusText(c) << "\n";
+      }
+      for (const urdf::Joint& joint : model.joints)
+        std::cout << "  joint " << joint.name << " (" << urdf::JointTypeName(joint.type) << "): " << joint.parent << " -> "
+                  << joint.child << "\n";
+    }
+    for (const urdf::Deformable& d : scene->deformables)
+      std::cout << "deformable " << d.name << ": " << d.num_vertices << " vertices, " << d.num_tets << " tets, E = "
+                << d.youngs_modulus_Pa << " Pa, nu = " << d.poisson_ratio << ", rho = " << d.mass_density_kg_per_m3
+                << " kg/m³\n";
+  }
+  std::cerr << diagnostics.ToString();  // warnings
+  return 0;
+}
+
+int Contact(const CommandLine& args) {
+  Simulation simulation(/*plugin=*/true);
+  std::string errors;
+  if (!LoadSimulation(args.file, args.read, args.build, &simulation, &errors)) {
+    std::cerr << errors;
+    return Fail(errors.substr(0, errors.find('\n')));
+  }
+  simulation.world->performDiscreteCollisionDetection();
+  const std::vector<PairReport> reports = ElasticPatchReports(simulation);
+  if (args.json) {
+    std::vector<std::string> pairs;
+    for (const PairReport& r : reports)
+      pairs.push_back(JsonObject({{"a", JsonString(r.a)},
+                                  {"b", JsonString(r.b)},
+                                  {"polygons", std::to_string(r.polygons)},
+                                  {"area", JsonNumber(r.area_m2)},
+                                  {"force", JsonVector(r.force_N)},
+                                  {"torque", JsonVector(r.torque_Nm)},
+                                  {"center_of_pressure", JsonVector(r.center_of_pressure_m)},
+                                  {"max_pressure", JsonNumber(r.max_pressure_Pa)}}));
+    std::cout << JsonObject({{"pairs", JsonArray(pairs)}}) << "\n";
+  } else {
+    if (reports.empty()) std::cout << "no patch contact in the initial configuration\n";
+    for (const PairReport& r : reports)
+      std::cout << r.a << " / " << r.b << ": " << r.polygons << " polygons, area " << r.area_m2 << " m², force on "
+                << r.a << " " << JsonVector(r.force_N) << " N, torque " << JsonVector(r.torque_Nm)
+                << " N·m, centre of pressure " << JsonVector(r.center_of_pressure_m) << ", max pressure "
+                << r.max_pressure_Pa << " Pa\n";
+  }
+  return 0;
+}
+
+int Run(const CommandLine& args) {
+  Simulation simulation(args.plugin);
+  std::string errors;
+  if (!LoadSimulation(args.file, args.read, args.build, &simulation, &errors)) {
+    std::cerr << errors;
+    return Fail(errors.substr(0, errors.find('\n')));
+  }
+  for (const auto& [name, pose] : args.build.poses) {
+    (void)pose;
+    if (!simulation.built->Find(name) && !simulation.built->Find(name + "::" + name)) {
+      bool is_model = false;
+      for (const auto& body : simulation.built->bodies()) is_model |= body.model == name;
+      if (!is_model) return Fail("--set: no model or body named '" + name + "'");
+    }
+  }
+  for (const auto& [name, velocity] : args.build.velocities) {
+    (void)velocity;
+    bool known = simulation.built->Find(name) != nullptr;
+    for (const auto& body : simulation.built->bodies()) known |= body.model == name;
+    if (!known) return Fail("--set: no model or body named '" + name + "'");
+  }
+  const double dt = args.dt_s > 0 ? args.dt_s : simulation.scene.step_size_s;
+  const double log_dt = args.log_dt_s > 0 ? args.log_dt_s : std::max(dt, 0.01);
+  const long steps = std::lround(args.duration_s / dt);
+  std::error_code ec;
+  std::filesystem::create_directories(args.out_dir, ec);
+  if (ec) return Fail("cannot create " + args.out_dir + ": " + ec.message());
+  std::ofstream bodies_csv(args.out_dir + "/bodies.csv"), contacts_csv(args.out_dir + "/contacts.csv");
+  if (!bodies_csv || !contacts_csv) return Fail("cannot write in " + args.out_dir);
+  bodies_csv << "time,body,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz\n";
+  contacts_csv << "time,a,b,polygons,area,fx,fy,fz,tx,ty,tz,max_pressure\n";
+  VtkSeries vtk(args.out_dir);
+  char row[512];
+  auto log_bodies = [&](double t) {
+    for (const urdf::BuiltBody& body : simulation.built->bodies()) {
+      const RigidTransform X = simulation.built->LinkPose(body);
+      const Eigen::Quaterniond q(X.linear());
+      Vector3 v, w;
+      simulation.built->LinkVelocity(body, &v, &w);
+      std::snprintf(row, sizeof(row), "%.6f,%s,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g\n", t,
+                    body.name.c_str(), X.translation().x(), X.translation().y(), X.translation().z(), q.w(), q.x(),
+                    q.y(), q.z(), v.x(), v.y(), v.z(), w.x(), w.y(), w.z());
+      bodies_csv << row;
+    }
+  };
+  auto log_contacts = [&](double t) {
+    for (const PairReport& r : SolverPairReports(simulation, dt)) {
+      std::snprintf(row, sizeof(row), "%.6f,%s,%s,%d,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g\n", t, r.a.c_str(),
+                    r.b.c_str(), r.polygons, r.area_m2, r.force_N.x(), r.force_N.y(), r.force_N.z(), r.torque_Nm.x(),
+                    r.torque_Nm.y(), r.torque_Nm.z(), r.max_pressure_Pa);
+      contacts_csv << row;
+    }
+  };
+  const bool progress = ::isatty(STDERR_FILENO);
+  log_bodies(0);
+  if (!vtk.WriteFrame(simulation, 0, &errors)) return Fail(errors);
+  const auto start = std::chrono::steady_clock::now();
+  double next_log = log_dt;
+  int last_percent = -1;
+  for (long i = 1; i <= steps; ++i) {
+    simulation.Step(dt);
+    const double t = i * dt;
+    if (t >= next_log - 1e-12 || i == steps) {
+      next_log += log_dt;
+      log_bodies(t);
+      log_contacts(t);
+      if (!vtk.WriteFrame(simulation, t, &errors)) return Fail(errors);
+    }
+    const int percent = static_cast<int>(100 * i / steps);
+    if (progress && percent != last_percent) {
+      last_percent = percent;
+      std::fprintf(stderr, "\r[%-50s] %3d%%  t = %.3f s", std::string(percent / 2, '#').c_str(), percent, t);
+    }
+    // A body that left the finite world ends the run with a reason instead of NaN logs.
+    for (const urdf::BuiltBody& body : simulation.built->bodies())
+      if (!simulation.built->LinkPose(body).matrix().allFinite())
+        return Fail("body '" + body.name + "' has a non-finite pose at t = " + std::to_string(t) + " s");
+  }
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (progress) std::fprintf(stderr, "\n");
+  if (!vtk.Finish(&errors)) return Fail(errors);
+  std::vector<std::string> final_state;
+  for (const urdf::BuiltBody& body : simulation.built->bodies()) {
+    const RigidTransform X = simulation.built->LinkPose(body);
+    const Eigen::Quaterniond q(X.linear());
+    Vector3 v, w;
+    simulation.built->LinkVelocity(body, &v, &w);
+    final_state.push_back(JsonObject({{"body", JsonString(body.name)},
+                                      {"position", JsonVector(X.translation())},
+                                      {"quaternion", JsonArray({JsonNumber(q.w()), JsonNumber(q.x()), JsonNumber(q.y()),
+                                                                JsonNumber(q.z())})},
+                                      {"velocity", JsonVector(v)},
+                                      {"angular_velocity", JsonVector(w)}}));
+  }
+  std::ofstream summary(args.out_dir + "/summary.json");
+  summary << JsonObject({{"file", JsonString(args.file)},
+                         {"plugin", args.plugin ? "true" : "false"},
+                         {"steps", std::to_string(steps)},
+                         {"dt", JsonNumber(dt)},
+                         {"duration", JsonNumber(steps * dt)},
+                         {"wall_time", JsonNumber(wall)},
+                         {"real_time_factor", JsonNumber(wall > 0 ? steps * dt / wall : 0)},
+                         {"final", JsonArray(final_state)}})
+          << "\n";
+  if (!summary) return Fail("cannot write " + args.out_dir + "/summary.json");
+  std::printf("%ld steps of %g s in %.3f s wall time (%.2f× real time); results in %s\n", steps, dt, wall,
+              wall > 0 ? steps * dt / wall : 0.0, args.out_dir.c_str());
+  return 0;
+}
+
+}  // namespace cli
+}  // namespace hydro

@@ -1,0 +1,165 @@
+// hydrobullet: inspect, contact and run URDF/SDF scenes with pressure-field patch contact.
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "demos/hydrobullet/commands.h"
+#include "urdf/xml_context.h"
+
+namespace {
+
+using hydro::cli::CommandLine;
+
+const char* kUsage =
+    "usage: hydrobullet <command> [options] FILE\n"
+    "commands:\n"
+    "  inspect   what the file describes (models, links, joints, collisions and their compliance)\n"
+    "  contact   the contact surfaces of the file's initial configuration\n"
+    "  run       simulate headless and write CSV, JSON and VTK results\n"
+    "'hydrobullet <command> --help' shows the command's options.\n";
+
+const char* kCommonOptions =
+    "  --package-path DIR  search DIR for package:// URIs (also ROS_PACKAGE_PATH)\n"
+    "  --model-path DIR    search DIR for model:// URIs (also SDF_PATH, GZ_SIM_RESOURCE_PATH)\n"
+    "  --help              this text\n";
+
+std::string Help(const std::string& command) {
+  if (command == "inspect")
+    return std::string("usage: hydrobullet inspect FILE [--json]\n  Prints models, links, joints and collisions with "
+                       "their compliance, or the file's errors as file:line.\n  --json              machine-readable output\n") +
+           kCommonOptions;
+  if (command == "contact")
+    return std::string("usage: hydrobullet contact FILE [--json]\n  Prints every touching pair's patch in the initial "
+                       "configuration: polygons, area, force and torque\n  on the first body (world frame, torque "
+                       "about the origin), centre of pressure, max pressure.\n  --json              "
+                       "machine-readable output\n  --rigid             build jointed models as rigid bodies + constraints\n") +
+           kCommonOptions;
+  return std::string(
+             "usage: hydrobullet run FILE [options]\n  Simulates headless and writes DIR/bodies.csv, DIR/contacts.csv, "
+             "DIR/summary.json and a VTK time series (DIR/series.pvd).\n"
+             "  --duration S        simulated time (default 1)\n"
+             "  --dt S              step (default: the file's <physics> step, else 0.001)\n"
+             "  --log-dt S          logging interval (default 0.01, or every step when dt is longer)\n"
+             "  --out DIR           output directory (default hydrobullet_out)\n"
+             "  --set NAME.velocity=vx,vy,vz,wx,wy,wz   initial velocity of a model or model::link (world)\n"
+             "  --set NAME.pose=x,y,z,roll,pitch,yaw    initial pose of a model (or a free model::link)\n"
+             "  --no-plugin         stock Bullet on the same file, for comparison\n"
+             "  --rigid             build jointed models as rigid bodies + constraints\n") +
+         kCommonOptions;
+}
+
+int Usage(const std::string& message) {
+  std::fprintf(stderr, "hydrobullet: %s\n%s", message.c_str(), kUsage);
+  return 2;
+}
+
+bool ParseNumber(const std::string& text, double* value) {
+  char* end = nullptr;
+  *value = std::strtod(text.c_str(), &end);
+  return !text.empty() && end == text.c_str() + text.size() && std::isfinite(*value);
+}
+
+bool ParseNumbers(const std::string& text, int n, std::vector<double>* values) {
+  std::stringstream in(text);
+  std::string item;
+  values->clear();
+  while (std::getline(in, item, ',')) {
+    double v;
+    if (!ParseNumber(item, &v)) return false;
+    values->push_back(v);
+  }
+  return static_cast<int>(values->size()) == n;
+}
+
+// NAME.velocity=… or NAME.pose=…
+bool ParseSet(const std::string& text, CommandLine* args, std::string* error) {
+  const size_t equals = text.find('=');
+  const size_t dot = text.rfind('.', equals);
+  if (equals == std::string::npos || dot == std::string::npos || dot == 0) {
+    *error = "--set expects NAME.velocity=… or NAME.pose=…, got '" + text + "'";
+    return false;
+  }
+  const std::string name = text.substr(0, dot), what = text.substr(dot + 1, equals - dot - 1);
+  std::vector<double> v;
+  if (!ParseNumbers(text.substr(equals + 1), 6, &v)) {
+    *error = "--set " + name + "." + what + " needs six comma-separated numbers";
+    return false;
+  }
+  if (what == "velocity") {
+    args->build.velocities[name] = {hydro::Vector3(v[0], v[1], v[2]), hydro::Vector3(v[3], v[4], v[5])};
+  } else if (what == "pose") {
+    args->build.poses[name] = hydro::urdf::PoseFromXyzRpy(hydro::Vector3(v[0], v[1], v[2]), hydro::Vector3(v[3], v[4], v[5]));
+  } else {
+    *error = "--set: unknown property '" + what + "' (velocity or pose)";
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) return Usage("no command");
+  CommandLine args;
+  args.command = argv[1];
+  if (args.command == "--help" || args.command == "-h" || args.command == "help") {
+    std::printf("%s", kUsage);
+    return 0;
+  }
+  if (args.command != "inspect" && args.command != "contact" && args.command != "run")
+    return Usage("unknown command '" + args.command + "'");
+  for (int i = 2; i < argc; ++i) {
+    const std::string arg = argv[i];
+    auto value = [&](std::string* out) {
+      if (i + 1 >= argc) return false;
+      *out = argv[++i];
+      return true;
+    };
+    auto number = [&](double* out) {
+      std::string text;
+      return value(&text) && ParseNumber(text, out) && *out > 0;
+    };
+    std::string text, error;
+    if (arg == "--help" || arg == "-h") {
+      std::printf("%s", Help(args.command).c_str());
+      return 0;
+    } else if (arg == "--json" && args.command != "run") {
+      args.json = true;
+    } else if (arg == "--package-path") {
+      if (!value(&text)) return Usage("--package-path needs a directory");
+      args.read.search.package_paths.push_back(text);
+    } else if (arg == "--model-path") {
+      if (!value(&text)) return Usage("--model-path needs a directory");
+      args.read.search.model_paths.push_back(text);
+    } else if (arg == "--rigid" && args.command != "inspect") {
+      args.build.multibody = false;
+    } else if (args.command == "run" && arg == "--duration") {
+      if (!number(&args.duration_s)) return Usage("--duration needs a positive number of seconds");
+    } else if (args.command == "run" && arg == "--dt") {
+      if (!number(&args.dt_s)) return Usage("--dt needs a positive number of seconds");
+    } else if (args.command == "run" && arg == "--log-dt") {
+      if (!number(&args.log_dt_s)) return Usage("--log-dt needs a positive number of seconds");
+    } else if (args.command == "run" && arg == "--out") {
+      if (!value(&args.out_dir)) return Usage("--out needs a directory");
+    } else if (args.command == "run" && arg == "--no-plugin") {
+      args.plugin = false;
+      args.build.patch_contact = false;
+    } else if (args.command == "run" && arg == "--set") {
+      if (!value(&text)) return Usage("--set needs NAME.velocity=… or NAME.pose=…");
+      if (!ParseSet(text, &args, &error)) return Usage(error);
+    } else if (!arg.empty() && arg[0] == '-') {
+      return Usage("unknown option '" + arg + "' for " + args.command);
+    } else if (args.file.empty()) {
+      args.file = arg;
+    } else {
+      return Usage("more than one FILE given");
+    }
+  }
+  if (args.file.empty()) return Usage("no FILE given");
+  if (args.command == "inspect") return hydro::cli::Inspect(args);
+  if (args.command == "contact") return hydro::cli::Contact(args);
+  return hydro::cli::Run(args);
+}

@@ -1,0 +1,125 @@
+#include "demos/hydrobullet/simulation.h"
+
+#include <map>
+
+#include "adapters/bullet_conversions.h"
+#include "plugin/btHydroelasticCollisionConfiguration.h"
+#include "plugin/btHydroelasticContactQuery.h"
+#include "plugin/btHydroelasticSolverSettings.h"
+
+namespace hydro {
+namespace cli {
+
+using bullet::ToEigen;
+
+Simulation::Simulation(bool use_plugin) : plugin(use_plugin) {
+  if (plugin) configuration = std::make_unique<btHydroelasticCollisionConfiguration>();
+  else configuration = std::make_unique<btDefaultCollisionConfiguration>();
+  dispatcher = std::make_unique<btCollisionDispatcher>(configuration.get());
+  world = std::make_unique<btMultiBodyDynamicsWorld>(dispatcher.get(), &broadphase, &solver, configuration.get());
+  if (plugin) hydroConfigureSolverInfo(world->getSolverInfo());
+}
+
+Simulation::~Simulation() { built.reset(); }
+
+void Simulation::Step(double dt) {
+  built->ApplyJointDamping();
+  world->stepSimulation(dt, 0, dt);
+}
+
+bool LoadSimulation(const std::string& file, const urdf::ReadOptions& read_options,
+                    const urdf::BuildOptions& build_options, Simulation* simulation, std::string* errors) {
+  urdf::Diagnostics diagnostics;
+  auto scene = urdf::ReadModelFile(file, read_options, &diagnostics);
+  if (scene) {
+    simulation->scene = *scene;
+    simulation->built = urdf::BuildScene(*scene, simulation->world.get(), build_options, &diagnostics);
+  }
+  if (!scene || !simulation->built) {
+    *errors = diagnostics.FirstError() + "\n";
+    for (const urdf::Diagnostic& d : diagnostics.all())
+      if (d.ToString() + "\n" != *errors) *errors += d.ToString() + "\n";
+    return false;
+  }
+  return true;
+}
+
+namespace {
+
+std::string NameOf(const Simulation& simulation, const btCollisionObject* object) {
+  const urdf::BuiltBody* body = simulation.built->FindByCollider(object);
+  return body ? body->name : "?";
+}
+
+}  // namespace
+
+std::vector<PairReport> ElasticPatchReports(const Simulation& simulation) {
+  std::vector<PairReport> reports;
+  if (!simulation.plugin) return reports;
+  for (const btHydroelasticContactPatch& patch : hydroGetContactPatches(simulation.dispatcher.get(), 1.0)) {
+    const ContactSurface& surface = *patch.m_surface;
+    PairReport report;
+    report.a = NameOf(simulation, patch.m_body0);
+    report.b = NameOf(simulation, patch.m_body1);
+    report.polygons = surface.num_polygons();
+    report.area_m2 = surface.CalcTotalArea();
+    report.force_N = surface.CalcElasticForceOnA();
+    report.torque_Nm = surface.CalcElasticMomentOnA();
+    const double total = surface.CalcPressureIntegral();
+    if (total > 0) report.center_of_pressure_m = surface.CalcPressureFirstMoment() / total;
+    report.max_pressure_Pa = surface.CalcMaxPressure();
+    reports.push_back(report);
+  }
+  return reports;
+}
+
+std::vector<PairReport> SolverPairReports(const Simulation& simulation, double dt) {
+  std::vector<PairReport> reports;
+  std::map<std::pair<const btCollisionObject*, const btCollisionObject*>, size_t> by_pair;
+  if (simulation.plugin) {
+    for (const btHydroelasticContactPatch& patch : hydroGetContactPatches(simulation.dispatcher.get(), dt)) {
+      PairReport report;
+      report.a = NameOf(simulation, patch.m_body0);
+      report.b = NameOf(simulation, patch.m_body1);
+      report.polygons = patch.m_surface->num_polygons();
+      report.area_m2 = patch.m_area;
+      report.force_N = ToEigen(patch.m_forceOnBody0);
+      report.torque_Nm = ToEigen(patch.m_torqueOnBody0);
+      report.center_of_pressure_m = ToEigen(patch.m_centerOfPressure);
+      report.max_pressure_Pa = patch.m_surface->CalcMaxPressure();
+      by_pair[{patch.m_body0, patch.m_body1}] = reports.size();
+      reports.push_back(report);
+    }
+  }
+  // Bullet's own manifolds (all of them without the plugin; untagged pairs with it).
+  const int num_manifolds = simulation.dispatcher->getNumManifolds();
+  for (int m = 0; m < num_manifolds; ++m) {
+    const btPersistentManifold* manifold = simulation.dispatcher->getInternalManifoldPointer()[m];
+    if (manifold->getNumContacts() == 0) continue;
+    const auto key = std::make_pair(manifold->getBody0(), manifold->getBody1());
+    if (simulation.plugin && by_pair.count(key)) continue;  // a patch's manifolds, reported above
+    PairReport report;
+    report.a = NameOf(simulation, manifold->getBody0());
+    report.b = NameOf(simulation, manifold->getBody1());
+    double normal_total = 0;
+    Vector3 weighted = Vector3::Zero();
+    for (int i = 0; i < manifold->getNumContacts(); ++i) {
+      const btManifoldPoint& cp = manifold->getContactPoint(i);
+      const btVector3 impulse = cp.m_normalWorldOnB * cp.m_appliedImpulse +
+                                cp.m_lateralFrictionDir1 * cp.m_appliedImpulseLateral1 +
+                                cp.m_lateralFrictionDir2 * cp.m_appliedImpulseLateral2;
+      const Vector3 force = ToEigen(impulse) / dt;
+      report.force_N += force;
+      report.torque_Nm += ToEigen(cp.m_positionWorldOnB).cross(force);
+      normal_total += cp.m_appliedImpulse;
+      weighted += cp.m_appliedImpulse * ToEigen(cp.m_positionWorldOnB);
+      ++report.polygons;
+    }
+    if (normal_total > 0) report.center_of_pressure_m = weighted / normal_total;
+    reports.push_back(report);
+  }
+  return reports;
+}
+
+}  // namespace cli
+}  // namespace hydro

@@ -1,0 +1,56 @@
+#pragma once
+// A Bullet multibody world built from a model file, with or without the plugin, and the
+// per-pair contact reports the tool writes.
+#include <BulletCollision/BroadphaseCollision/btDbvtBroadphase.h>
+#include <BulletDynamics/Featherstone/btMultiBodyConstraintSolver.h>
+#include <BulletDynamics/Featherstone/btMultiBodyDynamicsWorld.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "urdf/bullet_builder.h"
+#include "urdf/model_files.h"
+
+namespace hydro {
+namespace cli {
+
+struct Simulation {
+  // `plugin`: btHydroelasticCollisionConfiguration and hydroConfigureSolverInfo; else stock.
+  explicit Simulation(bool plugin);
+  ~Simulation();
+  void Step(double dt);
+
+  bool plugin;
+  std::unique_ptr<btCollisionConfiguration> configuration;
+  std::unique_ptr<btCollisionDispatcher> dispatcher;
+  btDbvtBroadphase broadphase;
+  btMultiBodyConstraintSolver solver;
+  std::unique_ptr<btMultiBodyDynamicsWorld> world;
+  urdf::Scene scene;
+  std::unique_ptr<urdf::BuiltScene> built;
+};
+
+// Reads and builds; on failure returns false with every diagnostic in *errors (first line first).
+bool LoadSimulation(const std::string& file, const urdf::ReadOptions& read_options,
+                    const urdf::BuildOptions& build_options, Simulation* simulation, std::string* errors);
+
+// One touching pair: force and torque on `a` (torque about the world origin), world frame.
+struct PairReport {
+  std::string a, b;
+  int polygons{0};  // patch polygons (stock Bullet: contact points)
+  double area_m2{0};
+  Vector3 force_N{Vector3::Zero()};
+  Vector3 torque_Nm{Vector3::Zero()};
+  Vector3 center_of_pressure_m{Vector3::Zero()};
+  double max_pressure_Pa{0};
+};
+
+// The elastic wrench of every patch from its surface (no solve needed): `contact`.
+std::vector<PairReport> ElasticPatchReports(const Simulation& simulation);
+// The wrench the solver applied in the last step of length dt, per pair: `run`. With the plugin,
+// patches (and Bullet's own points of untagged pairs); without, Bullet's points.
+std::vector<PairReport> SolverPairReports(const Simulation& simulation, double dt);
+
+}  // namespace cli
+}  // namespace hydro

@@ -1,0 +1,33 @@
+#pragma once
+// The contact surfaces and bodies of a run as a VTK time series for ParaView: one PolyData file
+// per frame for the contact polygons (point data "pressure" in Pa, cell data "pair") and one for
+// the bodies' collision surfaces (cell data "body"), indexed by a .pvd collection.
+#include <map>
+#include <string>
+#include <vector>
+
+#include "demos/hydrobullet/simulation.h"
+#include "hydro/surface_mesh.h"
+
+namespace hydro {
+namespace cli {
+
+class VtkSeries {
+ public:
+  explicit VtkSeries(std::string directory) : directory_(std::move(directory)) {}
+  // Writes frame files for time t; false with *error on an I/O failure.
+  bool WriteFrame(const Simulation& simulation, double t, std::string* error);
+  // Writes series.pvd listing every frame written.
+  bool Finish(std::string* error) const;
+
+ private:
+  // A shape's surface in its own frame (planes and unsupported shapes: none), cached.
+  const std::vector<std::pair<TriangleSurfaceMesh, RigidTransform>>& SurfacesOf(const btCollisionShape* shape);
+
+  std::string directory_;
+  std::vector<std::pair<double, std::string>> contact_files_, body_files_;
+  std::map<const btCollisionShape*, std::vector<std::pair<TriangleSurfaceMesh, RigidTransform>>> surfaces_;
+};
+
+}  // namespace cli
+}  // namespace hydro

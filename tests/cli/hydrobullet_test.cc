@@ -1,0 +1,172 @@
+// The hydrobullet tool end to end: exit codes, JSON schemas, CSV headers and row counts, and the
+// VTK series index.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+#include "mini_json.h"
+
+namespace hydro {
+namespace {
+
+namespace fs = std::filesystem;
+using test::Json;
+
+struct Result {
+  int exit_code;
+  std::string out, err;
+};
+
+// Runs the tool with `arguments`, capturing stdout and stderr.
+Result Tool(const std::string& arguments) {
+  const fs::path dir = fs::temp_directory_path() / ("hydrobullet_test_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const std::string out = (dir / "stdout").string(), err = (dir / "stderr").string();
+  const int status = std::system((std::string(HYDROBULLET_PATH) + " " + arguments + " >" + out + " 2>" + err).c_str());
+  auto read = [](const std::string& path) {
+    std::ifstream in(path);
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+  };
+  return {WEXITSTATUS(status), read(out), read(err)};
+}
+
+std::string Scene(const std::string& name) { return std::string(SCENES_DIR) + "/" + name; }
+
+Json ParseJson(const std::string& text) {
+  Json json;
+  EXPECT_TRUE(test::JsonParser(text).Parse(&json)) << text;
+  return json;
+}
+
+std::vector<std::string> Lines(const std::string& path) {
+  std::ifstream in(path);
+  std::vector<std::string> lines;
+  std::string line;
+  while (std::getline(in, line)) lines.push_back(line);
+  return lines;
+}
+
+TEST(HydrobulletTest, HelpAndUsageErrors) {
+  EXPECT_EQ(Tool("--help").exit_code, 0);
+  for (const char* command : {"inspect", "contact", "run"}) {
+    const Result help = Tool(std::string(command) + " --help");
+    EXPECT_EQ(help.exit_code, 0) << command;
+    EXPECT_NE(help.out.find(std::string("usage: hydrobullet ") + command), std::string::npos) << help.out;
+  }
+  EXPECT_EQ(Tool("").exit_code, 2);
+  EXPECT_EQ(Tool("launch x.sdf").exit_code, 2);
+  EXPECT_EQ(Tool("run " + Scene("box_stack.sdf") + " --bogus").exit_code, 2);
+  EXPECT_EQ(Tool("run " + Scene("box_stack.sdf") + " --set box1.speed=1,2,3,4,5,6").exit_code, 2);
+  EXPECT_EQ(Tool("run " + Scene("box_stack.sdf") + " --dt -1").exit_code, 2);
+}
+
+TEST(HydrobulletTest, BadFilesFailWithOneLineReason) {
+  const fs::path bad = fs::temp_directory_path() / "hydrobullet_bad.urdf";
+  std::ofstream(bad) << "<robot name=\"r\">\n<link name=\"a\">\n<collision><geometry>\n<torus/>\n</geometry></collision>\n"
+                        "</link></robot>\n";
+  for (const char* command : {"inspect", "contact", "run"}) {
+    const Result r = Tool(std::string(command) + " " + bad.string());
+    EXPECT_EQ(r.exit_code, 1) << command;
+    EXPECT_NE(r.err.find("hydrobullet: " + bad.string() + ":4: error: unknown geometry <torus>"), std::string::npos)
+        << r.err;
+  }
+  const Result missing = Tool("inspect /nonexistent/file.sdf");
+  EXPECT_EQ(missing.exit_code, 1);
+  EXPECT_NE(missing.err.find("cannot open the file"), std::string::npos);
+  fs::remove(bad);
+}
+
+TEST(HydrobulletTest, InspectJsonFollowsTheSchema) {
+  const Result r = Tool("inspect " + Scene("box_stack.sdf") + " --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const Json json = ParseJson(r.out);
+  ASSERT_TRUE(json.Has("models") && json.Has("deformables"));
+  ASSERT_EQ(json["models"].array.size(), 4u);
+  for (const Json& model : json["models"].array) {
+    ASSERT_TRUE(model.Has("name") && model.Has("links") && model.Has("joints"));
+    for (const Json& link : model["links"].array) {
+      ASSERT_TRUE(link.Has("name") && link.Has("mass") && link.Has("collisions"));
+      for (const Json& c : link["collisions"].array) {
+        ASSERT_TRUE(c.Has("name") && c.Has("geometry") && c.Has("compliance") && c.Has("hydroelastic_modulus"));
+        const std::string compliance = c["compliance"].string;
+        EXPECT_TRUE(compliance == "compliant" || compliance == "rigid" || compliance == "none");
+        EXPECT_EQ(c["hydroelastic_modulus"].type == Json::kNumber, compliance == "compliant");
+      }
+    }
+  }
+  EXPECT_EQ(json["models"][1]["links"][0]["collisions"][0]["hydroelastic_modulus"].number, 1e6);
+  EXPECT_EQ(json["models"][1]["links"][0]["mass"].number, 1.0);
+}
+
+TEST(HydrobulletTest, ContactJsonHasEveryTouchingPair) {
+  const Result r = Tool("contact " + Scene("box_stack.sdf") + " --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const Json json = ParseJson(r.out);
+  ASSERT_TRUE(json.Has("pairs"));
+  ASSERT_EQ(json["pairs"].array.size(), 3u);
+  for (const Json& pair : json["pairs"].array) {
+    for (const char* key : {"a", "b", "polygons", "area", "force", "torque", "center_of_pressure", "max_pressure"})
+      ASSERT_TRUE(pair.Has(key)) << key;
+    EXPECT_EQ(pair["force"].array.size(), 3u);
+    EXPECT_GT(pair["polygons"].number, 0);
+    EXPECT_GT(pair["area"].number, 0);
+  }
+  // Ground on box1: box1 starts 0.1 mm deep in the rigid ground, p = E·d/H = 1e6·1e-4/0.05 Pa
+  // over 0.01 m²: 20 N pushing the ground down (the force is on "a").
+  const Json& ground = json["pairs"][0];
+  EXPECT_EQ(ground["a"].string, "ground::plane");
+  EXPECT_EQ(ground["b"].string, "box1::body");
+  EXPECT_NEAR(ground["force"][2].number, -2000 * 0.01, 0.05);
+  EXPECT_NEAR(ground["max_pressure"].number, 2000, 1);
+}
+
+TEST(HydrobulletTest, RunWritesCsvJsonAndVtkSeries) {
+  const fs::path out = fs::temp_directory_path() / ("hydrobullet_run_" + std::to_string(::getpid()));
+  fs::remove_all(out);
+  for (bool plugin : {true, false}) {
+    const Result r = Tool("run " + Scene("box_stack.sdf") + " --duration 0.05 --dt 0.001 --out " + out.string() +
+                          (plugin ? "" : " --no-plugin") + " --set box3.velocity=0.1,0,0,0,0,0");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const auto bodies = Lines((out / "bodies.csv").string());
+    ASSERT_FALSE(bodies.empty());
+    EXPECT_EQ(bodies[0], "time,body,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz");
+    EXPECT_EQ(bodies.size(), 1u + 6 * 4);  // frames at 0, 10, …, 50 ms; four bodies
+    EXPECT_EQ(std::count(bodies[1].begin(), bodies[1].end(), ','), 14);
+    const auto contacts = Lines((out / "contacts.csv").string());
+    EXPECT_EQ(contacts[0], "time,a,b,polygons,area,fx,fy,fz,tx,ty,tz,max_pressure");
+    EXPECT_EQ(contacts.size(), 1u + 5 * 3) << (plugin ? "patch" : "stock");  // three touching pairs per frame
+    std::ifstream summary_file(out / "summary.json");
+    std::stringstream summary_text;
+    summary_text << summary_file.rdbuf();
+    const Json summary = ParseJson(summary_text.str());
+    for (const char* key : {"steps", "wall_time", "real_time_factor", "final", "plugin", "dt"})
+      ASSERT_TRUE(summary.Has(key)) << key;
+    EXPECT_EQ(summary["steps"].number, 50);
+    EXPECT_EQ(summary["plugin"].boolean, plugin);
+    EXPECT_EQ(summary["final"].array.size(), 4u);
+    // The initial velocity took: box3 moved along x.
+    EXPECT_GT(summary["final"][3]["position"][0].number, 1e-3);
+    // The .pvd lists a contact and a body file per frame, and each exists.
+    const auto pvd = Lines((out / "series.pvd").string());
+    int datasets = 0;
+    const std::regex dataset("file=\"([^\"]+)\"");
+    for (const std::string& line : pvd) {
+      std::smatch match;
+      if (std::regex_search(line, match, dataset)) {
+        ++datasets;
+        EXPECT_TRUE(fs::exists(out / match[1].str())) << match[1];
+      }
+    }
+    EXPECT_EQ(datasets, 2 * 6);
+    fs::remove_all(out);
+  }
+}
+
+}  // namespace
+}  // namespace hydro
