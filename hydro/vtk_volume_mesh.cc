@@ -163,6 +163,10 @@ VolumeMeshWithExtent ReadVtkVolumeMeshFromString(const std::string& text, const 
   if (in.SkipTo({"POINTS"}).empty()) in.Fail("no POINTS section");
   const long num_points = in.Integer("number of points");
   if (num_points <= 0) in.Fail("POINTS count must be positive");
+  // Every point takes at least three one-character numbers and separators: a count beyond that
+  // is a corrupt header, not a reason to allocate.
+  if (static_cast<unsigned long>(num_points) > text.size() / 6 + 1)
+    in.Fail("POINTS count " + std::to_string(num_points) + " is more than the file can hold");
   in.Word("point data type");
   std::vector<Vector3> points(num_points);
   for (long i = 0; i < num_points; ++i)
@@ -173,6 +177,8 @@ VolumeMeshWithExtent ReadVtkVolumeMeshFromString(const std::string& text, const 
   const long num_cells = in.Integer("number of cells");
   in.Integer("CELLS list size");
   if (num_cells <= 0) in.Fail("CELLS count must be positive");
+  if (static_cast<unsigned long>(num_cells) > text.size() / 4 + 1)
+    in.Fail("CELLS count " + std::to_string(num_cells) + " is more than the file can hold");
   struct Cell {
     std::vector<long> v;
     int line;
