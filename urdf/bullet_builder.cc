@@ -433,7 +433,7 @@ void Builder::AddMultibody(const Model& model, const std::vector<int>& order, co
     double mass;
     btVector3 moments;
     Inertia(link, sdf, &mass, &moments, &X_LB[i]);
-    if (!(mass > 0)) {
+    if (!(mass > 0) && joint.type != JointType::kFixed) {  // a welded link may be massless
       Error(link.where, "link '" + model.name + "::" + link.name + "' moves on joint '" + joint.name +
                             "' but has no mass; give it an <inertial>");
       *ok = false;
@@ -598,7 +598,7 @@ std::unique_ptr<BuiltScene> BuildScene(const Scene& scene, btMultiBodyDynamicsWo
   internal::Builder builder{scene, world, options, diagnostics, built.get()};
   bool ok = true;
   for (const Model& model : scene.models) {
-    builder.AddModel(model, scene.is_sdf, &ok);
+    builder.AddModel(model, model.sdf_rules, &ok);
     if (!ok) return nullptr;  // the destructor takes out what was added
   }
   return built;

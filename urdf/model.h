@@ -128,6 +128,7 @@ struct Model {
   std::string name;
   bool is_static{false};                             // SDF <static>: welded to the world
   bool fixed_base{false};                            // URDF: root link welded (a "world" link or option)
+  bool sdf_rules{false};  // read from SDFormat: joints may name "world", links default to 1 kg
   RigidTransform X_WM{RigidTransform::Identity()};
   std::vector<Link> links;
   std::vector<Joint> joints;

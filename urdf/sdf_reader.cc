@@ -439,13 +439,17 @@ std::optional<Scene> ReadInclude(const XmlContext& ctx, const XMLElement* includ
   }
   tinyxml2::XMLDocument document;
   if (!LoadXml(*path, &document, ctx.diagnostics())) return std::nullopt;
-  const XMLElement* sdf = document.FirstChildElement("sdf");
-  if (!sdf) {
-    ctx.Error(include, std::string("<include> ") + uri + ": " + *path + " is not an SDFormat file");
+  const XmlContext included(*path, ctx.diagnostics());
+  std::optional<Scene> scene;
+  if (const XMLElement* robot = document.FirstChildElement("robot")) {
+    // A URDF robot placed in an SDF world, as sdformat and Gazebo allow.
+    scene = ReadUrdfDocument(robot, included, options);
+  } else if (const XMLElement* sdf = document.FirstChildElement("sdf")) {
+    scene = ReadSdfDocument(sdf, included, options, depth + 1);
+  } else {
+    ctx.Error(include, std::string("<include> ") + uri + ": " + *path + " is neither SDFormat nor URDF");
     return std::nullopt;
   }
-  const XmlContext included(*path, ctx.diagnostics());
-  auto scene = ReadSdfDocument(sdf, included, options, depth + 1);
   if (!scene) return std::nullopt;
   if (scene->models.size() != 1) {
     ctx.Error(include, std::string("<include> ") + uri + ": expected one model in " + *path);
@@ -504,6 +508,7 @@ std::optional<Model> ReadModel(const XmlContext& ctx, const XMLElement* element,
     return std::nullopt;
   }
   model.name = name;
+  model.sdf_rules = true;
   spec.pose = ReadPose(ctx, element);
   if (const XMLElement* is_static = element->FirstChildElement("static"))
     if (auto flag = ctx.Bool(is_static, is_static->GetText(), "static")) model.is_static = *flag;
