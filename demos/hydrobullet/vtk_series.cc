@@ -2,6 +2,7 @@
 
 #include <BulletCollision/CollisionShapes/btCompoundShape.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 
@@ -67,7 +68,13 @@ const std::vector<std::pair<TriangleSurfaceMesh, RigidTransform>>& VtkSeries::Su
         surfaces.emplace_back(mesh, bullet::ToRigidTransform(compound->getChildTransform(i)) * X_CG);
   } else {
     try {
-      const bullet::ShapeGeometry geometry = bullet::MakeShapeGeometry(*shape, nullptr);
+      // A picture, not a contact mesh: about 20 edges across the shape's largest dimension.
+      btVector3 lo, hi;
+      shape->getAabb(btTransform::getIdentity(), lo, hi);
+      btHydroelasticProperties picture;
+      picture.m_kind = btHydroelasticProperties::RIGID;
+      picture.m_resolutionHint = std::max<btScalar>((hi - lo).length() / 20, 1e-4);
+      const bullet::ShapeGeometry geometry = bullet::MakeShapeGeometry(*shape, &picture);
       if (geometry.rigid_mesh) surfaces.emplace_back(geometry.rigid_mesh->mesh(), geometry.X_SG);
     } catch (const InvalidInput&) {
       // Shapes the plugin cannot mesh are left out of the picture.
