@@ -22,6 +22,22 @@ std::optional<Scene> ReadSdfDocument(const tinyxml2::XMLElement* sdf, const XmlC
 bool ResolveMesh(const XmlContext& ctx, const tinyxml2::XMLElement* element, const ReadOptions& options,
                  Geometry* geometry);
 
+// The rest of a <mesh> shared by both formats: `scale_text` (may be null), drake:declare_convex
+// under `mesh`, then the URI (reported at `uri_element`).
+bool FinishMesh(const XmlContext& ctx, const tinyxml2::XMLElement* mesh, const tinyxml2::XMLElement* scale_element,
+                const char* scale_text, const tinyxml2::XMLElement* uri_element, const ReadOptions& options,
+                Geometry* geometry);
+
+// The shape element inside parent's <geometry>, or null after reporting why there is none.
+const tinyxml2::XMLElement* GeometryShape(const XmlContext& ctx, const tinyxml2::XMLElement* parent);
+
+// fixed, revolute, continuous, prismatic, floating or planar.
+std::optional<JointType> ParseJointType(const char* type);
+
+// Sets the link's inertia matrix from its six entries and reports one that is not positive
+// semi-definite at `element`.
+void SetInertia(const XmlContext& ctx, const tinyxml2::XMLElement* element, const double entries[6], Link* link);
+
 }  // namespace internal
 }  // namespace urdf
 }  // namespace hydro

@@ -1,8 +1,6 @@
 // SDFormat 1.6–1.9 (http://sdformat.org/spec): worlds, models (static, nested one level,
 // <include>), links, frames and poses with relative_to, joints, and the contact and deformable
 // tags of Drake and this project.
-#include <Eigen/Eigenvalues>
-
 #include <filesystem>
 #include <functional>
 #include <map>
@@ -75,16 +73,8 @@ std::optional<double> ChildNumber(const XmlContext& ctx, const XMLElement* paren
 }
 
 bool ReadGeometry(const XmlContext& ctx, const XMLElement* parent, const ReadOptions& options, Geometry* geometry) {
-  const XMLElement* element = parent->FirstChildElement("geometry");
-  if (!element) {
-    ctx.Error(parent, std::string("<") + parent->Name() + "> needs a <geometry>");
-    return false;
-  }
-  const XMLElement* shape = element->FirstChildElement();
-  if (!shape) {
-    ctx.Error(element, "<geometry> is empty");
-    return false;
-  }
+  const XMLElement* shape = GeometryShape(ctx, parent);
+  if (!shape) return false;
   const std::string type = shape->Name();
   if (type == "box") {
     geometry->type = GeometryType::kBox;
@@ -142,17 +132,8 @@ bool ReadGeometry(const XmlContext& ctx, const XMLElement* parent, const ReadOpt
       return false;
     }
     geometry->mesh_uri = uri->GetText();
-    if (const XMLElement* scale = shape->FirstChildElement("scale")) {
-      const auto s = ctx.Vector(scale, scale->GetText(), "mesh scale");
-      if (!s) return false;
-      if (!(s->cwiseAbs().minCoeff() > 0)) {
-        ctx.Error(scale, "mesh scale: every factor must be non-zero");
-        return false;
-      }
-      geometry->scale = *s;
-    }
-    geometry->declare_convex = shape->FirstChildElement("drake:declare_convex") != nullptr;
-    return ResolveMesh(ctx, uri, options, geometry);
+    const XMLElement* scale = shape->FirstChildElement("scale");
+    return FinishMesh(ctx, shape, scale, scale ? scale->GetText() : nullptr, uri, options, geometry);
   } else {
     ctx.Error(shape, "unknown geometry <" + type + "> (box, sphere, cylinder, capsule, ellipsoid, plane or mesh)");
     return false;
@@ -248,10 +229,7 @@ void ReadInertial(const XmlContext& ctx, const XMLElement* element, Link* link) 
     for (int i = 0; i < 6; ++i)
       if (auto value = ChildNumber(ctx, inertia, names[i], std::string("inertia ") + names[i], Check::kAny, false))
         v[i] = *value;
-    link->inertial.I_I << v[0], v[1], v[2], v[1], v[3], v[4], v[2], v[4], v[5];
-    const Eigen::SelfAdjointEigenSolver<Matrix3> eigen(link->inertial.I_I);
-    if (eigen.eigenvalues().minCoeff() < -1e-12 * std::max(1.0, eigen.eigenvalues().cwiseAbs().maxCoeff()))
-      ctx.Error(inertia, "link '" + link->name + "': the inertia matrix is not positive semi-definite");
+    SetInertia(ctx, inertia, v, link);
   } else {
     link->inertial.I_I = Matrix3::Identity();
   }
@@ -328,16 +306,6 @@ void ReadLink(const XmlContext& ctx, const XMLElement* element, const ReadOption
   spec->links.push_back(spec_link);
 }
 
-std::optional<JointType> ParseJointType(const std::string& type) {
-  if (type == "fixed") return JointType::kFixed;
-  if (type == "revolute") return JointType::kRevolute;
-  if (type == "continuous") return JointType::kContinuous;
-  if (type == "prismatic") return JointType::kPrismatic;
-  if (type == "floating") return JointType::kFloating;
-  if (type == "planar") return JointType::kPlanar;
-  return std::nullopt;
-}
-
 void ReadJoint(const XmlContext& ctx, const XMLElement* element, const std::string& prefix, ModelSpec* spec) {
   JointSpec js;
   js.element = element;
@@ -350,7 +318,7 @@ void ReadJoint(const XmlContext& ctx, const XMLElement* element, const std::stri
   }
   joint.name = prefix + name;
   const char* type = element->Attribute("type");
-  const auto joint_type = ParseJointType(type ? type : "");
+  const auto joint_type = ParseJointType(type);
   if (!joint_type) {
     ctx.Error(element, "joint '" + joint.name + "': unsupported type '" + std::string(type ? type : "") +
                            "' (fixed, revolute, continuous, prismatic, floating or planar)");

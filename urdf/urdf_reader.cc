@@ -1,8 +1,5 @@
 // URDF (ROS robot descriptions, http://wiki.ros.org/urdf/XML) with PyBullet's and Drake's
 // extensions: capsules, <contact>, <deformable>, <drake:proximity_properties>, <drake_compliance>.
-#include <Eigen/Eigenvalues>
-
-#include <algorithm>
 
 #include "urdf/contact_tags.h"
 #include "urdf/deformable_tags.h"
@@ -15,21 +12,6 @@ namespace urdf {
 namespace internal {
 
 using tinyxml2::XMLElement;
-
-bool ResolveMesh(const XmlContext& ctx, const XMLElement* element, const ReadOptions& options, Geometry* geometry) {
-  std::string error;
-  const auto path = ResolveUri(geometry->mesh_uri, ctx.file(), options.search, &error);
-  if (!path) {
-    ctx.Error(element, "missing mesh '" + geometry->mesh_uri + "': " + error);
-    return false;
-  }
-  if (!IsSurfaceMeshFile(*path) && !IsVtkFile(*path)) {
-    ctx.Error(element, "mesh '" + geometry->mesh_uri + "': unsupported format (use .obj, .stl or .vtk)");
-    return false;
-  }
-  geometry->mesh_path = *path;
-  return true;
-}
 
 namespace {
 
@@ -46,17 +28,8 @@ RigidTransform ReadOrigin(const XmlContext& ctx, const XMLElement* parent) {
 }
 
 bool ReadGeometry(const XmlContext& ctx, const XMLElement* parent, const ReadOptions& options, Geometry* geometry) {
-  const XMLElement* element = parent->FirstChildElement("geometry");
-  if (!element) {
-    ctx.Error(parent, std::string("<") + parent->Name() + "> needs a <geometry>");
-    return false;
-  }
-  const XMLElement* shape = element->FirstChildElement();
-  if (!shape) {
-    ctx.Error(element, "<geometry> is empty");
-    return false;
-  }
-  if (shape->NextSiblingElement()) ctx.Warning(shape->NextSiblingElement(), "<geometry> holds more than one shape; only the first is used");
+  const XMLElement* shape = GeometryShape(ctx, parent);
+  if (!shape) return false;
   const std::string type = shape->Name();
   auto positive = [&](const char* attribute, const std::string& what) {
     return ctx.Number(shape, shape->Attribute(attribute), what, Check::kPositive);
@@ -90,17 +63,7 @@ bool ReadGeometry(const XmlContext& ctx, const XMLElement* parent, const ReadOpt
       return false;
     }
     geometry->mesh_uri = filename;
-    if (const char* scale = shape->Attribute("scale")) {
-      const auto s = ctx.Vector(shape, scale, "mesh scale");
-      if (!s) return false;
-      if (!(s->cwiseAbs().minCoeff() > 0)) {
-        ctx.Error(shape, "mesh scale: every factor must be non-zero");
-        return false;
-      }
-      geometry->scale = *s;
-    }
-    geometry->declare_convex = shape->FirstChildElement("drake:declare_convex") != nullptr;
-    return ResolveMesh(ctx, shape, options, geometry);
+    return FinishMesh(ctx, shape, shape, shape->Attribute("scale"), shape, options, geometry);
   } else {
     ctx.Error(shape, "unknown geometry <" + type + "> (box, sphere, cylinder, capsule or mesh)");
     return false;
@@ -125,22 +88,8 @@ void ReadInertial(const XmlContext& ctx, const XMLElement* element, Link* link) 
       if (!text) continue;  // omitted products are zero
       if (auto v = ctx.Number(inertia, text, std::string("inertia ") + names[i])) values[i] = *v;
     }
-    Matrix3& I = link->inertial.I_I;
-    I << values[0], values[1], values[2], values[1], values[3], values[4], values[2], values[4], values[5];
-    const Eigen::SelfAdjointEigenSolver<Matrix3> eigen(I);
-    if (eigen.eigenvalues().minCoeff() < -1e-12 * std::max(1.0, eigen.eigenvalues().cwiseAbs().maxCoeff()))
-      ctx.Error(inertia, "link '" + link->name + "': the inertia matrix is not positive semi-definite");
+    SetInertia(ctx, inertia, values, link);
   }
-}
-
-std::optional<JointType> ParseJointType(const std::string& type) {
-  if (type == "fixed") return JointType::kFixed;
-  if (type == "revolute") return JointType::kRevolute;
-  if (type == "continuous") return JointType::kContinuous;
-  if (type == "prismatic") return JointType::kPrismatic;
-  if (type == "floating") return JointType::kFloating;
-  if (type == "planar") return JointType::kPlanar;
-  return std::nullopt;
 }
 
 void ReadJoint(const XmlContext& ctx, const XMLElement* element, Model* model) {
@@ -153,7 +102,7 @@ void ReadJoint(const XmlContext& ctx, const XMLElement* element, Model* model) {
     return;
   }
   joint.name = name;
-  const auto joint_type = ParseJointType(type ? type : "");
+  const auto joint_type = ParseJointType(type);
   if (!joint_type) {
     ctx.Error(element, "joint '" + joint.name + "': unknown type '" + std::string(type ? type : "") +
                            "' (fixed, revolute, continuous, prismatic, floating or planar)");
