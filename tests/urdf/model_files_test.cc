@@ -283,6 +283,49 @@ INSTANTIATE_TEST_SUITE_P(
                                  "<joint name=\"j\" type=\"revolute\"><parent>a</parent><child>b</child></joint>"
                                  "</model></sdf>",
                 2, "child link 'b' does not exist"},
+        BadFile{"link_name.urdf", "<robot name=\"r\">\n<link/></robot>", 2, "<link> needs a name"},
+        BadFile{"empty_geometry.urdf", "<robot name=\"r\"><link name=\"a\"><collision>\n<geometry/>\n"
+                                       "</collision></link></robot>",
+                2, "<geometry> is empty"},
+        BadFile{"no_geometry.urdf", "<robot name=\"r\"><link name=\"a\">\n<collision/></link></robot>", 2,
+                "<collision> needs a <geometry>"},
+        BadFile{"capsule.urdf", "<robot name=\"r\"><link name=\"a\"><collision><geometry>\n"
+                                "<capsule radius=\"0.1\" length=\"-1\"/>\n</geometry></collision></link></robot>",
+                2, "capsule length: must be positive"},
+        BadFile{"axis.urdf", "<robot name=\"r\"><link name=\"a\"/><link name=\"b\">\n</link>"
+                             "<joint name=\"j\" type=\"continuous\"><parent link=\"a\"/><child link=\"b\"/>\n"
+                             "<axis xyz=\"0 0 0\"/></joint></robot>",
+                3, "joint 'j': the axis is zero"},
+        BadFile{"limits.urdf", "<robot name=\"r\"><link name=\"a\"/><link name=\"b\"/>"
+                               "<joint name=\"j\" type=\"prismatic\"><parent link=\"a\"/><child link=\"b\"/>\n"
+                               "<limit lower=\"1\" upper=\"-1\"/></joint></robot>",
+                2, "lower limit above the upper limit"},
+        BadFile{"deformable.urdf", "<robot name=\"r\">\n<deformable name=\"d\"><inertial><mass value=\"1\"/>"
+                                   "</inertial></deformable></robot>",
+                2, "needs <neohookean mu=… lambda=…/>"},
+        BadFile{"version.sdf", "<sdf>\n<model name=\"m\"><link name=\"a\"/></model></sdf>", 1, "<sdf> needs a version"},
+        BadFile{"quaternion.sdf", "<sdf version=\"1.9\"><model name=\"m\"><link name=\"a\">\n"
+                                  "<pose rotation_format=\"quat_xyzw\">0 0 0 0 0 0 0</pose></link></model></sdf>",
+                2, "pose: zero quaternion"},
+        BadFile{"rotation_format.sdf", "<sdf version=\"1.9\"><model name=\"m\"><link name=\"a\">\n"
+                                       "<pose rotation_format=\"matrix\">0 0 0 0 0 0</pose></link></model></sdf>",
+                2, "unknown rotation_format 'matrix'"},
+        BadFile{"pose.sdf", "<sdf version=\"1.9\"><model name=\"m\"><link name=\"a\">\n"
+                            "<pose>0 0 inf 0 0 0</pose></link></model></sdf>",
+                2, "pose: must be finite"},
+        BadFile{"static.sdf", "<sdf version=\"1.9\"><model name=\"m\">\n<static>maybe</static>"
+                              "<link name=\"a\"/></model></sdf>",
+                2, "static: expected true or false"},
+        BadFile{"collision_name.sdf", "<sdf version=\"1.9\"><model name=\"m\"><link name=\"a\">\n"
+                                      "<collision><geometry><sphere><radius>1</radius></sphere></geometry></collision>"
+                                      "</link></model></sdf>",
+                2, "<collision> needs a name"},
+        BadFile{"include_uri.sdf", "<sdf version=\"1.9\"><world name=\"w\">\n<include/></world></sdf>", 2,
+                "<include> needs a <uri>"},
+        BadFile{"no_models.sdf", "<sdf version=\"1.9\">\n<world name=\"w\"/></sdf>", 1, "no models in the file"},
+        BadFile{"step.sdf", "<sdf version=\"1.9\"><world name=\"w\"><physics>\n<max_step_size>0</max_step_size>"
+                            "</physics><model name=\"m\"><link name=\"a\"/></model></world></sdf>",
+                2, "physics max_step_size: must be positive"},
         BadFile{"ellipsoid.sdf", "<sdf version=\"1.9\"><model name=\"m\"><link name=\"a\"><collision name=\"c\">"
                                  "<geometry><ellipsoid>\n<radii>1 -1 1</radii></ellipsoid></geometry></collision>"
                                  "</link></model></sdf>",
