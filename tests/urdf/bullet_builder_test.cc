@@ -128,8 +128,22 @@ double PendulumPeriod(bool multibody, double* pose_error) {
   const double dt = 1e-3;
   double last_angle = 0.05, first_crossing = -1, last_crossing = -1;
   int crossings = 0;
+  Vector3 p_previous = world.built->LinkPose(*arm) * Vector3(0, 0, -0.5);
   for (int i = 1; i <= 6000; ++i) {
     world.Step(1, dt);
+    if (i == 200) {
+      // The reported velocity of the link origin (the pivot, at rest) and ω move the centre of
+      // mass as its finite difference says: (p(t) − p(t − dt))/dt against v + ω × r.
+      Vector3 v_origin, w;
+      world.built->LinkVelocity(*arm, &v_origin, &w);
+      const RigidTransform X_WA_now = world.built->LinkPose(*arm);
+      const Vector3 r = X_WA_now.linear() * Vector3(0, 0, -0.5);
+      const Vector3 v_com = v_origin + w.cross(r);
+      const Vector3 difference = ((X_WA_now * Vector3(0, 0, -0.5)) - p_previous) / dt;
+      EXPECT_LT(v_origin.norm(), 1e-3 * v_com.norm()) << (multibody ? "multibody" : "rigid");  // hinge drift
+      EXPECT_LT((difference - v_com).norm(), 0.02 * v_com.norm()) << (multibody ? "multibody" : "rigid");
+    }
+    p_previous = world.built->LinkPose(*arm) * Vector3(0, 0, -0.5);
     // The swing angle θ about the pivot axis: sin θ = axis·(−ẑ × down), cos θ = −ẑ·down.
     const Vector3 down = world.built->LinkPose(*arm).linear() * -Vector3::UnitZ();
     const Vector3 axis = expected.linear() * Vector3::UnitX();
