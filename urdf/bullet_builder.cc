@@ -417,6 +417,10 @@ void Builder::AddMultibody(const Model& model, const std::vector<int>& order, co
   auto multibody = std::make_unique<btMultiBody>(static_cast<int>(links.size()), base_mass, base_moments, fixed,
                                                  /*canSleep=*/true);
   multibody->setBaseWorldTransform(ToBullet(X_WBase));
+  // btMultiBody damps every body by default (0.04); files carry their own joint damping instead,
+  // and a free body must keep its momentum as a rigid body does.
+  multibody->setLinearDamping(0);
+  multibody->setAngularDamping(0);
   std::map<std::string, int> index;  // link name → multibody link index (-1 base)
   std::map<std::string, RigidTransform> X_WB;  // Bullet body frames
   if (!base_is_world) {

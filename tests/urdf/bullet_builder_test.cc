@@ -173,6 +173,61 @@ TEST(BulletBuilderTest, PendulumSwingsWithThePeriodOfItsInertia) {
   }
 }
 
+TEST(BulletBuilderTest, SdfJointToTheWorldAndAFloatingBase) {
+  // An SDF pendulum hinged to "world" (the world is the fixed base) swings with its period, and a
+  // URDF dumbbell of two welded links (a floating base) falls freely with g, keeping its shape.
+  const Scene pendulum = MustRead(R"(<sdf version="1.9"><model name="p"><pose>0 0 1 0 0 0</pose>
+      <link name="arm"><inertial><pose>0 0 -0.5 0 0 0</pose><mass>2</mass>
+        <inertia><ixx>0.01</ixx><iyy>0.01</iyy><izz>0.001</izz></inertia></inertial></link>
+      <joint name="pivot" type="revolute"><parent>world</parent><child>arm</child>
+        <axis><xyz>1 0 0</xyz></axis></joint></model></sdf>)",
+                                  "pendulum.sdf");
+  World world;
+  world.Build(pendulum);
+  const BuiltBody* arm = world.built->Find("p::arm");
+  ASSERT_NE(arm, nullptr);
+  ASSERT_NE(arm->multibody, nullptr);
+  EXPECT_TRUE(arm->multibody->hasFixedBase());
+  arm->multibody->setJointPos(0, 0.05);
+  double last = 0.05, first_crossing = -1, last_crossing = -1;
+  int crossings = 0;
+  for (int i = 1; i <= 6000; ++i) {
+    world.Step(1, 1e-3);
+    const double q = arm->multibody->getJointPos(0);
+    if ((last > 0) != (q > 0)) {
+      const double t = (i - 1 + last / (last - q)) * 1e-3;
+      if (first_crossing < 0) first_crossing = t;
+      last_crossing = t;
+      ++crossings;
+    }
+    last = q;
+  }
+  const double period = 2 * (last_crossing - first_crossing) / (crossings - 1);
+  const double expected = 2 * M_PI * std::sqrt((0.01 + 2 * 0.25) / (2 * 9.81 * 0.5));
+  EXPECT_NEAR(period / expected, 1.0, 0.01);
+
+  const Scene dumbbell = MustRead(R"(<robot name="dumbbell">
+      <link name="a"><inertial><mass value="1"/><inertia ixx="0.001" iyy="0.001" izz="0.001"/></inertial></link>
+      <link name="b"><inertial><mass value="1"/><inertia ixx="0.001" iyy="0.001" izz="0.001"/></inertial></link>
+      <joint name="bar" type="fixed"><parent link="a"/><child link="b"/><origin xyz="0.3 0 0"/></joint>
+      <hydro:initial_velocity value="0 0 0 0 0 2"/></robot>)",
+                                  "dumbbell.urdf");
+  World free;
+  free.Build(dumbbell);
+  const BuiltBody* a = free.built->Find("dumbbell::a");
+  const BuiltBody* b = free.built->Find("dumbbell::b");
+  ASSERT_NE(a->multibody, nullptr);
+  EXPECT_FALSE(a->multibody->hasFixedBase());
+  const double t = 0.2;
+  free.Step(200, 1e-3);
+  const Vector3 p_a = free.built->LinkPose(*a).translation(), p_b = free.built->LinkPose(*b).translation();
+  EXPECT_NEAR((p_b - p_a).norm(), 0.3, 1e-9);                       // welded
+  EXPECT_NEAR(p_a.z(), -0.5 * 9.81 * t * t, 0.01 * 0.5 * 9.81 * t * t);  // free fall (first-order steps)
+  Vector3 v, w;
+  free.built->LinkVelocity(*a, &v, &w);
+  EXPECT_NEAR(w.z(), 2.0, 1e-9);  // the spin it was given, kept
+}
+
 TEST(BulletBuilderTest, UnsupportedCombinationsAreReported) {
   const Scene scene = MustRead(R"(<robot name="r"><link name="a">
       <inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1"/></inertial></link>
