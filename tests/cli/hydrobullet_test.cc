@@ -2,6 +2,7 @@
 // VTK series index.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -131,7 +132,7 @@ TEST(HydrobulletTest, RunWritesCsvJsonAndVtkSeries) {
   fs::remove_all(out);
   for (bool plugin : {true, false}) {
     const Result r = Tool("run " + Scene("box_stack.sdf") + " --duration 0.05 --dt 0.001 --out " + out.string() +
-                          (plugin ? "" : " --no-plugin") + " --set box3.velocity=0.1,0,0,0,0,0");
+                          (plugin ? "" : " --no-plugin") + " --set box3.velocity=0.1,0,0,0,0,0 --set box1.pose=0,0,0.0499,0,0,0.5");
     ASSERT_EQ(r.exit_code, 0) << r.err;
     const auto bodies = Lines((out / "bodies.csv").string());
     ASSERT_FALSE(bodies.empty());
@@ -140,7 +141,7 @@ TEST(HydrobulletTest, RunWritesCsvJsonAndVtkSeries) {
     EXPECT_EQ(std::count(bodies[1].begin(), bodies[1].end(), ','), 14);
     const auto contacts = Lines((out / "contacts.csv").string());
     EXPECT_EQ(contacts[0], "time,a,b,polygons,area,fx,fy,fz,tx,ty,tz,max_pressure");
-    EXPECT_EQ(contacts.size(), 1u + 5 * 3) << (plugin ? "patch" : "stock");  // three touching pairs per frame
+    EXPECT_EQ(contacts.size(), 1u + 5 * 3) << (plugin ? "patch" : "stock");
     std::ifstream summary_file(out / "summary.json");
     std::stringstream summary_text;
     summary_text << summary_file.rdbuf();
@@ -150,8 +151,9 @@ TEST(HydrobulletTest, RunWritesCsvJsonAndVtkSeries) {
     EXPECT_EQ(summary["steps"].number, 50);
     EXPECT_EQ(summary["plugin"].boolean, plugin);
     EXPECT_EQ(summary["final"].array.size(), 4u);
-    // The initial velocity took: box3 moved along x.
+    // The initial velocity took: box3 moved along x; box1 started turned.
     EXPECT_GT(summary["final"][3]["position"][0].number, 1e-3);
+    EXPECT_NEAR(summary["final"][1]["quaternion"][3].number, std::sin(0.25), 1e-3);  // box1 turned 0.5 rad
     // The .pvd lists a contact and a body file per frame, and each exists.
     const auto pvd = Lines((out / "series.pvd").string());
     int datasets = 0;
