@@ -292,8 +292,38 @@ void Builder::AddModel(const Model& model, bool sdf, bool* ok) {
     for (const Link& link : model.links) AddRigidBody(model, link, /*is_static=*/false, sdf, ok);
     return;
   }
-  if (options.multibody) AddMultibody(model, order, parent_joint, sdf, ok);
-  else AddConstrainedBodies(model, order, parent_joint, sdf, ok);
+  if (!options.multibody) {
+    AddConstrainedBodies(model, order, parent_joint, sdf, ok);
+    return;
+  }
+  // A floating joint leaves its child free: in a multibody the model splits there into trees,
+  // each built on its own (the child's subtree gets a floating base).
+  bool any_floating = false;
+  for (const Joint& joint : model.joints) any_floating |= joint.type == JointType::kFloating;
+  if (!any_floating) {
+    AddMultibody(model, order, parent_joint, sdf, ok);
+    return;
+  }
+  std::vector<int> tree(model.links.size(), -1);
+  int num_trees = 0;
+  for (int l : order) {
+    const int j = parent_joint[l];
+    const Link* parent = j < 0 ? nullptr : model.FindLink(model.joints[j].parent);
+    if (!parent || model.joints[j].type == JointType::kFloating) tree[l] = num_trees++;
+    else tree[l] = tree[parent - model.links.data()];
+  }
+  for (int t = 0; t < num_trees && *ok; ++t) {
+    Model part = model;
+    part.links.clear();
+    part.joints.clear();
+    for (size_t l = 0; l < model.links.size(); ++l)
+      if (tree[l] == t) part.links.push_back(model.links[l]);
+    for (const Joint& joint : model.joints)
+      if (joint.type != JointType::kFloating && part.FindLink(joint.child)) part.joints.push_back(joint);
+    // Only the tree that holds the original root keeps a weld to the world.
+    part.fixed_base = model.fixed_base && tree[order[0]] == t;
+    AddModel(part, sdf, ok);
+  }
 }
 
 void Builder::AddConstrainedBodies(const Model& model, const std::vector<int>& order,

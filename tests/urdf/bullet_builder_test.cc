@@ -228,23 +228,55 @@ TEST(BulletBuilderTest, SdfJointToTheWorldAndAFloatingBase) {
   EXPECT_NEAR(w.z(), 2.0, 1e-9);  // the spin it was given, kept
 }
 
-TEST(BulletBuilderTest, UnsupportedCombinationsAreReported) {
-  const Scene scene = MustRead(R"(<robot name="r"><link name="a">
-      <inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1"/></inertial></link>
+TEST(BulletBuilderTest, AFloatingJointLeavesItsChildFree) {
+  // a–b floating, b–c revolute: in a multibody the model splits at the floating joint into a free
+  // body a and a free two-link multibody b–c; both fall with g, and b–c keeps its joint.
+  const Scene scene = MustRead(R"(<robot name="r">
+    <link name="a"><inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1"/></inertial></link>
     <link name="b"><inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1"/></inertial></link>
-    <joint name="free" type="floating"><parent link="a"/><child link="b"/></joint></robot>)",
+    <link name="c"><inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1"/></inertial></link>
+    <joint name="free" type="floating"><parent link="a"/><child link="b"/><origin xyz="1 0 0"/></joint>
+    <joint name="hinge" type="revolute"><parent link="b"/><child link="c"/><origin xyz="0 0 -0.5"/>
+      <axis xyz="1 0 0"/><limit lower="-1" upper="1"/></joint></robot>)",
                                "floating.urdf");
+  for (bool multibody : {true, false}) {
+    World world;
+    BuildOptions options;
+    options.multibody = multibody;
+    world.Build(scene, options);
+    const BuiltBody* a = world.built->Find("r::a");
+    const BuiltBody* b = world.built->Find("r::b");
+    const BuiltBody* c = world.built->Find("r::c");
+    ASSERT_TRUE(a && b && c);
+    if (multibody) {
+      EXPECT_NE(a->rigid_body, nullptr);  // alone: a rigid body
+      EXPECT_EQ(b->multibody, c->multibody);
+      EXPECT_FALSE(b->multibody->hasFixedBase());
+    }
+    world.Step(100, 1e-3);
+    const double fall = 0.5 * 9.81 * 0.1 * 0.1;
+    EXPECT_NEAR(world.built->LinkPose(*a).translation().z(), -fall, 0.02 * fall);
+    EXPECT_NEAR(world.built->LinkPose(*b).translation().z(), -fall, 0.02 * fall);
+    EXPECT_NEAR((world.built->LinkPose(*c).translation() - world.built->LinkPose(*b).translation()).norm(), 0.5, 1e-4);
+  }
+}
+
+TEST(BulletBuilderTest, UnsupportedCombinationsAreReported) {
+  // A plane can only be static; the error names the collision and its line, and nothing is left
+  // in the world.
+  const Scene scene = MustRead(R"(<sdf version="1.9"><model name="m"><link name="ok">
+      <collision name="ball"><geometry><sphere><radius>0.1</radius></sphere></geometry></collision></link>
+    <link name="l"><pose>1 0 0 0 0 0</pose>
+      <collision name="floor"><geometry><plane><normal>0 0 1</normal></plane></geometry></collision></link>
+    </model></sdf>)",
+                               "plane.sdf");
   World world;
   Diagnostics d;
   EXPECT_FALSE(BuildScene(scene, world.world.get(), BuildOptions{}, &d));
-  EXPECT_NE(d.FirstError().find("floating.urdf:4: error: joint 'free': a floating joint inside a multibody"),
+  EXPECT_NE(d.FirstError().find("plane.sdf:4: error: collision 'floor': a plane can only belong to a static link"),
             std::string::npos)
       << d.ToString();
   EXPECT_EQ(world.world->getNumCollisionObjects(), 0);
-  BuildOptions rigid;
-  rigid.multibody = false;
-  Diagnostics ok;
-  EXPECT_TRUE(world.built = BuildScene(scene, world.world.get(), rigid, &ok)) << ok.ToString();
 }
 
 }  // namespace
