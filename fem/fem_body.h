@@ -1,0 +1,102 @@
+#pragma once
+// A deformable body of linear tetrahedra (002 §V): vertex positions q and velocities v (3 per
+// vertex, in world), lumped or consistent mass, a linear or lagged-corotational elastic model,
+// Rayleigh damping, and the θ-method step of 002 eq. 1 solved with one sparse Cholesky
+// factorization per step (the rotation is lagged, so the step is linear and its matrix PSD).
+#include <Eigen/Core>
+#include <Eigen/SparseCore>
+
+#include <string>
+#include <vector>
+
+#include "fem/material.h"
+#include "hydro/volume_mesh.h"
+
+namespace hydro {
+namespace fem {
+
+enum class MassModel { kLumped, kConsistent };
+
+// Time spent in the parts of the last step, for benchmarks (seconds).
+struct StepTimings {
+  double assembly_s{0};
+  double factorization_s{0};
+  double solve_s{0};
+};
+
+class FemBody {
+ public:
+  // Validates everything (throws InvalidInput "deformable '<name>': …" naming the element or
+  // vertex): the mesh (finite coordinates, no degenerate or inverted tets) and the material.
+  // Vertices no tet uses are dropped; warnings() says how many.
+  FemBody(std::string name, std::vector<Vector3> rest_positions, std::vector<Tet> tets, const Material& material,
+          MassModel mass_model = MassModel::kLumped);
+
+  const std::string& name() const { return name_; }
+  int num_vertices() const { return static_cast<int>(rest_.size()); }
+  int num_tets() const { return static_cast<int>(tets_.size()); }
+  const std::vector<Tet>& tets() const { return tets_; }
+  const std::vector<Vector3>& rest_positions() const { return rest_; }
+  const std::vector<std::string>& warnings() const { return warnings_; }
+  const Material& material() const { return material_; }
+
+  // State, 3 entries per vertex (world frame).
+  const Eigen::VectorXd& q() const { return q_; }
+  const Eigen::VectorXd& v() const { return v_; }
+  Vector3 position(int vertex) const { return q_.segment<3>(3 * vertex); }
+  Vector3 velocity(int vertex) const { return v_.segment<3>(3 * vertex); }
+  void SetState(const Eigen::VectorXd& q, const Eigen::VectorXd& v);
+  // Moves the whole body rigidly: q = X_WB·rest, v = v + ω × (q − origin of B).
+  void SetRigidState(const RigidTransform& X_WB, const Vector3& v_WB, const Vector3& w_WB);
+
+  // Welds a vertex to its current position (zero velocity).
+  void FixVertex(int vertex);
+  bool is_fixed(int vertex) const { return fixed_[3 * vertex]; }
+
+  // One θ-method step of length dt under gravity (002 eq. 1 and 11, θ_vq = θ):
+  //   [(1 + αθδt)M + θδt(θδt + β)K] Δv = δt[f(q) + M g − D v − θδt K v],
+  //   v⁺ = v + Δv,  q⁺ = q + δt((1 − θ)v + θv⁺).
+  void Step(double dt, const Vector3& gravity, double theta = 1.0);
+  const StepTimings& last_step_timings() const { return timings_; }
+
+  // Static equilibrium of the linear model (small strain) under gravity and vertex forces, with
+  // fixed vertices where they are and `prescribed` displacements (dof index, value) besides:
+  // K·u = f. Sets q = rest + u, v = 0.
+  void SolveLinearStatics(const Vector3& gravity, const std::vector<std::pair<int, double>>& prescribed = {},
+                          const Eigen::VectorXd* vertex_forces = nullptr);
+
+  double CalcKineticEnergy() const;
+  double CalcElasticEnergy() const;  // with the current rotations (corotational) or none (linear)
+  double CalcMass() const;
+  Vector3 CalcCenterOfMass() const;
+  Vector3 CalcMeanVelocity() const;  // mass-weighted
+  double CalcVolume() const;         // of the deformed mesh
+
+ private:
+  // Rotation of each tet from the polar decomposition of its deformation gradient at x.
+  void UpdateRotations(const Eigen::VectorXd& x);
+  // Triplets of K (rotated element stiffnesses) and the internal force f(q), over free DOFs.
+  void AssembleStiffnessAndForce(bool linear, std::vector<Eigen::Triplet<double>>* K, Eigen::VectorXd* f) const;
+  void AssembleMass(std::vector<Eigen::Triplet<double>>* M) const;
+
+  std::string name_;
+  Material material_;
+  MassModel mass_model_;
+  std::vector<Vector3> rest_;
+  std::vector<Tet> tets_;
+  std::vector<double> volumes_;
+  std::vector<Eigen::Matrix<double, 12, 12>> element_stiffness_;  // K0e = V·Bᵀ C B (rest frame)
+  std::vector<Matrix3> Dm_inverse_;
+  std::vector<Matrix3> rotations_;
+  std::vector<double> lumped_mass_;  // per vertex
+  std::vector<bool> fixed_;          // per DOF
+  std::vector<std::string> warnings_;
+  Eigen::VectorXd q_, v_;
+  StepTimings timings_;
+};
+
+// A box [0, size] meshed as nx × ny × nz cubes of six tets each (a conforming Kuhn split).
+void MakeTetGrid(const Vector3& size, int nx, int ny, int nz, std::vector<Vector3>* vertices, std::vector<Tet>* tets);
+
+}  // namespace fem
+}  // namespace hydro
