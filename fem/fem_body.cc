@@ -1,5 +1,8 @@
 #include "fem/fem_body.h"
 
+#include "fem/neo_hookean.h"
+
+#include <Eigen/Eigenvalues>
 #include <Eigen/SVD>
 #include <Eigen/SparseCholesky>
 
@@ -204,6 +207,11 @@ Eigen::SparseMatrix<double> FreeBlock(const std::vector<Eigen::Triplet<double>>&
 void FemBody::Step(double dt, const Vector3& gravity, double theta) {
   if (!(dt > 0) || !std::isfinite(dt)) throw InvalidInput("deformable '" + name_ + "': the step must be positive");
   if (!(theta >= 0.5 && theta <= 1)) throw InvalidInput("deformable '" + name_ + "': θ must be in [0.5, 1]");
+  if (material_.model == MaterialModel::kNeoHookean) {
+    if (theta != 1) throw InvalidInput("deformable '" + name_ + "': the Neo-Hookean model steps with backward Euler (θ = 1)");
+    StepNewton(dt, gravity);
+    return;
+  }
   auto start = Clock::now();
   const bool linear = material_.model == MaterialModel::kLinear;
   // The rotations are held fixed through the step (one linear solve, PSD matrix, 002 §V-B), taken
@@ -251,6 +259,122 @@ void FemBody::Step(double dt, const Vector3& gravity, double theta) {
     q_[i] += dt * ((1 - theta) * v_[i] + theta * v_new);
     v_[i] = v_new;
   }
+}
+
+double FemBody::NeoHookeanEnergy(const Eigen::VectorXd& x, Eigen::VectorXd* gradient,
+                                  std::vector<Eigen::Triplet<double>>* hessian) const {
+  const LameParameters lame = ToLame(material_.youngs_modulus_Pa, material_.poisson_ratio);
+  if (gradient) gradient->setZero(x.size());
+  double energy = 0;
+  for (size_t e = 0; e < tets_.size(); ++e) {
+    const Tet& t = tets_[e];
+    Matrix3 Ds;
+    for (int i = 0; i < 3; ++i) Ds.col(i) = x.segment<3>(3 * t[i + 1]) - x.segment<3>(3 * t[0]);
+    const Matrix3 F = Ds * Dm_inverse_[e];
+    const double psi = NeoHookeanEnergyDensity(F, lame);
+    if (!std::isfinite(psi)) return psi;
+    energy += volumes_[e] * psi;
+    if (!gradient) continue;
+    // vec(F) = G·x_e: ∂F_ij/∂x_{a,k} = δ_ik·(∇N_a)_j.
+    std::array<Vector3, 4> g;
+    for (int i = 0; i < 3; ++i) g[i + 1] = Dm_inverse_[e].row(i).transpose();
+    g[0] = -(g[1] + g[2] + g[3]);
+    Eigen::Matrix<double, 9, 12> G = Eigen::Matrix<double, 9, 12>::Zero();
+    for (int a = 0; a < 4; ++a)
+      for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j) G(i + 3 * j, 3 * a + i) = g[a][j];
+    const Matrix3 P = NeoHookeanStress(F, lame);
+    const Vector12 grad_e = volumes_[e] * G.transpose() * Eigen::Map<const Eigen::Matrix<double, 9, 1>>(P.data());
+    for (int a = 0; a < 4; ++a) gradient->segment<3>(3 * t[a]) += grad_e.segment<3>(3 * a);
+    if (!hessian) continue;
+    Matrix12 H = volumes_[e] * G.transpose() * NeoHookeanStressDerivative(F, lame) * G;
+    // Projected to PSD element by element, so Newton's matrix stays positive definite.
+    const Eigen::SelfAdjointEigenSolver<Matrix12> eigen(0.5 * (H + H.transpose()));
+    H = eigen.eigenvectors() * eigen.eigenvalues().cwiseMax(0.0).asDiagonal() * eigen.eigenvectors().transpose();
+    for (int a = 0; a < 4; ++a)
+      for (int b = 0; b < 4; ++b)
+        for (int i = 0; i < 3; ++i)
+          for (int j = 0; j < 3; ++j) hessian->emplace_back(3 * t[a] + i, 3 * t[b] + j, H(3 * a + i, 3 * b + j));
+  }
+  return energy;
+}
+
+void FemBody::StepNewton(double dt, const Vector3& gravity) {
+  auto start = Clock::now();
+  const int n = static_cast<int>(q_.size());
+  std::vector<Eigen::Triplet<double>> M_triplets, H0_triplets;
+  AssembleMass(&M_triplets);
+  Eigen::SparseMatrix<double> M(n, n);
+  M.setFromTriplets(M_triplets.begin(), M_triplets.end());
+  // Rayleigh damping with the stiffness at the start of the step: D = αM + β·H(q).
+  Eigen::VectorXd unused;
+  NeoHookeanEnergy(q_, &unused, &H0_triplets);
+  Eigen::SparseMatrix<double> H0(n, n);
+  H0.setFromTriplets(H0_triplets.begin(), H0_triplets.end());
+  const Eigen::SparseMatrix<double> D =
+      material_.mass_damping_1_per_s * M + material_.stiffness_damping_s * H0;
+  Eigen::VectorXd g(n);
+  for (int i = 0; i < n / 3; ++i) g.segment<3>(3 * i) = gravity;
+  const Eigen::VectorXd Mg = M * g;
+  std::vector<int> index(n, -1);
+  int num_free = 0;
+  for (int i = 0; i < n; ++i)
+    if (!fixed_[i]) index[i] = num_free++;
+  auto potential = [&](const Eigen::VectorXd& v_new, Eigen::VectorXd* gradient,
+                       std::vector<Eigen::Triplet<double>>* hessian) {
+    const Eigen::VectorXd dv = v_new - v_;
+    Eigen::VectorXd psi_gradient;
+    const double psi = NeoHookeanEnergy(q_ + dt * v_new, gradient ? &psi_gradient : nullptr, hessian);
+    const Eigen::VectorXd Dv = D * v_new;
+    if (gradient) *gradient = M * dv + dt * psi_gradient - dt * Mg + dt * Dv;
+    return 0.5 * dv.dot(M * dv) + psi - dt * v_new.dot(Mg) + 0.5 * dt * v_new.dot(Dv);
+  };
+  Eigen::VectorXd v_new = v_;
+  for (int i = 0; i < n; ++i)
+    if (fixed_[i]) v_new[i] = 0;
+  converged_ = false;
+  timings_ = StepTimings();
+  const double v_scale = std::max(1e-3, v_.cwiseAbs().maxCoeff() + dt * gravity.norm());
+  for (newton_iterations_ = 1; newton_iterations_ <= 50; ++newton_iterations_) {
+    Eigen::VectorXd gradient;
+    std::vector<Eigen::Triplet<double>> H_triplets;
+    const double E0 = potential(v_new, &gradient, &H_triplets);
+    // Newton matrix M + δt·D + δt²·H.
+    std::vector<Eigen::Triplet<double>> A_triplets;
+    for (const auto& t : M_triplets) A_triplets.emplace_back(t.row(), t.col(), t.value());
+    for (const auto& t : H_triplets) A_triplets.emplace_back(t.row(), t.col(), dt * dt * t.value());
+    for (int k = 0; k < D.outerSize(); ++k)
+      for (Eigen::SparseMatrix<double>::InnerIterator it(D, k); it; ++it)
+        A_triplets.emplace_back(it.row(), it.col(), dt * it.value());
+    const Eigen::SparseMatrix<double> A = FreeBlock(A_triplets, index, num_free);
+    Eigen::VectorXd b(num_free);
+    for (int i = 0; i < n; ++i)
+      if (index[i] >= 0) b[index[i]] = -gradient[i];
+    timings_.assembly_s += Seconds(start);
+    start = Clock::now();
+    Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>> solver(A);
+    timings_.factorization_s += Seconds(start);
+    start = Clock::now();
+    const Eigen::VectorXd step_free = solver.solve(b);
+    timings_.solve_s += Seconds(start);
+    start = Clock::now();
+    Eigen::VectorXd step = Eigen::VectorXd::Zero(n);
+    for (int i = 0; i < n; ++i)
+      if (index[i] >= 0) step[i] = step_free[index[i]];
+    // Backtracking (Armijo) on the potential; inverted elements give +infinity and are refused.
+    double alpha = 1;
+    const double slope = gradient.dot(step);
+    for (int k = 0; k < 30 && !(potential(v_new + alpha * step, nullptr, nullptr) <= E0 + 1e-4 * alpha * slope); ++k)
+      alpha *= 0.5;
+    v_new += alpha * step;
+    if (alpha * step.cwiseAbs().maxCoeff() <= 1e-10 * v_scale) {
+      converged_ = true;
+      break;
+    }
+  }
+  newton_iterations_ = std::min(newton_iterations_, 50);
+  q_ += dt * v_new;
+  v_ = v_new;
 }
 
 void FemBody::SolveLinearStatics(const Vector3& gravity, const std::vector<std::pair<int, double>>& prescribed,
@@ -304,6 +428,7 @@ double FemBody::CalcKineticEnergy() const {
 }
 
 double FemBody::CalcElasticEnergy() const {
+  if (material_.model == MaterialModel::kNeoHookean) return NeoHookeanEnergy(q_, nullptr, nullptr);
   const bool linear = material_.model == MaterialModel::kLinear;
   double energy = 0;
   for (size_t e = 0; e < tets_.size(); ++e) {

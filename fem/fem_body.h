@@ -58,6 +58,9 @@ class FemBody {
   //   v⁺ = v + Δv,  q⁺ = q + δt((1 − θ)v + θv⁺).
   void Step(double dt, const Vector3& gravity, double theta = 1.0);
   const StepTimings& last_step_timings() const { return timings_; }
+  // Newton iterations of the last Neo-Hookean step, and whether it met its tolerance.
+  int last_newton_iterations() const { return newton_iterations_; }
+  bool last_step_converged() const { return converged_; }
 
   // Static equilibrium of the linear model (small strain) under gravity and vertex forces, with
   // fixed vertices where they are and `prescribed` displacements (dof index, value) besides:
@@ -73,6 +76,15 @@ class FemBody {
   double CalcVolume() const;         // of the deformed mesh
 
  private:
+  // Backward Euler for the Neo-Hookean model: v⁺ minimizes the incremental potential
+  //   ½(v⁺ − v)ᵀM(v⁺ − v) + Ψ(q + δt·v⁺) − δt·v⁺ᵀM·g + ½δt·v⁺ᵀD·v⁺,
+  // by Newton's method with each element's Hessian projected to PSD and a backtracking line
+  // search that never accepts an inverted element.
+  void StepNewton(double dt, const Vector3& gravity);
+  // Ψ(x) summed over the tets (+infinity if any is inverted), and optionally its gradient and
+  // PSD-projected Hessian triplets.
+  double NeoHookeanEnergy(const Eigen::VectorXd& x, Eigen::VectorXd* gradient,
+                          std::vector<Eigen::Triplet<double>>* hessian) const;
   // Rotation of each tet from the polar decomposition of its deformation gradient at x.
   void UpdateRotations(const Eigen::VectorXd& x);
   // Triplets of K (rotated element stiffnesses) and the internal force f(q), over free DOFs.
@@ -93,6 +105,8 @@ class FemBody {
   std::vector<std::string> warnings_;
   Eigen::VectorXd q_, v_;
   StepTimings timings_;
+  int newton_iterations_{0};
+  bool converged_{true};
 };
 
 // A box [0, size] meshed as nx × ny × nz cubes of six tets each (a conforming Kuhn split).

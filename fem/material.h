@@ -11,6 +11,7 @@ namespace fem {
 enum class MaterialModel {
   kLinear,        // small-strain linear elasticity: not invariant to rotation
   kCorotational,  // linear corotational with the rotation lagged from the previous step (002 §V-B)
+  kNeoHookean,    // compressible Neo-Hookean (fem/neo_hookean.h), stepped by Newton with line search
 };
 
 struct Material {
