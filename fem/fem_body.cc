@@ -204,6 +204,23 @@ Eigen::SparseMatrix<double> FreeBlock(const std::vector<Eigen::Triplet<double>>&
 
 }  // namespace
 
+Eigen::SparseMatrix<double> FemBody::StepMatrix(double dt, double theta) const {
+  const bool linear = material_.model != MaterialModel::kCorotational;
+  std::vector<Eigen::Triplet<double>> K_triplets, M_triplets;
+  Eigen::VectorXd f;
+  AssembleStiffnessAndForce(linear, &K_triplets, &f);
+  AssembleMass(&M_triplets);
+  const double alpha = material_.mass_damping_1_per_s, beta = material_.stiffness_damping_s;
+  std::vector<Eigen::Triplet<double>> A_triplets;
+  for (const auto& t : M_triplets) A_triplets.emplace_back(t.row(), t.col(), (1 + alpha * theta * dt) * t.value());
+  for (const auto& t : K_triplets) A_triplets.emplace_back(t.row(), t.col(), theta * dt * (theta * dt + beta) * t.value());
+  std::vector<int> index(q_.size(), -1);
+  int num_free = 0;
+  for (int i = 0; i < static_cast<int>(q_.size()); ++i)
+    if (!fixed_[i]) index[i] = num_free++;
+  return FreeBlock(A_triplets, index, num_free);
+}
+
 void FemBody::Step(double dt, const Vector3& gravity, double theta) {
   if (!(dt > 0) || !std::isfinite(dt)) throw InvalidInput("deformable '" + name_ + "': the step must be positive");
   if (!(theta >= 0.5 && theta <= 1)) throw InvalidInput("deformable '" + name_ + "': θ must be in [0.5, 1]");

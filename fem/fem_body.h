@@ -58,6 +58,9 @@ class FemBody {
   //   v⁺ = v + Δv,  q⁺ = q + δt((1 − θ)v + θv⁺).
   void Step(double dt, const Vector3& gravity, double theta = 1.0);
   const StepTimings& last_step_timings() const { return timings_; }
+  // The free-DOF matrix of the linear step, (1 + αθδt)M + θδt(θδt + β)K at the current rotations
+  // (002 eq. 11): what Step factors; for benchmarks and the contact solve.
+  Eigen::SparseMatrix<double> StepMatrix(double dt, double theta = 1.0) const;
   // Newton iterations of the last Neo-Hookean step, and whether it met its tolerance.
   int last_newton_iterations() const { return newton_iterations_; }
   bool last_step_converged() const { return converged_; }
