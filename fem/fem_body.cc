@@ -221,14 +221,8 @@ Eigen::SparseMatrix<double> FemBody::StepMatrix(double dt, double theta) const {
   return FreeBlock(A_triplets, index, num_free);
 }
 
-void FemBody::Step(double dt, const Vector3& gravity, double theta) {
-  if (!(dt > 0) || !std::isfinite(dt)) throw InvalidInput("deformable '" + name_ + "': the step must be positive");
-  if (!(theta >= 0.5 && theta <= 1)) throw InvalidInput("deformable '" + name_ + "': θ must be in [0.5, 1]");
-  if (material_.model == MaterialModel::kNeoHookean) {
-    if (theta != 1) throw InvalidInput("deformable '" + name_ + "': the Neo-Hookean model steps with backward Euler (θ = 1)");
-    StepNewton(dt, gravity);
-    return;
-  }
+void FemBody::FreeMotion(double dt, const Vector3& gravity, double theta, Eigen::SparseMatrix<double>* A_out,
+                         Eigen::VectorXd* v_star, std::vector<int>* index_out) {
   auto start = Clock::now();
   const bool linear = material_.model == MaterialModel::kLinear;
   // The rotations are held fixed through the step (one linear solve, PSD matrix, 002 §V-B), taken
@@ -250,7 +244,8 @@ void FemBody::Step(double dt, const Vector3& gravity, double theta) {
   for (int i = 0; i < n / 3; ++i) g.segment<3>(3 * i) = gravity;
   const Eigen::VectorXd Kv = K * v_, Mv = M * v_;
   const Eigen::VectorXd rhs = dt * (f + M * g - alpha * Mv - beta * Kv - theta * dt * Kv);
-  std::vector<int> index(n, -1);
+  std::vector<int>& index = *index_out;
+  index.assign(n, -1);
   int num_free = 0;
   for (int i = 0; i < n; ++i)
     if (!fixed_[i]) index[i] = num_free++;
@@ -258,24 +253,37 @@ void FemBody::Step(double dt, const Vector3& gravity, double theta) {
   A_triplets.reserve(K_triplets.size() + M_triplets.size());
   for (const auto& t : M_triplets) A_triplets.emplace_back(t.row(), t.col(), (1 + alpha * theta * dt) * t.value());
   for (const auto& t : K_triplets) A_triplets.emplace_back(t.row(), t.col(), theta * dt * (theta * dt + beta) * t.value());
-  const Eigen::SparseMatrix<double> A = FreeBlock(A_triplets, index, num_free);
+  *A_out = FreeBlock(A_triplets, index, num_free);
   Eigen::VectorXd b(num_free);
   for (int i = 0; i < n; ++i)
     if (index[i] >= 0) b[index[i]] = rhs[i];
   timings_.assembly_s = Seconds(start);
   start = Clock::now();
-  Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>> solver(A);
+  Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>> solver(*A_out);
   if (solver.info() != Eigen::Success)
     throw InvalidInput("deformable '" + name_ + "': the step matrix could not be factored");
   timings_.factorization_s = Seconds(start);
   start = Clock::now();
   const Eigen::VectorXd dv = solver.solve(b);
   timings_.solve_s = Seconds(start);
-  for (int i = 0; i < n; ++i) {
-    const double v_new = index[i] >= 0 ? v_[i] + dv[index[i]] : 0.0;
-    q_[i] += dt * ((1 - theta) * v_[i] + theta * v_new);
-    v_[i] = v_new;
+  v_star->resize(n);
+  for (int i = 0; i < n; ++i) (*v_star)[i] = index[i] >= 0 ? v_[i] + dv[index[i]] : 0.0;
+}
+
+void FemBody::Step(double dt, const Vector3& gravity, double theta) {
+  if (!(dt > 0) || !std::isfinite(dt)) throw InvalidInput("deformable '" + name_ + "': the step must be positive");
+  if (!(theta >= 0.5 && theta <= 1)) throw InvalidInput("deformable '" + name_ + "': θ must be in [0.5, 1]");
+  if (material_.model == MaterialModel::kNeoHookean) {
+    if (theta != 1) throw InvalidInput("deformable '" + name_ + "': the Neo-Hookean model steps with backward Euler (θ = 1)");
+    StepNewton(dt, gravity);
+    return;
   }
+  Eigen::SparseMatrix<double> A;
+  Eigen::VectorXd v_new;
+  std::vector<int> index;
+  FreeMotion(dt, gravity, theta, &A, &v_new, &index);
+  q_ += dt * ((1 - theta) * v_ + theta * v_new);
+  v_ = v_new;
 }
 
 double FemBody::NeoHookeanEnergy(const Eigen::VectorXd& x, Eigen::VectorXd* gradient,

@@ -10,6 +10,14 @@
 #include <vector>
 
 #include "fem/material.h"
+
+namespace hydro {
+namespace fem {
+struct DeformableContactPoint;
+struct ContactSolveReport;
+}  // namespace fem
+}  // namespace hydro
+
 #include "hydro/volume_mesh.h"
 
 namespace hydro {
@@ -58,6 +66,12 @@ class FemBody {
   //   v⁺ = v + Δv,  q⁺ = q + δt((1 − θ)v + θv⁺).
   void Step(double dt, const Vector3& gravity, double theta = 1.0);
   const StepTimings& last_step_timings() const { return timings_; }
+  // A backward Euler step (linear or corotational model) with contact points against static rigid
+  // geometry: v⁺ minimizes ½‖v⁺ − v*‖²_A + Σ ℓ_i, v* the contact-free step, ℓ_i each point's
+  // implicit compliant law (impulse δt·k·(−φ0 − δt·vn)₊ along the normal) and regularized
+  // Coulomb friction (μ·γn, stiction speed 1e-4 m/s) — a convex problem in v⁺ for fixed γn, solved
+  // by Newton's method with γn updated every iteration, until the step is below 1e-9 m/s.
+  ContactSolveReport StepWithContacts(double dt, const Vector3& gravity, const std::vector<DeformableContactPoint>& points);
   // The free-DOF matrix of the linear step, (1 + αθδt)M + θδt(θδt + β)K at the current rotations
   // (002 eq. 11): what Step factors; for benchmarks and the contact solve.
   Eigen::SparseMatrix<double> StepMatrix(double dt, double theta = 1.0) const;
@@ -88,6 +102,10 @@ class FemBody {
   // PSD-projected Hessian triplets.
   double NeoHookeanEnergy(const Eigen::VectorXd& x, Eigen::VectorXd* gradient,
                           std::vector<Eigen::Triplet<double>>* hessian) const;
+  // The contact-free linear step: its free-DOF matrix A, the new velocity v* (all DoFs) and the
+  // free-DOF index of each DoF (-1: fixed). Updates the rotations.
+  void FreeMotion(double dt, const Vector3& gravity, double theta, Eigen::SparseMatrix<double>* A,
+                  Eigen::VectorXd* v_star, std::vector<int>* index);
   // Rotation of each tet from the polar decomposition of its deformation gradient at x.
   void UpdateRotations(const Eigen::VectorXd& x);
   // Triplets of K (rotated element stiffnesses) and the internal force f(q), over free DOFs.

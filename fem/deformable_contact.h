@@ -1,0 +1,52 @@
+#pragma once
+// Contact of a deformable body with rigid geometry through the core's polygons (issue 5): the
+// body carries a pressure field p = E_c·e on its deformed mesh, with the extent e (distance to the
+// rest surface, normalized) fixed per vertex in the rest shape and so carried with the
+// deformation. Each contact polygon becomes a compliant point (000 §IV) whose velocity is the
+// barycentric combination of its tet's vertex velocities.
+#include <array>
+#include <vector>
+
+#include "fem/fem_body.h"
+#include "hydro/hydroelastic_geometry.h"
+
+namespace hydro {
+namespace fem {
+
+struct DeformableContactModel {
+  std::vector<double> extent;  // per vertex, from the rest shape
+  // Modulus of the contact field. Stiff next to the material (default 10·E) so that the FEM, not
+  // the contact layer, sets the deformation.
+  double hydroelastic_modulus_Pa{0};
+};
+
+DeformableContactModel MakeDeformableContactModel(const FemBody& body, double modulus_factor = 10.0);
+
+struct DeformableContactPoint {
+  int tet{-1};
+  std::array<double, 4> weights{};  // barycentric weights of the point in its deformed tet
+  Vector3 p_WC{Vector3::Zero()};
+  Vector3 nhat_W{Vector3::UnitZ()};  // out of the rigid body into the deformable
+  double stiffness_N_per_m{0};
+  double phi0_m{0};                  // signed distance at the start of the step (< 0: penetrating)
+  double friction{0};
+};
+
+// The contact points of the body's current shape with a rigid half-space {z ≤ 0 of frame H}
+// posed at X_WH, or with a rigid surface mesh posed at X_WR.
+std::vector<DeformableContactPoint> FindContacts(const FemBody& body, const DeformableContactModel& model,
+                                                 const RigidHalfSpace& half_space, const RigidTransform& X_WH,
+                                                 double friction);
+std::vector<DeformableContactPoint> FindContacts(const FemBody& body, const DeformableContactModel& model,
+                                                 const RigidMesh& mesh, const RigidTransform& X_WR, double friction);
+
+// What the contact solve did.
+struct ContactSolveReport {
+  int iterations{0};
+  bool converged{false};
+  double residual{0};            // ‖A(v − v*) − Jᵀγ‖∞ over the free DoFs, N·s
+  Vector3 impulse_on_body_W{Vector3::Zero()};  // Σ γ over the points, N·s
+};
+
+}  // namespace fem
+}  // namespace hydro

@@ -1,0 +1,97 @@
+// Deformable bodies touching rigid geometry through the core's polygons: a soft ball dropped on a
+// rigid plane comes to rest without jitter carrying its weight, and a soft block on a slope holds
+// below the friction angle and slides with Coulomb's acceleration above it.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+
+#include "fem/deformable_contact.h"
+#include "hydro/make_sphere_mesh.h"
+
+namespace hydro {
+namespace fem {
+namespace {
+
+TEST(DeformableContactTest, SoftBallDroppedOnAPlaneRestsWithoutJitter) {
+  const double R = 0.05;
+  const VolumeMeshWithExtent sphere = MakeSphereVolumeMesh(R, R / 2);
+  Material material;
+  material.youngs_modulus_Pa = 1e5;
+  material.poisson_ratio = 0.3;
+  material.density_kg_per_m3 = 500;
+  material.mass_damping_1_per_s = 2;
+  FemBody ball("ball", sphere.mesh->vertices(), sphere.mesh->tets(), material);
+  RigidTransform X_WB = RigidTransform::Identity();
+  X_WB.translation() = Vector3(0, 0, R + 0.01);
+  ball.SetRigidState(X_WB, Vector3::Zero(), Vector3::Zero());
+  const DeformableContactModel model = MakeDeformableContactModel(ball);
+  const double dt = 0.02, g = 9.81;  // the seeds' step sizes are 10–40 ms
+  ContactSolveReport report;
+  int most_iterations = 0;
+  Eigen::VectorXd q_before;
+  for (int i = 0; i < 150; ++i) {
+    if (i == 149) q_before = ball.q();
+    const auto points = FindContacts(ball, model, RigidHalfSpace{}, RigidTransform::Identity(), 0.5);
+    report = ball.StepWithContacts(dt, Vector3(0, 0, -g), points);
+    EXPECT_TRUE(report.converged) << "step " << i;
+    most_iterations = std::max(most_iterations, report.iterations);
+  }
+  const double weight = ball.CalcMass() * g;
+  const double jitter = (ball.q() - q_before).cwiseAbs().maxCoeff();
+  std::printf("soft ball at rest after 3 s: contact force %.5f N vs weight %.5f N, last-step motion %.1e m, "
+              "max vertex speed %.1e m/s, ≤ %d Newton iterations, residual %.1e N·s\n",
+              report.impulse_on_body_W.z() / dt, weight, jitter, ball.v().cwiseAbs().maxCoeff(), most_iterations,
+              report.residual);
+  EXPECT_NEAR(report.impulse_on_body_W.z() / dt, weight, 1e-3 * weight);
+  EXPECT_LT(jitter, 1e-7);
+  EXPECT_LT(ball.v().cwiseAbs().maxCoeff(), 1e-5);
+  EXPECT_LT(report.residual, 1e-9);
+  EXPECT_GT(ball.CalcCenterOfMass().z(), 0.8 * R);  // resting on, not sunk into, the plane
+}
+
+// Distance slid in 1 s by a soft block on a rigid plane tilted by θ (μ = 0.5).
+double Slide(double tan_theta, double* acceleration) {
+  std::vector<Vector3> vertices;
+  std::vector<Tet> tets;
+  MakeTetGrid(Vector3(0.1, 0.1, 0.04), 4, 4, 2, &vertices, &tets);
+  Material material;
+  material.youngs_modulus_Pa = 1e5;
+  material.poisson_ratio = 0.3;
+  material.mass_damping_1_per_s = 0;     // it would brake the sliding block
+  material.stiffness_damping_s = 0.005;  // damps its bouncing on the contact layer instead
+  FemBody block("block", vertices, tets, material);
+  const DeformableContactModel model = MakeDeformableContactModel(block);
+  const double theta = std::atan(tan_theta), g = 9.81, dt = 0.01;
+  // Gravity tilted instead of the plane: down the slope is +x.
+  const Vector3 gravity(g * std::sin(theta), 0, -g * std::cos(theta));
+  RigidTransform X = RigidTransform::Identity();
+  X.translation() = Vector3(-0.05, -0.05, -0.0005);
+  block.SetRigidState(X, Vector3::Zero(), Vector3::Zero());
+  double x_half = 0, v_half = 0;
+  for (int i = 1; i <= 100; ++i) {
+    const auto points = FindContacts(block, model, RigidHalfSpace{}, RigidTransform::Identity(), 0.5);
+    block.StepWithContacts(dt, gravity, points);
+    if (i == 50) x_half = block.CalcCenterOfMass().x(), v_half = block.CalcMeanVelocity().x();
+  }
+  // From the velocities: backward Euler's positions lag them by a step (x − x0 − v0·t = a·t²/2·(1 + δt/t)).
+  *acceleration = (block.CalcMeanVelocity().x() - v_half) / 0.5;
+  return block.CalcCenterOfMass().x() - x_half;
+}
+
+TEST(DeformableContactTest, BlockOnASlopeHoldsOrSlidesByCoulomb) {
+  double a;
+  const double held = Slide(0.3, &a);
+  std::printf("soft block, tan θ = 0.3 < μ = 0.5: slid %.2e m in the last 0.5 s\n", held);
+  EXPECT_LT(std::abs(held), 1e-4);  // regularized friction: creep below the stiction speed
+  const double tan_theta = 0.8, theta = std::atan(tan_theta);
+  Slide(tan_theta, &a);
+  const double expected = 9.81 * (std::sin(theta) - 0.5 * std::cos(theta));
+  std::printf("soft block, tan θ = 0.8: a = %.4f m/s², g(sin θ − μ cos θ) = %.4f (%+.2f%%)\n", a, expected,
+              100 * (a / expected - 1));
+  EXPECT_NEAR(a / expected, 1.0, 0.02);
+}
+
+}  // namespace
+}  // namespace fem
+}  // namespace hydro
