@@ -84,98 +84,135 @@ std::vector<DeformableContactPoint> FindContacts(const FemBody& body, const Defo
   return ToPoints(body, surface, friction);
 }
 
+namespace {
+
+// Velocity Jacobian of one contact point: vc = Σ blocks[k].second · u[blocks[k].first … +2].
+using JacobianBlocks = std::vector<std::pair<int, Matrix3>>;
+
+Matrix3 Cross(const Vector3& r) {
+  Matrix3 m;
+  m << 0, -r.z(), r.y(), r.z(), 0, -r.x(), -r.y(), r.x(), 0;
+  return m;
+}
+
+}  // namespace
+
 ContactSolveReport FemBody::StepWithContacts(double dt, const Vector3& gravity,
-                                             const std::vector<DeformableContactPoint>& points) {
+                                             const std::vector<DeformableContactPoint>& points,
+                                             std::vector<RigidParticipant>* rigid) {
   if (material_.model == MaterialModel::kNeoHookean)
     throw InvalidInput("deformable '" + name_ + "': contact steps need the linear or corotational model for now");
-  Eigen::SparseMatrix<double> A;
+  const int num_rigid = rigid ? static_cast<int>(rigid->size()) : 0;
+  for (const DeformableContactPoint& p : points)
+    if (p.rigid >= num_rigid) throw InvalidInput("deformable '" + name_ + "': a contact names a missing rigid body");
+  Eigen::SparseMatrix<double> A_fem;
   Eigen::VectorXd v_star;
   std::vector<int> index;
-  FreeMotion(dt, gravity, 1.0, &A, &v_star, &index);
+  FreeMotion(dt, gravity, 1.0, &A_fem, &v_star, &index);
   const int n = static_cast<int>(q_.size());
-  const int num_free = A.rows();
-  constexpr double kStictionSpeed = 1e-4;  // m/s: friction reaches μ·γn within this slip
-  // u: the free DoFs of v⁺; the contact velocity of point i is Σa w_a·v_a.
-  Eigen::VectorXd u(num_free), u_star(num_free);
+  const int num_fem = A_fem.rows();
+  const int num_unknowns = num_fem + 6 * num_rigid;
+  // The objective's quadratic part: blockdiag(A, m·I, I_W) per rigid body.
+  std::vector<Eigen::Triplet<double>> A_triplets;
+  for (int k = 0; k < A_fem.outerSize(); ++k)
+    for (Eigen::SparseMatrix<double>::InnerIterator it(A_fem, k); it; ++it)
+      A_triplets.emplace_back(it.row(), it.col(), it.value());
+  Eigen::VectorXd u_star(num_unknowns);
   for (int i = 0; i < n; ++i)
     if (index[i] >= 0) u_star[index[i]] = v_star[i];
-  u = u_star;
-  auto contact_velocity = [&](const DeformableContactPoint& p, const Eigen::VectorXd& x) {
-    Vector3 vc = Vector3::Zero();
+  for (int r = 0; r < num_rigid; ++r) {
+    const RigidParticipant& body = (*rigid)[r];
+    const int base = num_fem + 6 * r;
+    for (int k = 0; k < 3; ++k) A_triplets.emplace_back(base + k, base + k, body.mass_kg);
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j) A_triplets.emplace_back(base + 3 + i, base + 3 + j, body.inertia_W(i, j));
+    u_star.segment<3>(base) = body.v_star;
+    u_star.segment<3>(base + 3) = body.w_star;
+  }
+  Eigen::SparseMatrix<double> A(num_unknowns, num_unknowns);
+  A.setFromTriplets(A_triplets.begin(), A_triplets.end());
+  // Each point's relative velocity vc = v_deformable(point) − v_rigid(point):
+  // Σ w_a·v_a − v_B − ω_B × r = Σ w_a·v_a − v_B + [r]×·ω_B.
+  std::vector<JacobianBlocks> jacobians(points.size());
+  for (size_t i = 0; i < points.size(); ++i) {
+    const DeformableContactPoint& p = points[i];
     const Tet& t = tets_[p.tet];
     for (int a = 0; a < 4; ++a)
-      for (int k = 0; k < 3; ++k) {
-        const int dof = index[3 * t[a] + k];
-        if (dof >= 0) vc[k] += p.weights[a] * x[dof];
-      }
+      if (index[3 * t[a]] >= 0) jacobians[i].emplace_back(index[3 * t[a]], p.weights[a] * Matrix3::Identity());
+    if (p.rigid >= 0) {
+      const int base = num_fem + 6 * p.rigid;
+      jacobians[i].emplace_back(base, -Matrix3::Identity());
+      jacobians[i].emplace_back(base + 3, Cross(p.p_WC - (*rigid)[p.rigid].p_WBcm));
+    }
+  }
+  auto contact_velocity = [&](size_t i, const Eigen::VectorXd& x) {
+    Vector3 vc = Vector3::Zero();
+    for (const auto& [dof, block] : jacobians[i]) vc += block * x.segment<3>(dof);
     return vc;
   };
-  // The impulse on the body at point i for contact velocity vc, and (optionally) its derivative
-  // −∂γ/∂vc (PSD) for Newton's matrix. γn from the implicit compliant law; friction regularized.
+  constexpr double kStictionSpeed = 1e-4;  // m/s: friction reaches μ·γn within this slip
+  // The impulse on the deformable at point i for contact velocity vc, and (optionally) −∂γ/∂vc,
+  // PSD, for Newton's matrix: γn from the implicit compliant law, friction regularized.
+  // Friction starts once the frictionless problem has converged: its normal impulses are then a
+  // good lagged γn (from the free motion they can be far too large, and Newton stalled on them).
+  double friction_scale = 0;
   auto impulse = [&](const DeformableContactPoint& p, const Vector3& vc, double gamma_n_lagged, Matrix3* H) {
+    const double mu = friction_scale * p.friction;
     const Vector3& nh = p.nhat_W;
     const double vn = nh.dot(vc);
     const double y = -p.phi0_m - dt * vn;
     const double gamma_n = y > 0 ? dt * p.stiffness_N_per_m * y : 0.0;
     const Vector3 vt = vc - vn * nh;
     const double s = std::sqrt(vt.squaredNorm() + kStictionSpeed * kStictionSpeed);
-    const Vector3 gamma = gamma_n * nh - p.friction * gamma_n_lagged * vt / s;
+    const Vector3 gamma = gamma_n * nh - mu * gamma_n_lagged * vt / s;
     if (H) {
       *H = Matrix3::Zero();
       if (y > 0) *H = (dt * dt * p.stiffness_N_per_m) * nh * nh.transpose();
       const Matrix3 P = Matrix3::Identity() - nh * nh.transpose();
-      *H += p.friction * gamma_n_lagged / s * (P - vt * vt.transpose() / (s * s));
+      *H += mu * gamma_n_lagged / s * (P - vt * vt.transpose() / (s * s));
     }
     return std::make_pair(gamma, gamma_n);
   };
-  auto scatter = [&](const DeformableContactPoint& p, const Vector3& value, Eigen::VectorXd* x) {
-    const Tet& t = tets_[p.tet];
-    for (int a = 0; a < 4; ++a)
-      for (int k = 0; k < 3; ++k) {
-        const int dof = index[3 * t[a] + k];
-        if (dof >= 0) (*x)[dof] += p.weights[a] * value[k];
-      }
-  };
+  Eigen::VectorXd u = u_star;
   std::vector<double> gamma_n(points.size(), 0.0);
-  for (size_t i = 0; i < points.size(); ++i) gamma_n[i] = impulse(points[i], contact_velocity(points[i], u), 0, nullptr).second;
+  for (size_t i = 0; i < points.size(); ++i) gamma_n[i] = impulse(points[i], contact_velocity(i, u), 0, nullptr).second;
   // Objective for fixed lagged γn: ½‖u − u*‖²_A + Σ [k/2·y₊² + μ·γn·(s − ε)].
   auto objective = [&](const Eigen::VectorXd& x) {
     const Eigen::VectorXd d = x - u_star;
     double E = 0.5 * d.dot(A * d);
     for (size_t i = 0; i < points.size(); ++i) {
       const DeformableContactPoint& p = points[i];
-      const Vector3 vc = contact_velocity(p, x);
+      const Vector3 vc = contact_velocity(i, x);
       const double vn = p.nhat_W.dot(vc);
       const double y = std::max(0.0, -p.phi0_m - dt * vn);
       const Vector3 vt = vc - vn * p.nhat_W;
-      E += 0.5 * p.stiffness_N_per_m * y * y +
-           p.friction * gamma_n[i] * (std::sqrt(vt.squaredNorm() + kStictionSpeed * kStictionSpeed) - kStictionSpeed);
+      E += 0.5 * p.stiffness_N_per_m * y * y + friction_scale * p.friction * gamma_n[i] *
+                                                   (std::sqrt(vt.squaredNorm() + kStictionSpeed * kStictionSpeed) - kStictionSpeed);
     }
     return E;
   };
+  // gradient = A(u − u*) − Σ Jᵢᵀγᵢ.
+  auto gradient_of = [&](const Eigen::VectorXd& x, std::vector<Eigen::Triplet<double>>* H_triplets) {
+    Eigen::VectorXd gradient = A * (x - u_star);
+    for (size_t i = 0; i < points.size(); ++i) {
+      Matrix3 H;
+      const Vector3 gamma = impulse(points[i], contact_velocity(i, x), gamma_n[i], H_triplets ? &H : nullptr).first;
+      for (const auto& [dof, block] : jacobians[i]) gradient.segment<3>(dof) -= block.transpose() * gamma;
+      if (!H_triplets) continue;
+      for (const auto& [row_dof, row_block] : jacobians[i])
+        for (const auto& [col_dof, col_block] : jacobians[i]) {
+          const Matrix3 entry = row_block.transpose() * H * col_block;
+          for (int r = 0; r < 3; ++r)
+            for (int c = 0; c < 3; ++c) H_triplets->emplace_back(row_dof + r, col_dof + c, entry(r, c));
+        }
+    }
+    return gradient;
+  };
   ContactSolveReport report;
   for (report.iterations = 1; report.iterations <= 100; ++report.iterations) {
-    Eigen::VectorXd gradient = A * (u - u_star);
-    std::vector<Eigen::Triplet<double>> H_triplets;
-    for (int k = 0; k < A.outerSize(); ++k)
-      for (Eigen::SparseMatrix<double>::InnerIterator it(A, k); it; ++it) H_triplets.emplace_back(it.row(), it.col(), it.value());
-    for (size_t i = 0; i < points.size(); ++i) {
-      const DeformableContactPoint& p = points[i];
-      Matrix3 H;
-      const auto [gamma, gn] = impulse(p, contact_velocity(p, u), gamma_n[i], &H);
-      (void)gn;
-      scatter(p, -gamma, &gradient);
-      const Tet& t = tets_[p.tet];
-      for (int a = 0; a < 4; ++a)
-        for (int b = 0; b < 4; ++b)
-          for (int r = 0; r < 3; ++r)
-            for (int c = 0; c < 3; ++c) {
-              const int row = index[3 * t[a] + r], col = index[3 * t[b] + c];
-              if (row >= 0 && col >= 0) H_triplets.emplace_back(row, col, p.weights[a] * p.weights[b] * H(r, c));
-            }
-    }
-    report.residual = gradient.cwiseAbs().maxCoeff();
-    Eigen::SparseMatrix<double> H(num_free, num_free);
+    std::vector<Eigen::Triplet<double>> H_triplets = A_triplets;
+    const Eigen::VectorXd gradient = gradient_of(u, &H_triplets);
+    Eigen::SparseMatrix<double> H(num_unknowns, num_unknowns);
     H.setFromTriplets(H_triplets.begin(), H_triplets.end());
     Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>> solver(H);
     const Eigen::VectorXd step = solver.solve(-gradient);
@@ -185,26 +222,38 @@ ContactSolveReport FemBody::StepWithContacts(double dt, const Vector3& gravity,
     u += alpha * step;
     double change = 0, largest = 0;
     for (size_t i = 0; i < points.size(); ++i) {
-      const double updated = impulse(points[i], contact_velocity(points[i], u), 0, nullptr).second;
+      const double updated = impulse(points[i], contact_velocity(i, u), 0, nullptr).second;
       change = std::max(change, std::abs(updated - gamma_n[i]));
       largest = std::max(largest, updated);
       gamma_n[i] = updated;
     }
     if (alpha * step.cwiseAbs().maxCoeff() <= 1e-9 + 1e-9 * u.cwiseAbs().maxCoeff() && change <= 1e-9 * (1 + largest)) {
-      report.converged = true;
-      break;
+      if (friction_scale == 1) {
+        report.converged = true;
+        break;
+      }
+      friction_scale = 1;
     }
   }
   report.iterations = std::min(report.iterations, 100);
-  // Final momentum residual and the impulse the points applied.
-  Eigen::VectorXd residual = A * (u - u_star);
-  for (size_t i = 0; i < points.size(); ++i) {
-    const auto [gamma, gn] = impulse(points[i], contact_velocity(points[i], u), gamma_n[i], nullptr);
-    (void)gn;
-    scatter(points[i], -gamma, &residual);
-    report.impulse_on_body_W += gamma;
+  // The momentum residual with the final impulses, and what went where.
+  report.residual = points.empty() ? 0.0 : gradient_of(u, nullptr).cwiseAbs().maxCoeff();
+  for (int r = 0; r < num_rigid; ++r) {
+    RigidParticipant& body = (*rigid)[r];
+    body.v = u.segment<3>(num_fem + 6 * r);
+    body.w = u.segment<3>(num_fem + 6 * r + 3);
+    body.impulse_W.setZero();
+    body.angular_impulse_W.setZero();
   }
-  report.residual = points.empty() ? 0.0 : residual.cwiseAbs().maxCoeff();
+  for (size_t i = 0; i < points.size(); ++i) {
+    const Vector3 gamma = impulse(points[i], contact_velocity(i, u), gamma_n[i], nullptr).first;
+    report.impulse_on_body_W += gamma;
+    if (points[i].rigid >= 0) {
+      RigidParticipant& body = (*rigid)[points[i].rigid];
+      body.impulse_W -= gamma;
+      body.angular_impulse_W -= (points[i].p_WC - body.p_WBcm).cross(gamma);
+    }
+  }
   Eigen::VectorXd v_new = Eigen::VectorXd::Zero(n);
   for (int i = 0; i < n; ++i)
     if (index[i] >= 0) v_new[i] = u[index[i]];

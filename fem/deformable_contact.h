@@ -30,6 +30,21 @@ struct DeformableContactPoint {
   double stiffness_N_per_m{0};
   double phi0_m{0};                  // signed distance at the start of the step (< 0: penetrating)
   double friction{0};
+  int rigid{-1};  // index of the moving rigid body touched (StepWithContacts' list), -1: static
+};
+
+// A moving rigid body that takes part in a deformable's contact solve: its 6 velocities are
+// unknowns of the same convex problem, weighted by its mass and inertia (two-way coupling).
+struct RigidParticipant {
+  double mass_kg{0};
+  Matrix3 inertia_W{Matrix3::Identity()};  // about the centre of mass, world frame
+  Vector3 p_WBcm{Vector3::Zero()};
+  Vector3 v_star{Vector3::Zero()};  // its velocity after the step without these contacts
+  Vector3 w_star{Vector3::Zero()};
+  // Out: velocity with the contacts, and the total impulse the deformable applied (at p_WBcm,
+  // with its moment).
+  Vector3 v{Vector3::Zero()}, w{Vector3::Zero()};
+  Vector3 impulse_W{Vector3::Zero()}, angular_impulse_W{Vector3::Zero()};
 };
 
 // The contact points of the body's current shape with a rigid half-space {z ≤ 0 of frame H}

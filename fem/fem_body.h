@@ -15,6 +15,7 @@ namespace hydro {
 namespace fem {
 struct DeformableContactPoint;
 struct ContactSolveReport;
+struct RigidParticipant;
 }  // namespace fem
 }  // namespace hydro
 
@@ -71,7 +72,10 @@ class FemBody {
   // implicit compliant law (impulse δt·k·(−φ0 − δt·vn)₊ along the normal) and regularized
   // Coulomb friction (μ·γn, stiction speed 1e-4 m/s) — a convex problem in v⁺ for fixed γn, solved
   // by Newton's method with γn updated every iteration, until the step is below 1e-9 m/s.
-  ContactSolveReport StepWithContacts(double dt, const Vector3& gravity, const std::vector<DeformableContactPoint>& points);
+  // Points whose `rigid` index names an entry of `rigid` touch that moving body, whose velocities
+  // join the unknowns (its inertia weighting them in the objective).
+  ContactSolveReport StepWithContacts(double dt, const Vector3& gravity, const std::vector<DeformableContactPoint>& points,
+                                      std::vector<RigidParticipant>* rigid = nullptr);
   // The free-DOF matrix of the linear step, (1 + αθδt)M + θδt(θδt + β)K at the current rotations
   // (002 eq. 11): what Step factors; for benchmarks and the contact solve.
   Eigen::SparseMatrix<double> StepMatrix(double dt, double theta = 1.0) const;
