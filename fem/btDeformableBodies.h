@@ -1,0 +1,43 @@
+#pragma once
+// FEM deformable bodies stepping inside a Bullet world (issue 5): add the bodies, and every
+// stepSimulation() also steps them. Before each of Bullet's internal steps (a pre-tick callback),
+// each deformable solves its implicit step together with its contacts against the world's
+// collision objects — static geometry, and moving rigid bodies whose velocities join the same
+// convex problem — then gives those bodies the opposite impulses; Bullet's own step follows with
+// them applied. See fem/README.md for the ordering and why it is stable.
+//
+// Uses the world's internal pre-tick callback: do not install another one on the same world.
+#include <BulletDynamics/Dynamics/btDiscreteDynamicsWorld.h>
+
+#include <vector>
+
+#include "fem/deformable_contact.h"
+#include "fem/fem_body.h"
+
+class btDeformableBodies {
+ public:
+  explicit btDeformableBodies(btDiscreteDynamicsWorld* world);
+  ~btDeformableBodies();
+  btDeformableBodies(const btDeformableBodies&) = delete;
+  btDeformableBodies& operator=(const btDeformableBodies&) = delete;
+
+  // The body is owned by the caller and must outlive this object. `friction` is combined with each
+  // Bullet object's friction by the core's rule; the contact modulus is this factor times E.
+  void addBody(hydro::fem::FemBody* body, btScalar friction = 0.5, btScalar contactModulusFactor = 10);
+  int getNumBodies() const { return static_cast<int>(m_bodies.size()); }
+  // The contact solve of each body in the last internal step.
+  const std::vector<hydro::fem::ContactSolveReport>& getLastReports() const { return m_reports; }
+
+ private:
+  struct Entry {
+    hydro::fem::FemBody* body;
+    hydro::fem::DeformableContactModel model;
+    btScalar friction;
+  };
+  static void PreTick(btDynamicsWorld* world, btScalar timeStep);
+  void Step(btScalar timeStep);
+
+  btDiscreteDynamicsWorld* m_world;
+  std::vector<Entry> m_bodies;
+  std::vector<hydro::fem::ContactSolveReport> m_reports;
+};
