@@ -10,11 +10,16 @@ namespace bullet {
 inline Vector3 ToEigen(const btVector3& v) { return Vector3(v.x(), v.y(), v.z()); }
 inline btVector3 ToBullet(const Vector3& v) { return btVector3(v.x(), v.y(), v.z()); }
 
+inline Matrix3 ToEigen(const btMatrix3x3& R) {
+  Matrix3 result;
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) result(i, j) = R[i][j];
+  return result;
+}
+
 inline RigidTransform ToRigidTransform(const btTransform& X) {
   RigidTransform result = RigidTransform::Identity();
-  const btMatrix3x3& R = X.getBasis();
-  for (int i = 0; i < 3; ++i)
-    for (int j = 0; j < 3; ++j) result.linear()(i, j) = R[i][j];
+  result.linear() = ToEigen(X.getBasis());
   result.translation() = ToEigen(X.getOrigin());
   return result;
 }

@@ -35,13 +35,6 @@ void btDeformableBodies::PreTick(btDynamicsWorld* world, btScalar timeStep) {
 
 namespace {
 
-Matrix3 ToEigen3(const btMatrix3x3& m) {
-  Matrix3 out;
-  for (int i = 0; i < 3; ++i)
-    for (int j = 0; j < 3; ++j) out(i, j) = m[i][j];
-  return out;
-}
-
 void ReportOnce(const std::string& message) {
   static std::set<std::string> reported;
   if (reported.insert(message).second) std::fprintf(stderr, "HydroBullet: %s\n", message.c_str());
@@ -97,7 +90,7 @@ void btDeformableBodies::Step(btScalar dt) {
         participant = static_cast<int>(participants.size());
         RigidParticipant p;
         p.mass_kg = 1 / rigid->getInvMass();
-        p.inertia_W = ToEigen3(rigid->getInvInertiaTensorWorld()).inverse();
+        p.inertia_W = ToEigen(rigid->getInvInertiaTensorWorld()).inverse();
         p.p_WBcm = ToEigen(rigid->getCenterOfMassPosition());
         // Bullet integrates the body's total force in the step that follows; stepSimulation has
         // already added gravity to it (applyGravity runs before the internal steps).

@@ -48,6 +48,23 @@ Matrix12 Rotate(const Matrix12& K, const Matrix3& R) {
   return RK;
 }
 
+// Polar decomposition F = R·S from the SVD; a reflection (an inverted element) is turned into the
+// nearest rotation by flipping the weakest direction.
+Matrix3 PolarRotation(const Matrix3& F) {
+  const Eigen::JacobiSVD<Matrix3> svd(F, Eigen::ComputeFullU | Eigen::ComputeFullV);
+  Matrix3 U = svd.matrixU();
+  const Matrix3 V = svd.matrixV();
+  if ((U * V.transpose()).determinant() < 0) U.col(2) *= -1;
+  return U * V.transpose();
+}
+
+// F = Ds·Dm⁻¹ of tet t at positions x.
+Matrix3 DeformationGradient(const Eigen::VectorXd& x, const Tet& t, const Matrix3& Dm_inverse) {
+  Matrix3 Ds;
+  for (int i = 0; i < 3; ++i) Ds.col(i) = x.segment<3>(3 * t[i + 1]) - x.segment<3>(3 * t[0]);
+  return Ds * Dm_inverse;
+}
+
 Vector12 Gather(const Eigen::VectorXd& x, const Tet& t) {
   Vector12 e;
   for (int a = 0; a < 4; ++a) e.segment<3>(3 * a) = x.segment<3>(3 * t[a]);
@@ -137,17 +154,7 @@ void FemBody::FixVertex(int vertex) {
 
 void FemBody::UpdateRotations(const Eigen::VectorXd& x) {
   for (size_t e = 0; e < tets_.size(); ++e) {
-    const Tet& t = tets_[e];
-    Matrix3 Ds;
-    for (int i = 0; i < 3; ++i) Ds.col(i) = x.segment<3>(3 * t[i + 1]) - x.segment<3>(3 * t[0]);
-    const Matrix3 F = Ds * Dm_inverse_[e];
-    // Polar decomposition F = R·S from the SVD; a reflection (an inverted element) is turned into
-    // the nearest rotation by flipping the weakest direction.
-    const Eigen::JacobiSVD<Matrix3> svd(F, Eigen::ComputeFullU | Eigen::ComputeFullV);
-    Matrix3 U = svd.matrixU();
-    const Matrix3 V = svd.matrixV();
-    if ((U * V.transpose()).determinant() < 0) U.col(2) *= -1;
-    rotations_[e] = U * V.transpose();
+    rotations_[e] = PolarRotation(DeformationGradient(x, tets_[e], Dm_inverse_[e]));
   }
 }
 
@@ -293,9 +300,7 @@ double FemBody::NeoHookeanEnergy(const Eigen::VectorXd& x, Eigen::VectorXd* grad
   double energy = 0;
   for (size_t e = 0; e < tets_.size(); ++e) {
     const Tet& t = tets_[e];
-    Matrix3 Ds;
-    for (int i = 0; i < 3; ++i) Ds.col(i) = x.segment<3>(3 * t[i + 1]) - x.segment<3>(3 * t[0]);
-    const Matrix3 F = Ds * Dm_inverse_[e];
+    const Matrix3 F = DeformationGradient(x, t, Dm_inverse_[e]);
     const double psi = NeoHookeanEnergyDensity(F, lame);
     if (!std::isfinite(psi)) return psi;
     energy += volumes_[e] * psi;
@@ -458,15 +463,7 @@ double FemBody::CalcElasticEnergy() const {
   double energy = 0;
   for (size_t e = 0; e < tets_.size(); ++e) {
     const Tet& t = tets_[e];
-    Matrix3 R = Matrix3::Identity();
-    if (!linear) {
-      Matrix3 Ds;
-      for (int i = 0; i < 3; ++i) Ds.col(i) = q_.segment<3>(3 * t[i + 1]) - q_.segment<3>(3 * t[0]);
-      const Eigen::JacobiSVD<Matrix3> svd(Ds * Dm_inverse_[e], Eigen::ComputeFullU | Eigen::ComputeFullV);
-      Matrix3 U = svd.matrixU();
-      if ((U * svd.matrixV().transpose()).determinant() < 0) U.col(2) *= -1;
-      R = U * svd.matrixV().transpose();
-    }
+    const Matrix3 R = linear ? Matrix3::Identity() : PolarRotation(DeformationGradient(q_, t, Dm_inverse_[e]));
     Vector12 x = Gather(q_, t);
     for (int a = 0; a < 4; ++a) x.segment<3>(3 * a) = R.transpose() * x.segment<3>(3 * a);
     const Vector12 u = x - GatherRest(rest_, t);
