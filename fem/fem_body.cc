@@ -491,6 +491,16 @@ Vector3 FemBody::CalcMeanVelocity() const {
   return c / CalcMass();
 }
 
+std::vector<double> FemBody::CalcElementStrains() const {
+  std::vector<double> strains(tets_.size());
+  for (size_t e = 0; e < tets_.size(); ++e) {
+    const Matrix3 F = DeformationGradient(q_, tets_[e], Dm_inverse_[e]);
+    const Matrix3 RtF = PolarRotation(F).transpose() * F;
+    strains[e] = (0.5 * (RtF + RtF.transpose()) - Matrix3::Identity()).norm();
+  }
+  return strains;
+}
+
 double FemBody::CalcVolume() const {
   double volume = 0;
   for (const Tet& t : tets_) {

@@ -95,6 +95,9 @@ class FemBody {
   Vector3 CalcCenterOfMass() const;
   Vector3 CalcMeanVelocity() const;  // mass-weighted
   double CalcVolume() const;         // of the deformed mesh
+  // Per tet, ‖sym(RᵀF) − I‖_F: the size of the small strain with the element's rotation removed
+  // (for pictures).
+  std::vector<double> CalcElementStrains() const;
 
  private:
   // Backward Euler for the Neo-Hookean model: v⁺ minimizes the incremental potential

@@ -189,6 +189,13 @@ int Run(const CommandLine& args) {
                     q.y(), q.z(), v.x(), v.y(), v.z(), w.x(), w.y(), w.z());
       bodies_csv << row;
     }
+    // Deformables: centroid, identity orientation, mean velocity.
+    for (const auto& d : simulation.deformables) {
+      const Vector3 c = d->CalcCenterOfMass(), v = d->CalcMeanVelocity();
+      std::snprintf(row, sizeof(row), "%.6f,%s,%.9g,%.9g,%.9g,1,0,0,0,%.9g,%.9g,%.9g,0,0,0\n", t, d->name().c_str(), c.x(),
+                    c.y(), c.z(), v.x(), v.y(), v.z());
+      bodies_csv << row;
+    }
   };
   auto log_contacts = [&](double t) {
     for (const PairReport& r : SolverPairReports(simulation, dt)) {
@@ -222,6 +229,8 @@ int Run(const CommandLine& args) {
     for (const urdf::BuiltBody& body : simulation.built->bodies())
       if (!simulation.built->LinkPose(body).matrix().allFinite())
         return Fail("body '" + body.name + "' has a non-finite pose at t = " + std::to_string(t) + " s");
+    for (const auto& d : simulation.deformables)
+      if (!d->q().allFinite()) return Fail("deformable '" + d->name() + "' became non-finite at t = " + std::to_string(t) + " s");
   }
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (progress) std::fprintf(stderr, "\n");
@@ -239,6 +248,12 @@ int Run(const CommandLine& args) {
                                       {"velocity", JsonVector(v)},
                                       {"angular_velocity", JsonVector(w)}}));
   }
+  for (const auto& d : simulation.deformables)
+    final_state.push_back(JsonObject({{"body", JsonString(d->name())},
+                                      {"position", JsonVector(d->CalcCenterOfMass())},
+                                      {"quaternion", "[1,0,0,0]"},
+                                      {"velocity", JsonVector(d->CalcMeanVelocity())},
+                                      {"angular_velocity", "[0,0,0]"}}));
   std::ofstream summary(args.out_dir + "/summary.json");
   summary << JsonObject({{"file", JsonString(args.file)},
                          {"plugin", args.plugin ? "true" : "false"},

@@ -6,6 +6,7 @@
 #include "plugin/btHydroelasticCollisionConfiguration.h"
 #include "plugin/btHydroelasticContactQuery.h"
 #include "plugin/btHydroelasticSolverSettings.h"
+#include "hydro/vtk_volume_mesh.h"
 
 namespace hydro {
 namespace cli {
@@ -20,7 +21,10 @@ Simulation::Simulation(bool use_plugin) : plugin(use_plugin) {
   if (plugin) hydroConfigureSolverInfo(world->getSolverInfo());
 }
 
-Simulation::~Simulation() { built.reset(); }
+Simulation::~Simulation() {
+  deformable_stepper.reset();
+  built.reset();
+}
 
 void Simulation::Step(double dt) {
   built->ApplyJointDamping();
@@ -40,6 +44,28 @@ bool LoadSimulation(const std::string& file, const urdf::ReadOptions& read_optio
     for (const urdf::Diagnostic& d : diagnostics.all())
       if (d.ToString() + "\n" != *errors) *errors += d.ToString() + "\n";
     return false;
+  }
+  // Deformables: their tet meshes placed at X_WD, corotational FEM (fem/), stepped by Bullet.
+  for (const urdf::Deformable& d : scene->deformables) {
+    try {
+      const VolumeMeshWithExtent mesh = ReadVtkVolumeMesh(d.mesh_path);
+      std::vector<Vector3> vertices;
+      for (const Vector3& p : mesh.mesh->vertices()) vertices.push_back(d.X_WD * p);
+      fem::Material material;
+      material.youngs_modulus_Pa = d.youngs_modulus_Pa;
+      material.poisson_ratio = d.poisson_ratio;
+      material.density_kg_per_m3 = d.mass_density_kg_per_m3;
+      material.mass_damping_1_per_s = d.mass_damping;
+      material.stiffness_damping_s = d.stiffness_damping;
+      simulation->deformables.push_back(std::make_unique<fem::FemBody>(d.name, vertices, mesh.mesh->tets(), material));
+    } catch (const InvalidInput& e) {
+      *errors = d.where.ToString() + ": error: " + e.what() + "\n";
+      return false;
+    }
+  }
+  if (!simulation->deformables.empty()) {
+    simulation->deformable_stepper = std::make_unique<btDeformableBodies>(simulation->world.get());
+    for (auto& body : simulation->deformables) simulation->deformable_stepper->addBody(body.get());
   }
   return true;
 }

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "fem/btDeformableBodies.h"
+#include "fem/fem_body.h"
 #include "urdf/bullet_builder.h"
 #include "urdf/model_files.h"
 
@@ -29,6 +31,9 @@ struct Simulation {
   std::unique_ptr<btMultiBodyDynamicsWorld> world;
   urdf::Scene scene;
   std::unique_ptr<urdf::BuiltScene> built;
+  // The file's deformable bodies, stepped inside the world's stepSimulation.
+  std::vector<std::unique_ptr<fem::FemBody>> deformables;
+  std::unique_ptr<btDeformableBodies> deformable_stepper;
 };
 
 // Reads and builds; on failure returns false with every diagnostic in *errors (first line first).

@@ -142,6 +142,44 @@ bool VtkSeries::WriteFrame(const Simulation& simulation, double t, std::string* 
     }
   }
   body_files_.emplace_back(t, name);
+  if (simulation.deformables.empty()) return true;
+  // Deformed tets with their strain (VTK_TETRA = 10).
+  std::snprintf(name, sizeof(name), "deformables_%05d.vtu", frame);
+  std::ofstream out(directory_ + "/" + name);
+  int num_points = 0, num_cells = 0;
+  for (const auto& d : simulation.deformables) num_points += d->num_vertices(), num_cells += d->num_tets();
+  out << "<?xml version=\"1.0\"?>\n<VTKFile type=\"UnstructuredGrid\" version=\"0.1\" byte_order=\"LittleEndian\">\n"
+      << "<UnstructuredGrid><Piece NumberOfPoints=\"" << num_points << "\" NumberOfCells=\"" << num_cells << "\">\n"
+      << "<Points><DataArray type=\"Float64\" NumberOfComponents=\"3\" format=\"ascii\">\n";
+  char buffer[96];
+  for (const auto& d : simulation.deformables)
+    for (int v = 0; v < d->num_vertices(); ++v) {
+      const Vector3 p = d->position(v);
+      std::snprintf(buffer, sizeof(buffer), "%.9g %.9g %.9g\n", p.x(), p.y(), p.z());
+      out << buffer;
+    }
+  out << "</DataArray></Points>\n<Cells><DataArray type=\"Int64\" Name=\"connectivity\" format=\"ascii\">\n";
+  int base = 0;
+  for (const auto& d : simulation.deformables) {
+    for (const Tet& tet : d->tets()) out << base + tet[0] << ' ' << base + tet[1] << ' ' << base + tet[2] << ' ' << base + tet[3] << '\n';
+    base += d->num_vertices();
+  }
+  out << "</DataArray><DataArray type=\"Int64\" Name=\"offsets\" format=\"ascii\">\n";
+  for (int c = 1; c <= num_cells; ++c) out << 4 * c << '\n';
+  out << "</DataArray><DataArray type=\"UInt8\" Name=\"types\" format=\"ascii\">\n";
+  for (int c = 0; c < num_cells; ++c) out << "10\n";
+  out << "</DataArray></Cells>\n<CellData Scalars=\"strain\"><DataArray type=\"Float64\" Name=\"strain\" format=\"ascii\">\n";
+  for (const auto& d : simulation.deformables)
+    for (double strain : d->CalcElementStrains()) {
+      std::snprintf(buffer, sizeof(buffer), "%.6g\n", strain);
+      out << buffer;
+    }
+  out << "</DataArray></CellData>\n</Piece></UnstructuredGrid>\n</VTKFile>\n";
+  if (!out) {
+    *error = "cannot write " + directory_ + "/" + name;
+    return false;
+  }
+  deformable_files_.emplace_back(t, name);
   return true;
 }
 
@@ -156,6 +194,11 @@ bool VtkSeries::Finish(std::string* error) const {
     std::snprintf(buffer, sizeof(buffer), "<DataSet timestep=\"%.9g\" part=\"1\" file=\"%s\"/>\n", body_files_[i].first,
                   body_files_[i].second.c_str());
     out << buffer;
+    if (i < deformable_files_.size()) {
+      std::snprintf(buffer, sizeof(buffer), "<DataSet timestep=\"%.9g\" part=\"2\" file=\"%s\"/>\n",
+                    deformable_files_[i].first, deformable_files_[i].second.c_str());
+      out << buffer;
+    }
   }
   out << "</Collection>\n</VTKFile>\n";
   if (!out) {

@@ -1,7 +1,8 @@
 #pragma once
 // The contact surfaces and bodies of a run as a VTK time series for ParaView: one PolyData file
 // per frame for the contact polygons (point data "pressure" in Pa, cell data "pair") and one for
-// the bodies' collision surfaces (cell data "body"), indexed by a .pvd collection.
+// the bodies' collision surfaces (cell data "body"), and, when the scene has deformables, one
+// UnstructuredGrid file of their deformed tets (cell data "strain"), indexed by a .pvd collection.
 #include <map>
 #include <string>
 #include <vector>
@@ -25,7 +26,7 @@ class VtkSeries {
   const std::vector<std::pair<TriangleSurfaceMesh, RigidTransform>>& SurfacesOf(const btCollisionShape* shape);
 
   std::string directory_;
-  std::vector<std::pair<double, std::string>> contact_files_, body_files_;
+  std::vector<std::pair<double, std::string>> contact_files_, body_files_, deformable_files_;
   std::map<const btCollisionShape*, std::vector<std::pair<TriangleSurfaceMesh, RigidTransform>>> surfaces_;
 };
 

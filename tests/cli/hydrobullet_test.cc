@@ -170,5 +170,37 @@ TEST(HydrobulletTest, RunWritesCsvJsonAndVtkSeries) {
   }
 }
 
+TEST(HydrobulletTest, DeformablesAreListedRunAndDrawn) {
+  const Result inspect = Tool("inspect " + Scene("soft_block.sdf") + " --json");
+  ASSERT_EQ(inspect.exit_code, 0) << inspect.err;
+  const Json json = ParseJson(inspect.out);
+  ASSERT_EQ(json["deformables"].array.size(), 1u);
+  EXPECT_EQ(json["deformables"][0]["name"].string, "jelly::body");
+  EXPECT_EQ(json["deformables"][0]["vertices"].number, 64);
+  EXPECT_EQ(json["deformables"][0]["tets"].number, 162);
+  const fs::path out = fs::temp_directory_path() / ("hydrobullet_soft_" + std::to_string(::getpid()));
+  fs::remove_all(out);
+  const Result run = Tool("run " + Scene("soft_block.sdf") + " --duration 0.1 --out " + out.string());
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  // bodies.csv: ground, box and the deformable (by its centroid) at 0, 10, …, 100 ms.
+  const auto bodies = Lines((out / "bodies.csv").string());
+  EXPECT_EQ(bodies.size(), 1u + 11 * 3);
+  int jelly_rows = 0;
+  for (const std::string& line : bodies) jelly_rows += line.find(",jelly::body,") != std::string::npos;
+  EXPECT_EQ(jelly_rows, 11);
+  // The series has a deformables part per frame, each file present.
+  int deformable_sets = 0;
+  const std::regex dataset("part=\"2\" file=\"([^\"]+)\"");
+  for (const std::string& line : Lines((out / "series.pvd").string())) {
+    std::smatch match;
+    if (std::regex_search(line, match, dataset)) {
+      ++deformable_sets;
+      EXPECT_TRUE(fs::exists(out / match[1].str())) << match[1];
+    }
+  }
+  EXPECT_EQ(deformable_sets, 11);
+  fs::remove_all(out);
+}
+
 }  // namespace
 }  // namespace hydro
