@@ -7,6 +7,8 @@
 #include <set>
 #include <string>
 
+#include "hydro/math.h"
+
 #include "adapters/bullet_conversions.h"
 #include "adapters/shape_registry.h"
 #include "hydro/contact_material.h"
@@ -26,7 +28,24 @@ btDeformableBodies::btDeformableBodies(btDiscreteDynamicsWorld* world) : m_world
 btDeformableBodies::~btDeformableBodies() { m_world->setInternalTickCallback(nullptr, nullptr, true); }
 
 void btDeformableBodies::addBody(hydro::fem::FemBody* body, btScalar friction, btScalar contactModulusFactor) {
-  m_bodies.push_back({body, hydro::fem::MakeDeformableContactModel(*body, contactModulusFactor), friction});
+  m_bodies.push_back({body, hydro::fem::MakeDeformableContactModel(*body, contactModulusFactor), friction, {}});
+}
+
+void btDeformableBodies::attachVertex(hydro::fem::FemBody* body, int vertex, btRigidBody* rigidBody, btScalar stiffness) {
+  for (Entry& entry : m_bodies) {
+    if (entry.body != body) continue;
+    if (!rigidBody || rigidBody->isStaticObject()) {
+      body->FixVertex(vertex);  // welded to the world
+      return;
+    }
+    if (vertex < 0 || vertex >= body->num_vertices() || !(stiffness > 0))
+      throw hydro::InvalidInput("btDeformableBodies::attachVertex: no vertex " + std::to_string(vertex) +
+                                " in '" + body->name() + "', or a non-positive stiffness");
+    const btVector3 p_W = ToBullet(body->position(vertex));
+    entry.welds.push_back({vertex, rigidBody, rigidBody->getCenterOfMassTransform().inverse() * p_W, stiffness});
+    return;
+  }
+  throw hydro::InvalidInput("btDeformableBodies::attachVertex: the body was not added");
 }
 
 void btDeformableBodies::PreTick(btDynamicsWorld* world, btScalar timeStep) {
@@ -57,6 +76,32 @@ void btDeformableBodies::Step(btScalar dt) {
     std::vector<DeformableContactPoint> points;
     std::vector<RigidParticipant> participants;
     std::vector<btRigidBody*> participant_bodies;
+    // The index of a dynamic rigid body among the participants, adding it on first use.
+    auto participant_of = [&](btRigidBody* rigid) {
+      for (size_t k = 0; k < participant_bodies.size(); ++k)
+        if (participant_bodies[k] == rigid) return static_cast<int>(k);
+      RigidParticipant p;
+      p.mass_kg = 1 / rigid->getInvMass();
+      p.inertia_W = ToEigen(rigid->getInvInertiaTensorWorld()).inverse();
+      p.p_WBcm = ToEigen(rigid->getCenterOfMassPosition());
+      // Bullet integrates the body's total force in the step that follows; stepSimulation has
+      // already added gravity to it (applyGravity runs before the internal steps).
+      p.v_star = ToEigen(rigid->getLinearVelocity() + rigid->getTotalForce() * rigid->getInvMass() * dt);
+      p.w_star = ToEigen(rigid->getAngularVelocity() + rigid->getInvInertiaTensorWorld() * rigid->getTotalTorque() * dt);
+      participants.push_back(p);
+      participant_bodies.push_back(rigid);
+      return static_cast<int>(participants.size()) - 1;
+    };
+    std::vector<hydro::fem::VertexAttachment> attachments;
+    for (const Weld& weld : entry.welds) {
+      if (weld.rigid->isStaticOrKinematicObject()) {
+        ReportOnce("welds to kinematic bodies are not supported yet; that weld is skipped");
+        continue;
+      }
+      const int participant = participant_of(weld.rigid);
+      attachments.push_back({weld.vertex, participant, ToEigen(weld.rigid->getCenterOfMassTransform() * weld.p_BQ),
+                             static_cast<double>(weld.stiffness)});
+    }
     for (int i = 0; i < m_world->getNumCollisionObjects(); ++i) {
       btCollisionObject* object = m_world->getCollisionObjectArray()[i];
       const btCollisionShape* shape = object->getCollisionShape();
@@ -87,17 +132,7 @@ void btDeformableBodies::Step(btScalar dt) {
       if (found.empty()) continue;
       int participant = -1;
       if (!rigid->isStaticOrKinematicObject()) {
-        participant = static_cast<int>(participants.size());
-        RigidParticipant p;
-        p.mass_kg = 1 / rigid->getInvMass();
-        p.inertia_W = ToEigen(rigid->getInvInertiaTensorWorld()).inverse();
-        p.p_WBcm = ToEigen(rigid->getCenterOfMassPosition());
-        // Bullet integrates the body's total force in the step that follows; stepSimulation has
-        // already added gravity to it (applyGravity runs before the internal steps).
-        p.v_star = ToEigen(rigid->getLinearVelocity() + rigid->getTotalForce() * rigid->getInvMass() * dt);
-        p.w_star = ToEigen(rigid->getAngularVelocity() + rigid->getInvInertiaTensorWorld() * rigid->getTotalTorque() * dt);
-        participants.push_back(p);
-        participant_bodies.push_back(rigid);
+        participant = participant_of(rigid);
       } else if (rigid->isKinematicObject()) {
         ReportOnce("a kinematic body touching a deformable is treated as static this step");
       }
@@ -106,7 +141,7 @@ void btDeformableBodies::Step(btScalar dt) {
         points.push_back(point);
       }
     }
-    m_reports.push_back(body.StepWithContacts(dt, gravity, points, &participants));
+    m_reports.push_back(body.StepWithContacts(dt, gravity, points, &participants, &attachments));
     for (size_t k = 0; k < participants.size(); ++k) {
       participant_bodies[k]->activate();
       participant_bodies[k]->applyCentralImpulse(ToBullet(participants[k].impulse_W));

@@ -25,14 +25,25 @@ class btDeformableBodies {
   // Bullet object's friction by the core's rule; the contact modulus is this factor times E.
   void addBody(hydro::fem::FemBody* body, btScalar friction = 0.5, btScalar contactModulusFactor = 10);
   int getNumBodies() const { return static_cast<int>(m_bodies.size()); }
+  // Welds a vertex of an added body to `rigidBody` where the vertex is now (bubble-gripper style):
+  // an implicit spring of `stiffness` N/m inside the contact solve. A null or static body welds it
+  // to the world; kinematic bodies are not supported yet (reported, skipped).
+  void attachVertex(hydro::fem::FemBody* body, int vertex, btRigidBody* rigidBody, btScalar stiffness = 1e5);
   // The contact solve of each body in the last internal step.
   const std::vector<hydro::fem::ContactSolveReport>& getLastReports() const { return m_reports; }
 
  private:
+  struct Weld {
+    int vertex;
+    btRigidBody* rigid;
+    btVector3 p_BQ;  // in the rigid body's frame
+    btScalar stiffness;
+  };
   struct Entry {
     hydro::fem::FemBody* body;
     hydro::fem::DeformableContactModel model;
     btScalar friction;
+    std::vector<Weld> welds;
   };
   static void PreTick(btDynamicsWorld* world, btScalar timeStep);
   void Step(btScalar timeStep);

@@ -99,12 +99,18 @@ Matrix3 Cross(const Vector3& r) {
 
 ContactSolveReport FemBody::StepWithContacts(double dt, const Vector3& gravity,
                                              const std::vector<DeformableContactPoint>& points,
-                                             std::vector<RigidParticipant>* rigid) {
+                                             std::vector<RigidParticipant>* rigid,
+                                             const std::vector<VertexAttachment>* attachments) {
   if (material_.model == MaterialModel::kNeoHookean)
     throw InvalidInput("deformable '" + name_ + "': contact steps need the linear or corotational model for now");
   const int num_rigid = rigid ? static_cast<int>(rigid->size()) : 0;
   for (const DeformableContactPoint& p : points)
     if (p.rigid >= num_rigid) throw InvalidInput("deformable '" + name_ + "': a contact names a missing rigid body");
+  const std::vector<VertexAttachment> no_attachments;
+  const std::vector<VertexAttachment>& welds = attachments ? *attachments : no_attachments;
+  for (const VertexAttachment& a : welds)
+    if (a.rigid < 0 || a.rigid >= num_rigid || a.vertex < 0 || a.vertex >= num_vertices() || !(a.stiffness_N_per_m > 0))
+      throw InvalidInput("deformable '" + name_ + "': an attachment names a missing vertex or body, or has no stiffness");
   Eigen::SparseMatrix<double> A_fem;
   Eigen::VectorXd v_star;
   std::vector<int> index;
@@ -145,6 +151,22 @@ ContactSolveReport FemBody::StepWithContacts(double dt, const Vector3& gravity,
       jacobians[i].emplace_back(base + 3, Cross(p.p_WC - (*rigid)[p.rigid].p_WBcm));
     }
   }
+  // Attachment gaps e = (x_a + δt·v_a) − (p_WQ + δt·(v_B + ω_B × r)) = e0 + Σ blocks·u.
+  std::vector<JacobianBlocks> weld_jacobians(welds.size());
+  std::vector<Vector3> weld_offsets(welds.size());
+  for (size_t k = 0; k < welds.size(); ++k) {
+    const VertexAttachment& a = welds[k];
+    weld_offsets[k] = q_.segment<3>(3 * a.vertex) - a.p_WQ;
+    if (index[3 * a.vertex] >= 0) weld_jacobians[k].emplace_back(index[3 * a.vertex], dt * Matrix3::Identity());
+    const int base = num_fem + 6 * a.rigid;
+    weld_jacobians[k].emplace_back(base, -dt * Matrix3::Identity());
+    weld_jacobians[k].emplace_back(base + 3, dt * Cross(a.p_WQ - (*rigid)[a.rigid].p_WBcm));
+  }
+  auto weld_gap = [&](size_t k, const Eigen::VectorXd& x) {
+    Vector3 e = weld_offsets[k];
+    for (const auto& [dof, block] : weld_jacobians[k]) e += block * x.segment<3>(dof);
+    return e;
+  };
   auto contact_velocity = [&](size_t i, const Eigen::VectorXd& x) {
     Vector3 vc = Vector3::Zero();
     for (const auto& [dof, block] : jacobians[i]) vc += block * x.segment<3>(dof);
@@ -189,11 +211,24 @@ ContactSolveReport FemBody::StepWithContacts(double dt, const Vector3& gravity,
       E += 0.5 * p.stiffness_N_per_m * y * y + friction_scale * p.friction * gamma_n[i] *
                                                    (std::sqrt(vt.squaredNorm() + kStictionSpeed * kStictionSpeed) - kStictionSpeed);
     }
+    for (size_t k = 0; k < welds.size(); ++k) E += 0.5 * welds[k].stiffness_N_per_m * weld_gap(k, x).squaredNorm();
     return E;
   };
   // gradient = A(u − u*) − Σ Jᵢᵀγᵢ.
   auto gradient_of = [&](const Eigen::VectorXd& x, std::vector<Eigen::Triplet<double>>* H_triplets) {
     Eigen::VectorXd gradient = A * (x - u_star);
+    for (size_t k = 0; k < welds.size(); ++k) {
+      const Vector3 e = weld_gap(k, x);
+      const double stiffness = welds[k].stiffness_N_per_m;
+      for (const auto& [dof, block] : weld_jacobians[k]) gradient.segment<3>(dof) += stiffness * block.transpose() * e;
+      if (!H_triplets) continue;
+      for (const auto& [row_dof, row_block] : weld_jacobians[k])
+        for (const auto& [col_dof, col_block] : weld_jacobians[k]) {
+          const Matrix3 entry = stiffness * row_block.transpose() * col_block;
+          for (int r = 0; r < 3; ++r)
+            for (int c = 0; c < 3; ++c) H_triplets->emplace_back(row_dof + r, col_dof + c, entry(r, c));
+        }
+    }
     for (size_t i = 0; i < points.size(); ++i) {
       Matrix3 H;
       const Vector3 gamma = impulse(points[i], contact_velocity(i, x), gamma_n[i], H_triplets ? &H : nullptr).first;
@@ -237,13 +272,20 @@ ContactSolveReport FemBody::StepWithContacts(double dt, const Vector3& gravity,
   }
   report.iterations = std::min(report.iterations, 100);
   // The momentum residual with the final impulses, and what went where.
-  report.residual = points.empty() ? 0.0 : gradient_of(u, nullptr).cwiseAbs().maxCoeff();
+  report.residual = points.empty() && welds.empty() ? 0.0 : gradient_of(u, nullptr).cwiseAbs().maxCoeff();
   for (int r = 0; r < num_rigid; ++r) {
     RigidParticipant& body = (*rigid)[r];
     body.v = u.segment<3>(num_fem + 6 * r);
     body.w = u.segment<3>(num_fem + 6 * r + 3);
     body.impulse_W.setZero();
     body.angular_impulse_W.setZero();
+  }
+  for (size_t k = 0; k < welds.size(); ++k) {
+    // The weld pulls the body toward the vertex with k·e over the step (and the vertex back).
+    const Vector3 pull = dt * welds[k].stiffness_N_per_m * weld_gap(k, u);
+    RigidParticipant& body = (*rigid)[welds[k].rigid];
+    body.impulse_W += pull;
+    body.angular_impulse_W += (welds[k].p_WQ - body.p_WBcm).cross(pull);
   }
   for (size_t i = 0; i < points.size(); ++i) {
     const Vector3 gamma = impulse(points[i], contact_velocity(i, u), gamma_n[i], nullptr).first;

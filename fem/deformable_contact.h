@@ -55,6 +55,16 @@ std::vector<DeformableContactPoint> FindContacts(const FemBody& body, const Defo
 std::vector<DeformableContactPoint> FindContacts(const FemBody& body, const DeformableContactModel& model,
                                                  const RigidMesh& mesh, const RigidTransform& X_WR, double friction);
 
+// A vertex welded to a point Q of a moving rigid body (bubble-gripper style): an implicit spring
+// of stiffness k between the vertex and Q at the end of the step, ½·k·|x⁺ − p_WQ⁺|², in the same
+// convex problem. p_WQ is Q at the start of the step; `rigid` indexes the participants.
+struct VertexAttachment {
+  int vertex{-1};
+  int rigid{-1};
+  Vector3 p_WQ{Vector3::Zero()};
+  double stiffness_N_per_m{0};
+};
+
 // What the contact solve did.
 struct ContactSolveReport {
   int iterations{0};

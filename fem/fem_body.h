@@ -16,6 +16,7 @@ namespace fem {
 struct DeformableContactPoint;
 struct ContactSolveReport;
 struct RigidParticipant;
+struct VertexAttachment;
 }  // namespace fem
 }  // namespace hydro
 
@@ -74,8 +75,10 @@ class FemBody {
   // by Newton's method with γn updated every iteration, until the step is below 1e-9 m/s.
   // Points whose `rigid` index names an entry of `rigid` touch that moving body, whose velocities
   // join the unknowns (its inertia weighting them in the objective).
+  // Attachments weld vertices to participants with implicit springs in the same problem.
   ContactSolveReport StepWithContacts(double dt, const Vector3& gravity, const std::vector<DeformableContactPoint>& points,
-                                      std::vector<RigidParticipant>* rigid = nullptr);
+                                      std::vector<RigidParticipant>* rigid = nullptr,
+                                      const std::vector<VertexAttachment>* attachments = nullptr);
   // The free-DOF matrix of the linear step, (1 + αθδt)M + θδt(θδt + β)K at the current rotations
   // (002 eq. 11): what Step factors; for benchmarks and the contact solve.
   Eigen::SparseMatrix<double> StepMatrix(double dt, double theta = 1.0) const;

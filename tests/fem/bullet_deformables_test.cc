@@ -140,6 +140,37 @@ TEST(BulletDeformablesTest, SoftBallPushesARigidBox) {
   EXPECT_GT(rigid->getCenterOfMassPosition().x() - 0.2, 0.01);
 }
 
+TEST(BulletDeformablesTest, ABulletBoxWeldedToASoftBarHangsFromIt) {
+  // The bubble-gripper pattern through btDeformableBodies::attachVertex: a soft bar clamped to the
+  // world at one end carries a Bullet box welded to the other.
+  World world;
+  std::vector<Vector3> vertices;
+  std::vector<Tet> tets;
+  MakeTetGrid(Vector3(0.2, 0.04, 0.04), 10, 2, 2, &vertices, &tets);
+  for (Vector3& p : vertices) p += Vector3(0, -0.02, 0.3);
+  Material material;
+  material.youngs_modulus_Pa = 1e6;
+  material.poisson_ratio = 0.3;
+  material.mass_damping_1_per_s = 5;
+  FemBody bar("bar", vertices, tets, material);
+  btBoxShape shape(btVector3(0.02, 0.02, 0.02));
+  btRigidBody* box = world.Add(&shape, 0.1, btVector3(0.22, 0, 0.32));
+  btDeformableBodies deformables(world.world.get());
+  deformables.addBody(&bar);
+  for (int v = 0; v < bar.num_vertices(); ++v) {
+    if (bar.rest_positions()[v].x() == 0) deformables.attachVertex(&bar, v, nullptr);
+    if (bar.rest_positions()[v].x() == 0.2) deformables.attachVertex(&bar, v, box);
+  }
+  const double dt = 0.01;
+  for (int i = 0; i < 300; ++i) world.world->stepSimulation(dt, 0, dt);
+  std::printf("Bullet box welded to a soft bar: box sagged %.2f mm, speed %.1e m/s\n",
+              1e3 * (0.32 - box->getCenterOfMassPosition().z()), box->getLinearVelocity().length());
+  EXPECT_TRUE(deformables.getLastReports()[0].converged);
+  EXPECT_LT(box->getLinearVelocity().length(), 1e-3);
+  EXPECT_GT(0.32 - box->getCenterOfMassPosition().z(), 1e-3);  // hanging from the bent bar
+  EXPECT_LT(0.32 - box->getCenterOfMassPosition().z(), 0.05);  // not fallen off
+}
+
 }  // namespace
 }  // namespace fem
 }  // namespace hydro

@@ -149,6 +149,61 @@ TEST(DeformableContactTest, RigidBlockRestsOnASoftPadTwoWay) {
   EXPECT_LT(block.w.norm(), 1e-3);
 }
 
+TEST(DeformableContactTest, ARigidBoxWeldedToASoftBarHangsFromIt) {
+  // A soft bar clamped at x = 0 with its free end welded to a 0.1 kg rigid box (bubble-gripper
+  // style attachments, in the same convex problem): the box ends at rest hanging from the bar, the
+  // welds carry its weight, and they stay closed.
+  std::vector<Vector3> vertices;
+  std::vector<Tet> tets;
+  MakeTetGrid(Vector3(0.2, 0.04, 0.04), 10, 2, 2, &vertices, &tets);
+  Material material;
+  material.youngs_modulus_Pa = 1e6;
+  material.poisson_ratio = 0.3;
+  material.mass_damping_1_per_s = 5;
+  FemBody bar("bar", vertices, tets, material);
+  RigidParticipant box;
+  box.mass_kg = 0.1;
+  box.inertia_W = 0.1 * 0.02 * 0.02 / 6 * Matrix3::Identity();
+  box.p_WBcm = Vector3(0.22, 0.02, 0.02);
+  std::vector<VertexAttachment> welds;
+  for (int v = 0; v < bar.num_vertices(); ++v) {
+    const Vector3& X = bar.rest_positions()[v];
+    if (X.x() == 0) bar.FixVertex(v);
+    if (X.x() == 0.2) welds.push_back({v, 0, X, 1e5});
+  }
+  const Matrix3 I_B = box.inertia_W;
+  Eigen::Quaterniond q_WB = Eigen::Quaterniond::Identity();
+  std::vector<Vector3> p_BQ;  // weld points in the box frame
+  for (const VertexAttachment& w : welds) p_BQ.push_back(w.p_WQ - box.p_WBcm);
+  const double dt = 0.01, g = 9.81;
+  std::vector<RigidParticipant> rigid(1);
+  for (int i = 0; i < 300; ++i) {
+    const Matrix3 R = q_WB.toRotationMatrix();
+    for (size_t k = 0; k < welds.size(); ++k) welds[k].p_WQ = box.p_WBcm + R * p_BQ[k];
+    box.inertia_W = R * I_B * R.transpose();
+    box.v_star = box.v + dt * Vector3(0, 0, -g);
+    box.w_star = box.w;
+    rigid[0] = box;
+    const ContactSolveReport report = bar.StepWithContacts(dt, Vector3(0, 0, -g), {}, &rigid, &welds);
+    ASSERT_TRUE(report.converged) << i;
+    box.v = rigid[0].v;
+    box.w = rigid[0].w;
+    box.p_WBcm += dt * box.v;
+    if (box.w.norm() > 0) q_WB = Eigen::Quaterniond(Eigen::AngleAxisd(dt * box.w.norm(), box.w.normalized())) * q_WB;
+    q_WB.normalize();
+  }
+  double widest_gap = 0;
+  for (size_t k = 0; k < welds.size(); ++k)
+    widest_gap = std::max(widest_gap, (bar.position(welds[k].vertex) - (box.p_WBcm + q_WB * p_BQ[k])).norm());
+  std::printf("box welded to a soft bar: weld impulse %.5f N·s vs m·g·δt %.5f, widest weld gap %.1e m, box sagged "
+              "%.2f mm, speed %.1e m/s\n",
+              rigid[0].impulse_W.z(), 0.1 * g * dt, widest_gap, 1e3 * (0.02 - box.p_WBcm.z()), box.v.norm());
+  EXPECT_NEAR(rigid[0].impulse_W.z(), 0.1 * g * dt, 1e-3 * 0.1 * g * dt);
+  EXPECT_LT(widest_gap, 1e-4);
+  EXPECT_LT(box.v.norm(), 1e-4);
+  EXPECT_GT(0.02 - box.p_WBcm.z(), 1e-4);  // the bar bends under it
+}
+
 }  // namespace
 }  // namespace fem
 }  // namespace hydro
