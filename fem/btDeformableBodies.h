@@ -1,10 +1,12 @@
 #pragma once
 // FEM deformable bodies stepping inside a Bullet world (issue 5): add the bodies, and every
 // stepSimulation() also steps them. Before each of Bullet's internal steps (a pre-tick callback),
-// each deformable solves its implicit step together with its contacts against the world's
-// collision objects — static geometry, and moving rigid bodies whose velocities join the same
-// convex problem — then gives those bodies the opposite impulses; Bullet's own step follows with
-// them applied. See fem/README.md for the ordering and why it is stable.
+// the deformables solve their implicit steps in one convex contact problem (fem/contact_problem.h)
+// together with their contacts — with each other, with static and kinematic geometry, and with
+// dynamic rigid bodies and multibody links, whose velocities join the same problem — then give
+// those bodies the opposite impulses; Bullet's own step follows with them applied. See
+// fem/README.md for the ordering and why it is stable. Works in a btDiscreteDynamicsWorld and in
+// a btMultiBodyDynamicsWorld.
 //
 // Uses the world's internal pre-tick callback: do not install another one on the same world.
 #include <BulletDynamics/Dynamics/btDiscreteDynamicsWorld.h>
@@ -29,8 +31,11 @@ class btDeformableBodies {
   // an implicit spring of `stiffness` N/m inside the contact solve. A null or static body welds it
   // to the world; kinematic bodies are not supported yet (reported, skipped).
   void attachVertex(hydro::fem::FemBody* body, int vertex, btRigidBody* rigidBody, btScalar stiffness = 1e5);
-  // The contact solve of each body in the last internal step.
+  // The contact solve of the last internal step, one report per added body: the shared problem's
+  // iterations, convergence and residual, and the impulse of every contact on that body.
   const std::vector<hydro::fem::ContactSolveReport>& getLastReports() const { return m_reports; }
+  // Contact points of the last internal step, all bodies together.
+  int getLastNumContacts() const { return m_lastNumContacts; }
 
  private:
   struct Weld {
@@ -51,4 +56,5 @@ class btDeformableBodies {
   btDiscreteDynamicsWorld* m_world;
   std::vector<Entry> m_bodies;
   std::vector<hydro::fem::ContactSolveReport> m_reports;
+  int m_lastNumContacts = 0;
 };

@@ -47,13 +47,57 @@ struct RigidParticipant {
   Vector3 impulse_W{Vector3::Zero()}, angular_impulse_W{Vector3::Zero()};
 };
 
+// The body's current (deformed) shape as compliant geometry in the world frame, with the model's
+// field: made once per step and used against everything the body may touch.
+CompliantMesh MakeDeformedGeometry(const FemBody& body, const DeformableContactModel& model);
+
 // The contact points of the body's current shape with a rigid half-space {z ≤ 0 of frame H}
 // posed at X_WH, or with a rigid surface mesh posed at X_WR.
+std::vector<DeformableContactPoint> FindContacts(const FemBody& body, const CompliantMesh& deformed,
+                                                 const RigidHalfSpace& half_space, const RigidTransform& X_WH,
+                                                 double friction);
+std::vector<DeformableContactPoint> FindContacts(const FemBody& body, const CompliantMesh& deformed,
+                                                 const RigidMesh& mesh, const RigidTransform& X_WR, double friction);
+// … or with a compliant rigid body's mesh or half-space (compliant–compliant, 004 App. X-B).
+std::vector<DeformableContactPoint> FindContacts(const FemBody& body, const CompliantMesh& deformed,
+                                                 const CompliantMesh& other, const RigidTransform& X_WO, double friction);
+std::vector<DeformableContactPoint> FindContacts(const FemBody& body, const CompliantMesh& deformed,
+                                                 const CompliantHalfSpace& other, const RigidTransform& X_WO,
+                                                 double friction);
+// The same, making the deformed geometry on the way.
 std::vector<DeformableContactPoint> FindContacts(const FemBody& body, const DeformableContactModel& model,
                                                  const RigidHalfSpace& half_space, const RigidTransform& X_WH,
                                                  double friction);
 std::vector<DeformableContactPoint> FindContacts(const FemBody& body, const DeformableContactModel& model,
                                                  const RigidMesh& mesh, const RigidTransform& X_WR, double friction);
+
+// A contact point between two deformables A and B (compliant–compliant, 004 App. X-B): its velocity
+// is A's barycentric point velocity minus B's; nhat_W points out of B into A; the stiffness uses
+// the two fields' gradients in series (000 eq. 23).
+struct DeformablePairContactPoint {
+  int tet_A{-1}, tet_B{-1};
+  std::array<double, 4> weights_A{}, weights_B{};
+  Vector3 p_WC{Vector3::Zero()};
+  Vector3 nhat_W{Vector3::UnitZ()};
+  double stiffness_N_per_m{0};
+  double phi0_m{0};
+  double friction{0};
+};
+std::vector<DeformablePairContactPoint> FindContacts(const FemBody& A, const CompliantMesh& deformed_A, const FemBody& B,
+                                                     const CompliantMesh& deformed_B, double friction);
+
+// The velocity terms of the material point of `body` with barycentric `weights` in tet `tet`, for
+// a contact problem in which the body is block `block` with free motion `free_motion`; sign +1
+// for side A, -1 for side B. Fixed vertices contribute nothing.
+void AppendDeformableTerms(const FemBody& body, const FreeMotion& free_motion, int block, int tet,
+                           const std::array<double, 4>& weights, double sign, std::vector<VelocityTerm>* terms);
+// The same for one vertex.
+void AppendVertexTerms(const FreeMotion& free_motion, int block, int vertex, double sign, std::vector<VelocityTerm>* terms);
+// The velocity terms of a point at offset r_W from a rigid body's centre of mass, the body being a
+// block of 6 unknowns (v, ω) in the world frame: v + ω × r, times sign.
+void AppendRigidTerms(int block, const Vector3& r_W, double sign, std::vector<VelocityTerm>* terms);
+// A rigid body's block: weight diag(m, m, m, I_W), free motion (v*, ω*).
+ContactProblemBlock MakeRigidBlock(double mass_kg, const Matrix3& inertia_W, const Vector3& v_star, const Vector3& w_star);
 
 // A vertex welded to a point Q of a moving rigid body (bubble-gripper style): an implicit spring
 // of stiffness k between the vertex and Q at the end of the step, ½·k·|x⁺ − p_WQ⁺|², in the same
@@ -71,7 +115,11 @@ struct ContactSolveReport {
   bool converged{false};
   double residual{0};            // ‖A(v − v*) − Jᵀγ‖∞ over the free DoFs, N·s
   Vector3 impulse_on_body_W{Vector3::Zero()};  // Σ γ over the points, N·s
+  int unknowns{0};    // of the contact problem, after reduction to participating DoFs (002 §VI)
+  int total_dofs{0};  // of every block before reduction
+  double schur_s{0}, newton_s{0};
 };
+ContactSolveReport ToReport(const ContactProblemResult& solution);
 
 }  // namespace fem
 }  // namespace hydro

@@ -228,8 +228,8 @@ Eigen::SparseMatrix<double> FemBody::StepMatrix(double dt, double theta) const {
   return FreeBlock(A_triplets, index, num_free);
 }
 
-void FemBody::FreeMotion(double dt, const Vector3& gravity, double theta, Eigen::SparseMatrix<double>* A_out,
-                         Eigen::VectorXd* v_star, std::vector<int>* index_out) {
+FreeMotion FemBody::ComputeFreeMotion(double dt, const Vector3& gravity, double theta) {
+  FreeMotion out;
   auto start = Clock::now();
   const bool linear = material_.model == MaterialModel::kLinear;
   // The rotations are held fixed through the step (one linear solve, PSD matrix, 002 §V-B), taken
@@ -251,30 +251,44 @@ void FemBody::FreeMotion(double dt, const Vector3& gravity, double theta, Eigen:
   for (int i = 0; i < n / 3; ++i) g.segment<3>(3 * i) = gravity;
   const Eigen::VectorXd Kv = K * v_, Mv = M * v_;
   const Eigen::VectorXd rhs = dt * (f + M * g - alpha * Mv - beta * Kv - theta * dt * Kv);
-  std::vector<int>& index = *index_out;
+  std::vector<int>& index = out.index;
   index.assign(n, -1);
-  int num_free = 0;
+  int& num_free = out.num_free;
   for (int i = 0; i < n; ++i)
     if (!fixed_[i]) index[i] = num_free++;
   std::vector<Eigen::Triplet<double>> A_triplets;
   A_triplets.reserve(K_triplets.size() + M_triplets.size());
   for (const auto& t : M_triplets) A_triplets.emplace_back(t.row(), t.col(), (1 + alpha * theta * dt) * t.value());
   for (const auto& t : K_triplets) A_triplets.emplace_back(t.row(), t.col(), theta * dt * (theta * dt + beta) * t.value());
-  *A_out = FreeBlock(A_triplets, index, num_free);
+  out.A = FreeBlock(A_triplets, index, num_free);
   Eigen::VectorXd b(num_free);
   for (int i = 0; i < n; ++i)
     if (index[i] >= 0) b[index[i]] = rhs[i];
   timings_.assembly_s = Seconds(start);
   start = Clock::now();
-  Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>> solver(*A_out);
-  if (solver.info() != Eigen::Success)
+  auto solver = std::make_shared<StepFactorization>(out.A);
+  if (solver->info() != Eigen::Success)
     throw InvalidInput("deformable '" + name_ + "': the step matrix could not be factored");
   timings_.factorization_s = Seconds(start);
   start = Clock::now();
-  const Eigen::VectorXd dv = solver.solve(b);
+  const Eigen::VectorXd dv = solver->solve(b);
   timings_.solve_s = Seconds(start);
-  v_star->resize(n);
-  for (int i = 0; i < n; ++i) (*v_star)[i] = index[i] >= 0 ? v_[i] + dv[index[i]] : 0.0;
+  out.factorization = std::move(solver);
+  out.v_star.resize(n);
+  for (int i = 0; i < n; ++i) out.v_star[i] = index[i] >= 0 ? v_[i] + dv[index[i]] : 0.0;
+  return out;
+}
+
+void FemBody::CommitStep(double dt, const FreeMotion& free_motion, const Eigen::VectorXd& v_free) {
+  const int n = static_cast<int>(q_.size());
+  if (v_free.size() != free_motion.num_free || static_cast<int>(free_motion.index.size()) != n)
+    throw InvalidInput("deformable '" + name_ + "': the step's velocities do not match its free motion");
+  Eigen::VectorXd v_new = Eigen::VectorXd::Zero(n);
+  for (int i = 0; i < n; ++i)
+    if (free_motion.index[i] >= 0) v_new[i] = v_free[free_motion.index[i]];
+  if (!v_new.allFinite()) throw InvalidInput("deformable '" + name_ + "': the step produced non-finite velocities");
+  q_ += dt * v_new;
+  v_ = v_new;
 }
 
 void FemBody::Step(double dt, const Vector3& gravity, double theta) {
@@ -285,12 +299,9 @@ void FemBody::Step(double dt, const Vector3& gravity, double theta) {
     StepNewton(dt, gravity);
     return;
   }
-  Eigen::SparseMatrix<double> A;
-  Eigen::VectorXd v_new;
-  std::vector<int> index;
-  FreeMotion(dt, gravity, theta, &A, &v_new, &index);
-  q_ += dt * ((1 - theta) * v_ + theta * v_new);
-  v_ = v_new;
+  const FreeMotion free_motion = ComputeFreeMotion(dt, gravity, theta);
+  q_ += dt * ((1 - theta) * v_ + theta * free_motion.v_star);
+  v_ = free_motion.v_star;
 }
 
 double FemBody::NeoHookeanEnergy(const Eigen::VectorXd& x, Eigen::VectorXd* gradient,

@@ -6,9 +6,11 @@
 #include <Eigen/Core>
 #include <Eigen/SparseCore>
 
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "fem/contact_problem.h"
 #include "fem/material.h"
 
 namespace hydro {
@@ -26,6 +28,17 @@ namespace hydro {
 namespace fem {
 
 enum class MassModel { kLumped, kConsistent };
+
+// The contact-free linear step of a body (002 eq. 11): its matrix over the free DoFs, that
+// matrix's factorization, the new velocity of every DoF, and each DoF's index among the free
+// ones (-1: fixed).
+struct FreeMotion {
+  Eigen::SparseMatrix<double> A;
+  std::shared_ptr<const StepFactorization> factorization;
+  Eigen::VectorXd v_star;
+  std::vector<int> index;
+  int num_free{0};
+};
 
 // Time spent in the parts of the last step, for benchmarks (seconds).
 struct StepTimings {
@@ -82,6 +95,11 @@ class FemBody {
   // The free-DOF matrix of the linear step, (1 + αθδt)M + θδt(θδt + β)K at the current rotations
   // (002 eq. 11): what Step factors; for benchmarks and the contact solve.
   Eigen::SparseMatrix<double> StepMatrix(double dt, double theta = 1.0) const;
+  // The two halves of a backward Euler step with contact (linear or corotational model): the
+  // contact-free motion (updates the rotations), then the step's end velocities of the free DoFs,
+  // from the contact problem: v = v⁺ there (0 at fixed DoFs), q += δt·v.
+  FreeMotion ComputeFreeMotion(double dt, const Vector3& gravity, double theta = 1.0);
+  void CommitStep(double dt, const FreeMotion& free_motion, const Eigen::VectorXd& v_free);
   // Newton iterations of the last Neo-Hookean step, and whether it met its tolerance.
   int last_newton_iterations() const { return newton_iterations_; }
   bool last_step_converged() const { return converged_; }
@@ -112,10 +130,6 @@ class FemBody {
   // PSD-projected Hessian triplets.
   double NeoHookeanEnergy(const Eigen::VectorXd& x, Eigen::VectorXd* gradient,
                           std::vector<Eigen::Triplet<double>>* hessian) const;
-  // The contact-free linear step: its free-DOF matrix A, the new velocity v* (all DoFs) and the
-  // free-DOF index of each DoF (-1: fixed). Updates the rotations.
-  void FreeMotion(double dt, const Vector3& gravity, double theta, Eigen::SparseMatrix<double>* A,
-                  Eigen::VectorXd* v_star, std::vector<int>* index);
   // Rotation of each tet from the polar decomposition of its deformation gradient at x.
   void UpdateRotations(const Eigen::VectorXd& x);
   // Triplets of K (rotated element stiffnesses) and the internal force f(q), over free DOFs.

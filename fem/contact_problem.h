@@ -1,0 +1,95 @@
+#pragma once
+// The convex contact problem of one time step (002 eq. 13, after Castro et al.'s SAP), shared by
+// every body that touches a deformable: FEM bodies, rigid bodies and multibodies are "blocks" of
+// velocity unknowns u_b (their velocities at the end of the step), each with its free motion u*_b
+// (the step without these constraints) and a positive definite weight A_b (FEM: the step matrix of
+// 002 eq. 11; rigid body: diag(m, m, m, I_W); multibody: its mass matrix). The step solves
+//
+//   minimize  ½ Σ_b ‖u_b − u*_b‖²_{A_b} + Σ_i ℓ_i(vc_i) + Σ_k ½·k_k·‖e_k‖²
+//
+// where vc_i = Σ J·u + bias is contact point i's velocity of side A relative to side B, ℓ_i its
+// implicit compliant law (000 eqs. 13–16: normal impulse δt·k·(−φ0 − δt·vn)₊) plus regularized
+// Coulomb friction μ·γn·(√(|vt|² + ε²) − ε) with γn lagged (001 eq. 5.16), and e_k the gap of a
+// spring (a weld) at the end of the step. Its optimality condition is momentum balance,
+// A_b(u_b − u*_b) = Σ Jᵀγ, which the report measures.
+//
+// Participating DoFs (002 §VI-A, VI-B): a block given with the factorization of its A enters the
+// problem only through the DoFs that some constraint involves, P, with the Schur complement
+// S = ((A⁻¹)_PP)⁻¹ as weight, (A⁻¹)_PP taken from |P| solves with the factorization already made
+// for the free motion. The other DoFs follow exactly: u = u* + A⁻¹E_P·S·(u_P − u*_P).
+#include <Eigen/Core>
+#include <Eigen/SparseCholesky>
+#include <Eigen/SparseCore>
+
+#include <memory>
+#include <vector>
+
+#include "hydro/math.h"
+
+namespace hydro {
+namespace fem {
+
+using StepFactorization = Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>>;
+
+struct ContactProblemBlock {
+  Eigen::SparseMatrix<double> A;  // positive definite
+  Eigen::VectorXd u_star;
+  // The factorization of A, when the block may be reduced to its participating DoFs.
+  std::shared_ptr<const StepFactorization> factorization;
+};
+
+// A part of a constraint's velocity: J·u_b[first_dof … first_dof + J.cols()).
+struct VelocityTerm {
+  int block{-1};
+  int first_dof{0};
+  Eigen::Matrix<double, 3, Eigen::Dynamic> J;
+};
+
+// A compliant contact point (000 §IV): vc = Σ terms + bias, the velocity of A's material point
+// relative to B's; nhat_W points out of B into A. γ, the impulse on A, is returned.
+struct ContactConstraint {
+  std::vector<VelocityTerm> terms;
+  Vector3 bias{Vector3::Zero()};
+  Vector3 nhat_W{Vector3::UnitZ()};
+  double stiffness_N_per_m{0};
+  double phi0_m{0};
+  double friction{0};
+};
+
+// A zero-length spring between a point of A and a point of B (a weld): its gap at the end of the
+// step is e = gap0 + δt·(Σ terms + bias), the terms giving A's point velocity minus B's.
+struct SpringConstraint {
+  std::vector<VelocityTerm> terms;
+  Vector3 bias{Vector3::Zero()};
+  Vector3 gap0{Vector3::Zero()};
+  double stiffness_N_per_m{0};
+};
+
+struct ContactProblemResult {
+  std::vector<Eigen::VectorXd> u;          // per block
+  std::vector<Eigen::VectorXd> impulse;    // per block: Σ Jᵀ·(impulse on the constraint's side)
+  std::vector<Vector3> contact_impulse_W;  // per contact: γ, on side A (−γ on B)
+  std::vector<Vector3> spring_impulse_W;   // per spring: on side A (the opposite on B)
+  int iterations{0};
+  bool converged{false};
+  double residual{0};  // ‖S(u − u*) − Σ Jᵀγ‖∞ over the problem's unknowns, N·s
+  int unknowns{0};      // after reduction to participating DoFs
+  int total_dofs{0};
+  double schur_s{0};   // time spent forming Schur complements
+  double newton_s{0};  // time spent in the Newton iterations
+};
+
+// Solves the problem by Newton's method with a backtracking line search (the objective is convex
+// for the lagged γn). Friction starts once the frictionless problem has converged, whose normal
+// impulses are then good lagged values. It stops when the Newton step is below 1e-9 m/s (relative
+// to the largest velocity) and γn has stopped changing, or after 100 iterations, reported as not
+// converged — never silently.
+ContactProblemResult SolveContactProblem(double dt, const std::vector<ContactProblemBlock>& blocks,
+                                         const std::vector<ContactConstraint>& contacts,
+                                         const std::vector<SpringConstraint>& springs);
+
+// [r]×: the matrix of r × (·). A rigid point's velocity is v + ω × r = v − [r]×·ω.
+Matrix3 CrossMatrix(const Vector3& r);
+
+}  // namespace fem
+}  // namespace hydro
