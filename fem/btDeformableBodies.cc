@@ -3,10 +3,13 @@
 #include <BulletCollision/CollisionShapes/btCollisionShape.h>
 #include <BulletDynamics/Dynamics/btRigidBody.h>
 #include <BulletDynamics/Featherstone/btMultiBody.h>
+#include <BulletDynamics/Featherstone/btMultiBodyDynamicsWorld.h>
+#include <BulletDynamics/Featherstone/btMultiBodyJointMotor.h>
 #include <BulletDynamics/Featherstone/btMultiBodyLinkCollider.h>
 
 #include <Eigen/Cholesky>
 
+#include <algorithm>
 #include <cstdio>
 #include <map>
 #include <set>
@@ -29,6 +32,7 @@ using hydro::fem::ContactProblemBlock;
 using hydro::fem::DeformableContactPoint;
 using hydro::fem::FreeMotion;
 using hydro::fem::SpringConstraint;
+using hydro::fem::VelocityTargetConstraint;
 using hydro::fem::VelocityTerm;
 
 btDeformableBodies::btDeformableBodies(btDiscreteDynamicsWorld* world) : m_world(world) {
@@ -89,6 +93,17 @@ struct MultiBodyBlock {
   int block;
   int first;             // 6 for a fixed base (the base's six entries are not unknowns), else 0
   Eigen::MatrixXd M_inv;  // over the unknowns
+};
+
+// What a btMultiBodyJointMotor aims at. Bullet 3.24 keeps the targets protected with no getters;
+// a pointer to a protected member, formed in a derived class, reads them from any motor.
+struct MotorSettings : btMultiBodyJointMotor {
+  static btScalar Get(const btMultiBodyJointMotor& motor, btScalar btMultiBodyJointMotor::*field) { return motor.*field; }
+  static constexpr btScalar btMultiBodyJointMotor::*kDesiredVelocity = &MotorSettings::m_desiredVelocity;
+  static constexpr btScalar btMultiBodyJointMotor::*kDesiredPosition = &MotorSettings::m_desiredPosition;
+  static constexpr btScalar btMultiBodyJointMotor::*kKd = &MotorSettings::m_kd;
+  static constexpr btScalar btMultiBodyJointMotor::*kKp = &MotorSettings::m_kp;
+  static constexpr btScalar btMultiBodyJointMotor::*kRhsClamp = &MotorSettings::m_rhsClamp;
 };
 
 // The contact problem of one internal step, assembled from the world.
@@ -152,6 +167,43 @@ class StepProblem {
     blocks.push_back(std::move(block));
     multibodies.push_back(std::move(m));
     return static_cast<int>(multibodies.size()) - 1;
+  }
+
+  // Bullet's joint motors on the multibodies in the problem, as velocity targets: the velocity
+  // Bullet's solver will drive the joint to, rhs = kp·erp·(q_d − q)/δt + v + kd·(v_d − v)
+  // (clamped; btMultiBodyJointMotor::createConstraintRows), with v the free motion, bounded by the
+  // motor's impulse. They make the prediction right — a motor-held plate does not give way in
+  // this solve — and are not applied here: Bullet's motor applies its own impulse after.
+  void AddMotorTargets(btDiscreteDynamicsWorld* world, std::vector<VelocityTargetConstraint>* targets) const {
+    auto* multibody_world = dynamic_cast<btMultiBodyDynamicsWorld*>(world);
+    if (!multibody_world) return;
+    for (int i = 0; i < multibody_world->getNumMultiBodyConstraints(); ++i) {
+      btMultiBodyConstraint* constraint = multibody_world->getMultiBodyConstraint(i);
+      if (constraint->getConstraintType() != MULTIBODY_CONSTRAINT_1DOF_JOINT_MOTOR) continue;
+      const auto& motor = static_cast<const btMultiBodyJointMotor&>(*constraint);
+      const MultiBodyBlock* m = nullptr;
+      for (const MultiBodyBlock& candidate : multibodies)
+        if (candidate.body == constraint->getMultiBodyA()) m = &candidate;
+      if (!m || constraint->getMaxAppliedImpulse() <= 0) continue;
+      const int link = constraint->getLinkA();
+      const int dof = 6 + m->body->getLink(link).m_dofOffset - m->first;
+      const double v = blocks[m->block].u_star[dof];
+      const double q = m->body->getJointPosMultiDof(link)[0];
+      auto get = [&](btScalar btMultiBodyJointMotor::*field) { return MotorSettings::Get(motor, field); };
+      const double clamp = get(MotorSettings::kRhsClamp);
+      const double target = std::clamp<double>(
+          get(MotorSettings::kKp) * motor.getErp() * (get(MotorSettings::kDesiredPosition) - q) / dt_ + v +
+              get(MotorSettings::kKd) * (get(MotorSettings::kDesiredVelocity) - v),
+          -clamp, clamp);
+      VelocityTargetConstraint t;
+      t.block = m->block;
+      t.J = Eigen::RowVectorXd::Zero(m->M_inv.rows());
+      t.J[dof] = 1;
+      t.target = target;
+      t.stiffness = 1e4 / m->M_inv(dof, dof);  // 10⁴ times the joint's effective mass: nearly hard
+      t.max_impulse = constraint->getMaxAppliedImpulse();
+      targets->push_back(t);
+    }
   }
 
   // The velocity of point p_W on a multibody link (-1: the base), times sign.
@@ -312,8 +364,10 @@ void btDeformableBodies::Step(btScalar dt) {
     }
   }
 
+  std::vector<VelocityTargetConstraint> targets;
+  problem.AddMotorTargets(m_world, &targets);
   const hydro::fem::ContactProblemResult solution =
-      hydro::fem::SolveContactProblem(dt, problem.blocks, problem.contacts, problem.springs);
+      hydro::fem::SolveContactProblem(dt, problem.blocks, problem.contacts, problem.springs, targets);
   m_lastNumContacts = static_cast<int>(problem.contacts.size());
   m_reports.assign(num_bodies, hydro::fem::ToReport(solution));
   for (size_t i = 0; i < problem.contacts.size(); ++i) {

@@ -69,7 +69,8 @@ void AddCongruence(const MappedTerms& terms, const Matrix3& H, std::vector<Eigen
 
 ContactProblemResult SolveContactProblem(double dt, const std::vector<ContactProblemBlock>& blocks,
                                          const std::vector<ContactConstraint>& contacts,
-                                         const std::vector<SpringConstraint>& springs) {
+                                         const std::vector<SpringConstraint>& springs,
+                                         const std::vector<VelocityTargetConstraint>& targets) {
   CheckPositive(dt, "contact problem time step");
   const int num_blocks = static_cast<int>(blocks.size());
   auto check_terms = [&](const std::vector<VelocityTerm>& terms) {
@@ -80,6 +81,10 @@ ContactProblemResult SolveContactProblem(double dt, const std::vector<ContactPro
   };
   for (const ContactConstraint& c : contacts) check_terms(c.terms);
   for (const SpringConstraint& s : springs) check_terms(s.terms);
+  for (const VelocityTargetConstraint& t : targets)
+    if (t.block < 0 || t.block >= num_blocks || t.J.size() != blocks[t.block].u_star.size() || !(t.stiffness > 0) ||
+        !(t.max_impulse >= 0) || !std::isfinite(t.target))
+      throw InvalidInput("contact problem: a velocity target names a missing block or has a bad size, stiffness or bound");
 
   // Participating DoFs and the problem's unknowns.
   ContactProblemResult result;
@@ -98,6 +103,9 @@ ContactProblemResult SolveContactProblem(double dt, const std::vector<ContactPro
   };
   for (const ContactConstraint& c : contacts) mark(c.terms);
   for (const SpringConstraint& s : springs) mark(s.terms);
+  for (const VelocityTargetConstraint& t : targets)
+    for (int i = 0; i < t.J.size(); ++i)
+      if (t.J[i] != 0) participates[t.block][i] = 1;
 
   const auto schur_start = Clock::now();
   std::vector<Eigen::Triplet<double>> A_triplets;
@@ -158,6 +166,23 @@ ContactProblemResult SolveContactProblem(double dt, const std::vector<ContactPro
     }
     return mapped;
   };
+  // The velocity targets' rows over the unknowns.
+  std::vector<std::vector<std::pair<int, double>>> target_rows(targets.size());
+  for (size_t k = 0; k < targets.size(); ++k)
+    for (int i = 0; i < targets[k].J.size(); ++i)
+      if (targets[k].J[i] != 0) target_rows[k].emplace_back(layout[targets[k].block].unknown[i], targets[k].J[i]);
+  auto target_speed = [&](size_t k, const Eigen::VectorXd& x) {
+    double s = 0;
+    for (const auto& [unknown, value] : target_rows[k]) s += value * x[unknown];
+    return s;
+  };
+  // λ = clamp(c·(target − s), ±bound), and whether it is inside the bound.
+  auto target_impulse = [&](size_t k, const Eigen::VectorXd& x, bool* active) {
+    const VelocityTargetConstraint& t = targets[k];
+    const double lambda = t.stiffness * (t.target - target_speed(k, x));
+    if (active) *active = std::abs(lambda) <= t.max_impulse;
+    return std::clamp(lambda, -t.max_impulse, t.max_impulse);
+  };
   std::vector<MappedTerms> contact_terms, spring_terms;
   for (const ContactConstraint& c : contacts) contact_terms.push_back(map_terms(c.terms));
   for (const SpringConstraint& s : springs) spring_terms.push_back(map_terms(s.terms));
@@ -204,6 +229,12 @@ ContactProblemResult SolveContactProblem(double dt, const std::vector<ContactPro
                (std::sqrt(vt.squaredNorm() + kStictionSpeed * kStictionSpeed) - kStictionSpeed);
     }
     for (size_t k = 0; k < springs.size(); ++k) E += 0.5 * springs[k].stiffness_N_per_m * spring_gap(k, x).squaredNorm();
+    for (size_t k = 0; k < targets.size(); ++k) {
+      // Huber: ½c·e² inside the bound, F·|e| − F²/(2c) beyond, e = s − target.
+      const double e = std::abs(target_speed(k, x) - targets[k].target), c = targets[k].stiffness,
+                   F = targets[k].max_impulse;
+      E += c * e <= F ? 0.5 * c * e * e : F * e - 0.5 * F * F / c;
+    }
     return E;
   };
   // The gradient A(u − u*) − Σ Jᵀγ + Σ δt·k·Jᵀe, and Newton's matrix triplets.
@@ -213,6 +244,15 @@ ContactProblemResult SolveContactProblem(double dt, const std::vector<ContactPro
       const double stiffness = springs[k].stiffness_N_per_m;
       AddTransposed(spring_terms[k], spring_gap(k, x), dt * stiffness, &gradient);
       if (H_triplets) AddCongruence(spring_terms[k], dt * dt * stiffness * Matrix3::Identity(), H_triplets);
+    }
+    for (size_t k = 0; k < targets.size(); ++k) {
+      bool active = false;
+      const double lambda = target_impulse(k, x, &active);
+      for (const auto& [unknown, value] : target_rows[k]) gradient[unknown] -= value * lambda;
+      if (!H_triplets) continue;
+      const double c = active ? targets[k].stiffness : 0.0;
+      for (const auto& [row, a] : target_rows[k])
+        for (const auto& [col, b] : target_rows[k]) H_triplets->emplace_back(row, col, c * a * b);
     }
     for (size_t i = 0; i < contacts.size(); ++i) {
       Matrix3 H;
@@ -227,7 +267,7 @@ ContactProblemResult SolveContactProblem(double dt, const std::vector<ContactPro
   StepFactorization solver;
   bool analyzed = false;
   for (result.iterations = 1; result.iterations <= kMaxIterations; ++result.iterations) {
-    if (contacts.empty() && springs.empty()) {
+    if (contacts.empty() && springs.empty() && targets.empty()) {
       result.converged = true;
       break;
     }
@@ -267,9 +307,11 @@ ContactProblemResult SolveContactProblem(double dt, const std::vector<ContactPro
   // Velocities of every DoF, and what each constraint gave each block.
   result.u.resize(num_blocks);
   result.impulse.resize(num_blocks);
+  result.target_impulse.resize(num_blocks);
   for (int b = 0; b < num_blocks; ++b) {
     const BlockLayout& L = layout[b];
     result.impulse[b] = Eigen::VectorXd::Zero(blocks[b].u_star.size());
+    result.target_impulse[b] = Eigen::VectorXd::Zero(blocks[b].u_star.size());
     if (!L.reduced) {
       result.u[b] = u.segment(L.offset, blocks[b].u_star.size());
       continue;
@@ -291,6 +333,8 @@ ContactProblemResult SolveContactProblem(double dt, const std::vector<ContactPro
     result.spring_impulse_W.push_back(on_A);
     add_block_impulses(springs[k].terms, on_A);
   }
+  for (size_t k = 0; k < targets.size(); ++k)
+    result.target_impulse[targets[k].block] += targets[k].J.transpose() * target_impulse(k, u, nullptr);
   return result;
 }
 

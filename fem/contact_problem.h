@@ -65,11 +65,25 @@ struct SpringConstraint {
   double stiffness_N_per_m{0};
 };
 
+// A velocity target on one generalized velocity combination s = J·u_b (a joint motor): the
+// bounded impulse λ = clamp(c·(target − s), ±max_impulse) drives s toward the target — as a hard
+// constraint for large c, and convex (a Huber penalty) for any c. Such constraints shape the
+// prediction of a body that Bullet's own solver drives; their impulses are reported apart.
+struct VelocityTargetConstraint {
+  int block{-1};
+  Eigen::RowVectorXd J;  // over the whole block
+  double target{0};
+  double stiffness{0};    // c, N·s per m/s (or per rad/s)
+  double max_impulse{0};  // ≥ 0
+};
+
 struct ContactProblemResult {
   std::vector<Eigen::VectorXd> u;          // per block
   std::vector<Eigen::VectorXd> impulse;    // per block: Σ Jᵀ·(impulse on the constraint's side)
   std::vector<Vector3> contact_impulse_W;  // per contact: γ, on side A (−γ on B)
   std::vector<Vector3> spring_impulse_W;   // per spring: on side A (the opposite on B)
+  // Per block, Σ Jᵀλ of the velocity targets (not in `impulse`): A_b(u_b − u*_b) = impulse + this.
+  std::vector<Eigen::VectorXd> target_impulse;
   int iterations{0};
   bool converged{false};
   double residual{0};  // ‖S(u − u*) − Σ Jᵀγ‖∞ over the problem's unknowns, N·s
@@ -86,7 +100,8 @@ struct ContactProblemResult {
 // converged — never silently.
 ContactProblemResult SolveContactProblem(double dt, const std::vector<ContactProblemBlock>& blocks,
                                          const std::vector<ContactConstraint>& contacts,
-                                         const std::vector<SpringConstraint>& springs);
+                                         const std::vector<SpringConstraint>& springs,
+                                         const std::vector<VelocityTargetConstraint>& targets = {});
 
 // [r]×: the matrix of r × (·). A rigid point's velocity is v + ω × r = v − [r]×·ω.
 Matrix3 CrossMatrix(const Vector3& r);
