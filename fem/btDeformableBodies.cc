@@ -10,6 +10,7 @@
 #include <Eigen/Cholesky>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <map>
 #include <set>
@@ -50,6 +51,15 @@ void btDeformableBodies::addBody(hydro::fem::FemBody* body, btScalar friction, b
   m_bodies.push_back({body, hydro::fem::MakeDeformableContactModel(*body, contactModulusFactor), friction, {}});
 }
 
+void btDeformableBodies::setTriangleFanContact(hydro::fem::FemBody* body, bool enable) {
+  for (Entry& entry : m_bodies)
+    if (entry.body == body) {
+      entry.model.representation = enable ? hydro::fem::kFan : hydro::fem::kPolygons;
+      return;
+    }
+  throw hydro::InvalidInput("btDeformableBodies::setTriangleFanContact: the body was not added");
+}
+
 void btDeformableBodies::attachVertex(hydro::fem::FemBody* body, int vertex, btRigidBody* rigidBody, btScalar stiffness) {
   for (Entry& entry : m_bodies) {
     if (entry.body != body) continue;
@@ -68,6 +78,11 @@ void btDeformableBodies::attachVertex(hydro::fem::FemBody* body, int vertex, btR
     return;
   }
   throw hydro::InvalidInput("btDeformableBodies::attachVertex: the body was not added");
+}
+
+void btDeformableBodies::setStictionSpeed(btScalar speed) {
+  hydro::CheckPositive(speed, "btDeformableBodies::setStictionSpeed");
+  m_options.stiction_speed_m_per_s = speed;
 }
 
 void btDeformableBodies::PreTick(btDynamicsWorld* world, btScalar timeStep) {
@@ -241,6 +256,10 @@ ContactConstraint MakeContact(const Vector3& nhat_W, double stiffness, double ph
 }  // namespace
 
 void btDeformableBodies::Step(btScalar dt) {
+  using Clock = std::chrono::steady_clock;
+  auto seconds_since = [](Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); };
+  const auto step_start = Clock::now();
+  m_timings = StepTimings{};
   const Vector3 gravity = ToEigen(m_world->getGravity());
   hydro::bullet::ShapeRegistry& registry = hydro::bullet::ShapeRegistry::Instance();
   const int num_bodies = static_cast<int>(m_bodies.size());
@@ -254,14 +273,22 @@ void btDeformableBodies::Step(btScalar dt) {
     hydro::fem::FemBody& body = *entry.body;
     free_motions.push_back(body.ComputeFreeMotion(dt, gravity));
     const FreeMotion& free_motion = free_motions.back();
+    m_timings.assembly += body.last_step_timings().assembly_s;
+    m_timings.factorization += body.last_step_timings().factorization_s + body.last_step_timings().solve_s;
     ContactProblemBlock block;
     block.A = free_motion.A;
     block.factorization = free_motion.factorization;
     block.u_star.resize(free_motion.num_free);
-    for (size_t i = 0; i < free_motion.index.size(); ++i)
-      if (free_motion.index[i] >= 0) block.u_star[free_motion.index[i]] = free_motion.v_star[i];
+    block.u_guess.resize(free_motion.num_free);
+    for (size_t i = 0; i < free_motion.index.size(); ++i) {
+      if (free_motion.index[i] < 0) continue;
+      block.u_star[free_motion.index[i]] = free_motion.v_star[i];
+      block.u_guess[free_motion.index[i]] = body.v()[i];
+    }
     problem.blocks.push_back(std::move(block));
+    const auto geometry_start = Clock::now();
     geometries.push_back(hydro::fem::MakeDeformedGeometry(body, entry.model));
+    m_timings.geometry += seconds_since(geometry_start);
     // The deformed body's bounds, grown by what it may move this step.
     Box box{body.position(0), body.position(0)};
     for (int v = 1; v < body.num_vertices(); ++v) box.lo = box.lo.cwiseMin(body.position(v)), box.hi = box.hi.cwiseMax(body.position(v));
@@ -276,6 +303,7 @@ void btDeformableBodies::Step(btScalar dt) {
     problem.contact_body_B.push_back(body_B);
   };
 
+  const auto contacts_start = Clock::now();
   for (int b = 0; b < num_bodies; ++b) {
     Entry& entry = m_bodies[b];
     hydro::fem::FemBody& body = *entry.body;
@@ -316,16 +344,16 @@ void btDeformableBodies::Step(btScalar dt) {
       using Kind = hydro::bullet::ShapeGeometry::Kind;
       switch (geometry->kind) {
         case Kind::kRigidMesh:
-          found = hydro::fem::FindContacts(body, geometries[b], *geometry->rigid_mesh, X_WG, friction);
+          found = hydro::fem::FindContacts(body, geometries[b], *geometry->rigid_mesh, X_WG, friction, entry.model.representation);
           break;
         case Kind::kRigidHalfSpace:
-          found = hydro::fem::FindContacts(body, geometries[b], hydro::RigidHalfSpace{}, X_WG, friction);
+          found = hydro::fem::FindContacts(body, geometries[b], hydro::RigidHalfSpace{}, X_WG, friction, entry.model.representation);
           break;
         case Kind::kCompliantMesh:
-          found = hydro::fem::FindContacts(body, geometries[b], *geometry->compliant_mesh, X_WG, friction);
+          found = hydro::fem::FindContacts(body, geometries[b], *geometry->compliant_mesh, X_WG, friction, entry.model.representation);
           break;
         case Kind::kCompliantHalfSpace:
-          found = hydro::fem::FindContacts(body, geometries[b], *geometry->compliant_half_space, X_WG, friction);
+          found = hydro::fem::FindContacts(body, geometries[b], *geometry->compliant_half_space, X_WG, friction, entry.model.representation);
           break;
         default:
           ReportOnce("deformables do not touch " + hydro::bullet::ShapeTypeName(shape->getShapeType()) +
@@ -355,7 +383,9 @@ void btDeformableBodies::Step(btScalar dt) {
     for (int o = b + 1; o < num_bodies; ++o) {
       if (!bounds[b].Overlaps(bounds[o])) continue;
       const double friction = hydro::CombineFriction(entry.friction, m_bodies[o].friction);
-      for (const auto& p : hydro::fem::FindContacts(body, geometries[b], *m_bodies[o].body, geometries[o], friction)) {
+      for (const auto& p : hydro::fem::FindContacts(
+               body, geometries[b], *m_bodies[o].body, geometries[o], friction,
+               std::max(entry.model.representation, m_bodies[o].model.representation))) {
         ContactConstraint c = MakeContact(p.nhat_W, p.stiffness_N_per_m, p.phi0_m, p.friction);
         hydro::fem::AppendDeformableTerms(body, free_motion, b, p.tet_A, p.weights_A, +1, &c.terms);
         hydro::fem::AppendDeformableTerms(*m_bodies[o].body, free_motions[o], o, p.tet_B, p.weights_B, -1, &c.terms);
@@ -364,11 +394,14 @@ void btDeformableBodies::Step(btScalar dt) {
     }
   }
 
+  m_timings.geometry += seconds_since(contacts_start);
   std::vector<VelocityTargetConstraint> targets;
   problem.AddMotorTargets(m_world, &targets);
   const hydro::fem::ContactProblemResult solution =
-      hydro::fem::SolveContactProblem(dt, problem.blocks, problem.contacts, problem.springs, targets);
+      hydro::fem::SolveContactProblem(dt, problem.blocks, problem.contacts, problem.springs, targets, m_options);
   m_lastNumContacts = static_cast<int>(problem.contacts.size());
+  m_timings.schur = solution.schur_s;
+  m_timings.newton = solution.newton_s;
   m_reports.assign(num_bodies, hydro::fem::ToReport(solution));
   for (size_t i = 0; i < problem.contacts.size(); ++i) {
     const Vector3& gamma = solution.contact_impulse_W[i];
@@ -392,4 +425,5 @@ void btDeformableBodies::Step(btScalar dt) {
     m.body->applyDeltaVeeMultiDof(delta.data(), 1);
     m.body->wakeUp();
   }
+  m_timings.total = seconds_since(step_start);
 }

@@ -26,6 +26,10 @@ class btDeformableBodies {
   // The body is owned by the caller and must outlive this object. `friction` is combined with each
   // Bullet object's friction by the core's rule; the contact modulus is this factor times E.
   void addBody(hydro::fem::FemBody* body, btScalar friction = 0.5, btScalar contactModulusFactor = 10);
+  // Contact points of an added body: one per contact polygon (default), or one per triangle of
+  // each polygon's centroid fan — for coarse meshes whose faces are a few polygons, which would
+  // otherwise rest on a line of points and tip (fem/deformable_contact.h).
+  void setTriangleFanContact(hydro::fem::FemBody* body, bool enable);
   int getNumBodies() const { return static_cast<int>(m_bodies.size()); }
   // Welds a vertex of an added body to `rigidBody` where the vertex is now (bubble-gripper style):
   // an implicit spring of `stiffness` N/m inside the contact solve. A null or static body welds it
@@ -34,6 +38,16 @@ class btDeformableBodies {
   // The contact solve of the last internal step, one report per added body: the shared problem's
   // iterations, convergence and residual, and the impulse of every contact on that body.
   const std::vector<hydro::fem::ContactSolveReport>& getLastReports() const { return m_reports; }
+  // ε of the regularized friction (m/s, default 1e-4): joints held by friction creep at up to
+  // about this speed; smaller holds better and costs more Newton iterations.
+  void setStictionSpeed(btScalar speed);
+  // Where the last internal step's time went (seconds): the bodies' free motions (assembly and
+  // factorization), contact geometry (deformed fields and polygons), Schur complements, and the
+  // contact solve's Newton iterations.
+  struct StepTimings {
+    double assembly{0}, factorization{0}, geometry{0}, schur{0}, newton{0}, total{0};
+  };
+  const StepTimings& getLastTimings() const { return m_timings; }
   // Contact points of the last internal step, all bodies together.
   int getLastNumContacts() const { return m_lastNumContacts; }
 
@@ -57,4 +71,6 @@ class btDeformableBodies {
   std::vector<Entry> m_bodies;
   std::vector<hydro::fem::ContactSolveReport> m_reports;
   int m_lastNumContacts = 0;
+  hydro::fem::ContactProblemOptions m_options;
+  StepTimings m_timings;
 };

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <limits>
 #include <string>
 
 namespace hydro {
@@ -21,14 +22,62 @@ namespace {
 using Clock = std::chrono::steady_clock;
 double Seconds(Clock::time_point since) { return std::chrono::duration<double>(Clock::now() - since).count(); }
 
-constexpr double kStictionSpeed = 1e-4;  // m/s: friction reaches μ·γn within this slip (ε of 001 eq. 5.16)
-constexpr int kMaxIterations = 100;
+constexpr int kMaxIterations = 100;     // Newton iterations per round
+constexpr int kMaxFrictionRounds = 8;  // refreshes of the lagged γn
 
 // A velocity term with each column's index among the problem's unknowns.
 struct MappedTerm {
   const Eigen::Matrix<double, 3, Eigen::Dynamic>* J;
   std::vector<int> unknown;
+  // J = scale·I (3×3), as for a deformable's vertex: Jᵀ·H·J products are then 3×3 scalings.
+  bool is_scaled_identity{false};
+  double scale{0};
 };
+
+// Newton's matrix, assembled as a stream of (row, column, value) entries in the same order every
+// iteration: the first assembly records where each entry lands in the sparse matrix, later ones
+// write the values straight there.
+class HessianAssembly {
+ public:
+  void Add(int row, int col, double value) {
+    if (recording_) {
+      rows_.push_back(row), cols_.push_back(col), values_.push_back(value);
+    } else {
+      H_.valuePtr()[slots_[next_++]] += value;
+    }
+  }
+  void Begin() {
+    next_ = 0;
+    if (!recording_) std::fill(H_.valuePtr(), H_.valuePtr() + H_.nonZeros(), 0.0);
+  }
+  // The matrix of the entries added since Begin().
+  const Eigen::SparseMatrix<double>& Finish(int n) {
+    if (!recording_) return H_;
+    std::vector<Eigen::Triplet<double>> triplets;
+    triplets.reserve(values_.size());
+    for (size_t k = 0; k < values_.size(); ++k) triplets.emplace_back(rows_[k], cols_[k], values_[k]);
+    H_.resize(n, n);
+    H_.setFromTriplets(triplets.begin(), triplets.end());
+    H_.makeCompressed();
+    slots_.resize(values_.size());
+    for (size_t k = 0; k < values_.size(); ++k) {
+      const int* begin = H_.innerIndexPtr() + H_.outerIndexPtr()[cols_[k]];
+      const int* end = H_.innerIndexPtr() + H_.outerIndexPtr()[cols_[k] + 1];
+      slots_[k] = static_cast<int>(std::lower_bound(begin, end, rows_[k]) - H_.innerIndexPtr());
+    }
+    recording_ = false;
+    rows_ = {}, cols_ = {}, values_ = {};
+    return H_;
+  }
+
+ private:
+  bool recording_{true};
+  size_t next_{0};
+  std::vector<int> rows_, cols_, slots_;
+  std::vector<double> values_;
+  Eigen::SparseMatrix<double> H_;
+};
+
 using MappedTerms = std::vector<MappedTerm>;
 
 // How a block's DoFs map to the problem's unknowns.
@@ -38,13 +87,22 @@ struct BlockLayout {
   std::vector<int> participating;  // reduced: the DoFs P, in order
   Eigen::MatrixXd Z;               // reduced: A⁻¹·E_P
   Eigen::MatrixXd S;               // reduced: ((A⁻¹)_PP)⁻¹
+  // A⁻¹ over the block's unknowns (reduced: (A⁻¹)_PP), or, for a large block that was not
+  // reduced, only its diagonal estimate diag(A)⁻¹: for the Delassus estimate of each contact.
+  Eigen::MatrixXd W;
+  Eigen::VectorXd W_diagonal;
   int offset{0};
 };
 
 Vector3 Velocity(const MappedTerms& terms, const Vector3& bias, const Eigen::VectorXd& x) {
   Vector3 v = bias;
-  for (const MappedTerm& t : terms)
+  for (const MappedTerm& t : terms) {
+    if (t.is_scaled_identity) {
+      v += t.scale * Vector3(x[t.unknown[0]], x[t.unknown[1]], x[t.unknown[2]]);
+      continue;
+    }
     for (size_t c = 0; c < t.unknown.size(); ++c) v += t.J->col(c) * x[t.unknown[c]];
+  }
   return v;
 }
 
@@ -53,14 +111,28 @@ void AddTransposed(const MappedTerms& terms, const Vector3& impulse, double sign
     for (size_t c = 0; c < t.unknown.size(); ++c) (*g)[t.unknown[c]] += sign * t.J->col(c).dot(impulse);
 }
 
-// Jᵀ·H·J into triplets (every entry, zeros too, so the Newton matrix keeps one pattern).
-void AddCongruence(const MappedTerms& terms, const Matrix3& H, std::vector<Eigen::Triplet<double>>* triplets) {
+// Jᵀ·H·J into Newton's matrix (every entry, zeros too, so that it keeps one pattern).
+void AddCongruence(const MappedTerms& terms, const Matrix3& H, HessianAssembly* hessian) {
   for (const MappedTerm& a : terms) {
+    if (a.is_scaled_identity) {
+      for (const MappedTerm& b : terms) {
+        if (b.is_scaled_identity) {
+          const Matrix3 block = (a.scale * b.scale) * H;
+          for (int r = 0; r < 3; ++r)
+            for (int c = 0; c < 3; ++c) hessian->Add(a.unknown[r], b.unknown[c], block(r, c));
+        } else {
+          const Eigen::Matrix<double, 3, Eigen::Dynamic> block = a.scale * H * *b.J;
+          for (int r = 0; r < 3; ++r)
+            for (size_t c = 0; c < b.unknown.size(); ++c) hessian->Add(a.unknown[r], b.unknown[c], block(r, c));
+        }
+      }
+      continue;
+    }
     const Eigen::Matrix<double, Eigen::Dynamic, 3> JaT_H = a.J->transpose() * H;
     for (const MappedTerm& b : terms) {
       const Eigen::MatrixXd block = JaT_H * *b.J;
       for (size_t r = 0; r < a.unknown.size(); ++r)
-        for (size_t c = 0; c < b.unknown.size(); ++c) triplets->emplace_back(a.unknown[r], b.unknown[c], block(r, c));
+        for (size_t c = 0; c < b.unknown.size(); ++c) hessian->Add(a.unknown[r], b.unknown[c], block(r, c));
     }
   }
 }
@@ -70,8 +142,11 @@ void AddCongruence(const MappedTerms& terms, const Matrix3& H, std::vector<Eigen
 ContactProblemResult SolveContactProblem(double dt, const std::vector<ContactProblemBlock>& blocks,
                                          const std::vector<ContactConstraint>& contacts,
                                          const std::vector<SpringConstraint>& springs,
-                                         const std::vector<VelocityTargetConstraint>& targets) {
+                                         const std::vector<VelocityTargetConstraint>& targets,
+                                         const ContactProblemOptions& options) {
   CheckPositive(dt, "contact problem time step");
+  CheckPositive(options.stiction_speed_m_per_s, "contact problem stiction speed");
+  const double kStictionSpeed = options.stiction_speed_m_per_s;
   const int num_blocks = static_cast<int>(blocks.size());
   auto check_terms = [&](const std::vector<VelocityTerm>& terms) {
     for (const VelocityTerm& t : terms)
@@ -119,8 +194,14 @@ ContactProblemResult SolveContactProblem(double dt, const std::vector<ContactPro
     for (int i = 0; i < n; ++i)
       if (participates[b][i]) L.participating.push_back(i);
     const int p = static_cast<int>(L.participating.size());
-    L.reduced = block.factorization != nullptr && p < n;
+    constexpr int kLargestFullyReduced = 512;  // a block where every DoF participates is reduced up to this size
+    L.reduced = block.factorization != nullptr && p > 0 && (p < n || n <= kLargestFullyReduced);
     if (!L.reduced) {
+      if (n <= 64) {
+        L.W = Eigen::MatrixXd(block.A).ldlt().solve(Eigen::MatrixXd::Identity(n, n));
+      } else {
+        L.W_diagonal = Eigen::VectorXd(block.A.diagonal()).cwiseInverse();
+      }
       for (int i = 0; i < n; ++i) L.unknown[i] = num_unknowns + i;
       for (int k = 0; k < block.A.outerSize(); ++k)
         for (Eigen::SparseMatrix<double>::InnerIterator it(block.A, k); it; ++it)
@@ -139,6 +220,7 @@ ContactProblemResult SolveContactProblem(double dt, const std::vector<ContactPro
     Eigen::MatrixXd W(p, p);
     for (int j = 0; j < p; ++j) W.row(j) = L.Z.row(L.participating[j]);
     W = 0.5 * (W + W.transpose());
+    L.W = W;
     L.S = W.ldlt().solve(Eigen::MatrixXd::Identity(p, p));
     L.S = 0.5 * (L.S + L.S.transpose());
     for (int j = 0; j < p; ++j) {
@@ -162,6 +244,10 @@ ContactProblemResult SolveContactProblem(double dt, const std::vector<ContactPro
     for (const VelocityTerm& t : terms) {
       MappedTerm m{&t.J, {}};
       for (int c = 0; c < t.J.cols(); ++c) m.unknown.push_back(layout[t.block].unknown[t.first_dof + c]);
+      if (t.J.cols() == 3 && t.J.isApprox(t.J(0, 0) * Matrix3::Identity(), 0.0)) {
+        m.is_scaled_identity = true;
+        m.scale = t.J(0, 0);
+      }
       mapped.push_back(std::move(m));
     }
     return mapped;
@@ -187,21 +273,51 @@ ContactProblemResult SolveContactProblem(double dt, const std::vector<ContactPro
   for (const ContactConstraint& c : contacts) contact_terms.push_back(map_terms(c.terms));
   for (const SpringConstraint& s : springs) spring_terms.push_back(map_terms(s.terms));
 
+  // The near-rigid regime of SAP (Castro et al. 2022, used by 002 §VI): a contact stiffer than
+  // the time step can resolve is softened to the stiffness k_max = 4π²/(β²·δt²·w), w the
+  // Delassus estimate of the point (the inverse effective mass it sees, trace(J A⁻¹ Jᵀ)/3), so
+  // that its compliance never falls below β²/(4π²)·w, with β = 1. The velocity it aims at,
+  // −φ0/δt, is unchanged; what changes is that the stiffest contacts settle over about a step
+  // instead of within it, which keeps Newton's matrix well conditioned (stone blocks of 20 GPa
+  // with a 200 GPa contact field would otherwise be 10⁸ stiffer than their mass at 40 ms).
+  std::vector<double> stiffness(contacts.size());
+  for (size_t i = 0; i < contacts.size(); ++i) {
+    Matrix3 W = Matrix3::Zero();
+    const MappedTerms& terms = contact_terms[i];
+    for (size_t a = 0; a < terms.size(); ++a)
+      for (size_t b = 0; b < terms.size(); ++b) {
+        if (contacts[i].terms[a].block != contacts[i].terms[b].block) continue;
+        const BlockLayout& L = layout[contacts[i].terms[a].block];
+        for (size_t r = 0; r < terms[a].unknown.size(); ++r)
+          for (size_t s = 0; s < terms[b].unknown.size(); ++s) {
+            const int x = terms[a].unknown[r] - L.offset, y = terms[b].unknown[s] - L.offset;
+            const double w = L.W.size() > 0 ? L.W(x, y) : (x == y ? L.W_diagonal[x] : 0.0);
+            W += w * terms[a].J->col(r) * terms[b].J->col(s).transpose();
+          }
+      }
+    const double w = W.trace() / 3;
+    const double k_max = w > 0 ? 4 * M_PI * M_PI / (dt * dt * w) : std::numeric_limits<double>::infinity();
+    stiffness[i] = std::min(contacts[i].stiffness_N_per_m, k_max);
+    if (stiffness[i] < contacts[i].stiffness_N_per_m) ++result.near_rigid_contacts;
+  }
+
   const auto newton_start = Clock::now();
   double friction_scale = 0;
   // The impulse on A at contact velocity vc and, optionally, −∂γ/∂vc (PSD) for Newton's matrix.
-  auto impulse = [&](const ContactConstraint& p, const Vector3& vc, double gamma_n_lagged, Matrix3* H) {
+  auto impulse = [&](size_t i, const Vector3& vc, double gamma_n_lagged, Matrix3* H) {
+    const ContactConstraint& p = contacts[i];
+    const double k = stiffness[i];
     const double mu = friction_scale * p.friction;
     const Vector3& nh = p.nhat_W;
     const double vn = nh.dot(vc);
     const double y = -p.phi0_m - dt * vn;
-    const double gamma_n = y > 0 ? dt * p.stiffness_N_per_m * y : 0.0;
+    const double gamma_n = y > 0 ? dt * k * y : 0.0;
     const Vector3 vt = vc - vn * nh;
     const double s = std::sqrt(vt.squaredNorm() + kStictionSpeed * kStictionSpeed);
     const Vector3 gamma = gamma_n * nh - mu * gamma_n_lagged * vt / s;
     if (H) {
       *H = Matrix3::Zero();
-      if (y > 0) *H = (dt * dt * p.stiffness_N_per_m) * nh * nh.transpose();
+      if (y > 0) *H = (dt * dt * k) * nh * nh.transpose();
       const Matrix3 P = Matrix3::Identity() - nh * nh.transpose();
       *H += mu * gamma_n_lagged / s * (P - vt * vt.transpose() / (s * s));
     }
@@ -211,34 +327,17 @@ ContactProblemResult SolveContactProblem(double dt, const std::vector<ContactPro
     return Vector3(springs[k].gap0 + dt * Velocity(spring_terms[k], springs[k].bias, x));
   };
   Eigen::VectorXd u = u_star;
+  for (int b = 0; b < num_blocks; ++b) {
+    if (blocks[b].u_guess.size() != blocks[b].u_star.size()) continue;
+    const BlockLayout& L = layout[b];
+    for (size_t i = 0; i < L.unknown.size(); ++i)
+      if (L.unknown[i] >= 0) u[L.unknown[i]] = blocks[b].u_guess[i];
+  }
   std::vector<double> gamma_n(contacts.size(), 0.0);
   for (size_t i = 0; i < contacts.size(); ++i)
-    gamma_n[i] = impulse(contacts[i], Velocity(contact_terms[i], contacts[i].bias, u), 0, nullptr).second;
-  // For fixed lagged γn: ½‖u − u*‖²_A + Σ [k/2·y₊² + μ·γn·(s − ε)] + Σ ½k‖e‖².
-  auto objective = [&](const Eigen::VectorXd& x) {
-    const Eigen::VectorXd d = x - u_star;
-    double E = 0.5 * d.dot(A * d);
-    for (size_t i = 0; i < contacts.size(); ++i) {
-      const ContactConstraint& p = contacts[i];
-      const Vector3 vc = Velocity(contact_terms[i], p.bias, x);
-      const double vn = p.nhat_W.dot(vc);
-      const double y = std::max(0.0, -p.phi0_m - dt * vn);
-      const Vector3 vt = vc - vn * p.nhat_W;
-      E += 0.5 * p.stiffness_N_per_m * y * y +
-           friction_scale * p.friction * gamma_n[i] *
-               (std::sqrt(vt.squaredNorm() + kStictionSpeed * kStictionSpeed) - kStictionSpeed);
-    }
-    for (size_t k = 0; k < springs.size(); ++k) E += 0.5 * springs[k].stiffness_N_per_m * spring_gap(k, x).squaredNorm();
-    for (size_t k = 0; k < targets.size(); ++k) {
-      // Huber: ½c·e² inside the bound, F·|e| − F²/(2c) beyond, e = s − target.
-      const double e = std::abs(target_speed(k, x) - targets[k].target), c = targets[k].stiffness,
-                   F = targets[k].max_impulse;
-      E += c * e <= F ? 0.5 * c * e * e : F * e - 0.5 * F * F / c;
-    }
-    return E;
-  };
+    gamma_n[i] = impulse(i, Velocity(contact_terms[i], contacts[i].bias, u), 0, nullptr).second;
   // The gradient A(u − u*) − Σ Jᵀγ + Σ δt·k·Jᵀe, and Newton's matrix triplets.
-  auto gradient_of = [&](const Eigen::VectorXd& x, std::vector<Eigen::Triplet<double>>* H_triplets) {
+  auto gradient_of = [&](const Eigen::VectorXd& x, HessianAssembly* H_triplets) {
     Eigen::VectorXd gradient = A * (x - u_star);
     for (size_t k = 0; k < springs.size(); ++k) {
       const double stiffness = springs[k].stiffness_N_per_m;
@@ -252,55 +351,119 @@ ContactProblemResult SolveContactProblem(double dt, const std::vector<ContactPro
       if (!H_triplets) continue;
       const double c = active ? targets[k].stiffness : 0.0;
       for (const auto& [row, a] : target_rows[k])
-        for (const auto& [col, b] : target_rows[k]) H_triplets->emplace_back(row, col, c * a * b);
+        for (const auto& [col, b] : target_rows[k]) H_triplets->Add(row, col, c * a * b);
     }
     for (size_t i = 0; i < contacts.size(); ++i) {
       Matrix3 H;
       const Vector3 vc = Velocity(contact_terms[i], contacts[i].bias, x);
-      const Vector3 gamma = impulse(contacts[i], vc, gamma_n[i], H_triplets ? &H : nullptr).first;
+      const Vector3 gamma = impulse(i, vc, gamma_n[i], H_triplets ? &H : nullptr).first;
       AddTransposed(contact_terms[i], gamma, -1, &gradient);
       if (H_triplets) AddCongruence(contact_terms[i], H, H_triplets);
     }
     return gradient;
   };
 
+  // Newton's method on the objective for the current lagged γn, with an exact line search: the
+  // objective is convex along the step, so its slope g(u + α·d)·d rises through zero, found by
+  // safeguarded secant steps. (Comparing objective values, as Armijo's rule does, fails near the
+  // solution: with stiff contacts their differences drown in round-off.)
   StepFactorization solver;
+  HessianAssembly hessian;
   bool analyzed = false;
-  for (result.iterations = 1; result.iterations <= kMaxIterations; ++result.iterations) {
-    if (contacts.empty() && springs.empty() && targets.empty()) {
-      result.converged = true;
-      break;
+  auto newton = [&](int max_iterations) {
+    for (int iteration = 0; iteration < max_iterations; ++iteration) {
+      ++result.iterations;
+      hessian.Begin();
+      for (const Eigen::Triplet<double>& t : A_triplets) hessian.Add(t.row(), t.col(), t.value());
+      const Eigen::VectorXd gradient = gradient_of(u, &hessian);
+      const Eigen::SparseMatrix<double>& H = hessian.Finish(num_unknowns);
+      if (!analyzed) solver.analyzePattern(H), analyzed = true;
+      solver.factorize(H);
+      if (solver.info() != Eigen::Success) return false;
+      const Eigen::VectorXd step = solver.solve(-gradient);
+      const double slope0 = gradient.dot(step);
+      if (!(slope0 < 0)) return true;  // no descent left: stationary to round-off
+      // Every constraint's velocity is affine in α, so the slope along the step costs O(constraints):
+      // d·A(u + αd − u*) − Σ γᵢ(vcᵢ + α·Δvcᵢ)·Δvcᵢ + Σ kₖ·(eₖ + α·Δeₖ)·Δeₖ − Σ λₖ(sₖ + α·Δsₖ)·Δsₖ.
+      const double d_r0 = step.dot(A * (u - u_star)), d_Ad = step.dot(A * step);
+      std::vector<Vector3> vc0(contacts.size()), dvc(contacts.size()), e0(springs.size()), de(springs.size());
+      for (size_t i = 0; i < contacts.size(); ++i) {
+        vc0[i] = Velocity(contact_terms[i], contacts[i].bias, u);
+        dvc[i] = Velocity(contact_terms[i], Vector3::Zero(), step);
+      }
+      for (size_t k = 0; k < springs.size(); ++k) {
+        e0[k] = spring_gap(k, u);
+        de[k] = dt * Velocity(spring_terms[k], Vector3::Zero(), step);
+      }
+      std::vector<double> s0(targets.size()), ds(targets.size());
+      for (size_t k = 0; k < targets.size(); ++k) s0[k] = target_speed(k, u), ds[k] = target_speed(k, step);
+      auto slope = [&](double a) {
+        double s = d_r0 + a * d_Ad;
+        for (size_t i = 0; i < contacts.size(); ++i) s -= impulse(i, vc0[i] + a * dvc[i], gamma_n[i], nullptr).first.dot(dvc[i]);
+        for (size_t k = 0; k < springs.size(); ++k) s += springs[k].stiffness_N_per_m * (e0[k] + a * de[k]).dot(de[k]);
+        for (size_t k = 0; k < targets.size(); ++k) {
+          const VelocityTargetConstraint& t = targets[k];
+          const double lambda = std::clamp(t.stiffness * (t.target - (s0[k] + a * ds[k])), -t.max_impulse, t.max_impulse);
+          s -= lambda * ds[k];
+        }
+        return s;
+      };
+      double alpha = 1;
+      double hi_slope = slope(1);
+      if (hi_slope > 0) {
+        double lo = 0, lo_slope = slope0, hi = 1;
+        for (int k = 0; k < 40; ++k) {
+          const double width = hi - lo;
+          alpha = std::clamp(lo - lo_slope * width / (hi_slope - lo_slope), lo + 0.05 * width, hi - 0.05 * width);
+          const double s = slope(alpha);
+          if (std::abs(s) <= 1e-12 * std::abs(slope0)) break;
+          if (s < 0) lo = alpha, lo_slope = s;
+          else hi = alpha, hi_slope = s;
+        }
+      }
+      u += alpha * step;
+      const double size = u.cwiseAbs().maxCoeff();
+      if (alpha * step.cwiseAbs().maxCoeff() <= 1e-10 + 1e-10 * size) return true;
     }
-    std::vector<Eigen::Triplet<double>> H_triplets = A_triplets;
-    const Eigen::VectorXd gradient = gradient_of(u, &H_triplets);
-    Eigen::SparseMatrix<double> H(num_unknowns, num_unknowns);
-    H.setFromTriplets(H_triplets.begin(), H_triplets.end());
-    if (!analyzed) solver.analyzePattern(H), analyzed = true;
-    solver.factorize(H);
-    if (solver.info() != Eigen::Success) break;
-    const Eigen::VectorXd step = solver.solve(-gradient);
-    const double E0 = objective(u);
-    double alpha = 1;
-    for (int k = 0; k < 30 && !(objective(u + alpha * step) <= E0 + 1e-4 * alpha * gradient.dot(step)); ++k) alpha *= 0.5;
-    u += alpha * step;
+    return false;
+  };
+  // The normal impulses at u, and whether they match the lagged ones to 1e-6 of the largest.
+  auto refreshed_gamma_n = [&](bool* settled) {
+    std::vector<double> updated(contacts.size());
     double change = 0, largest = 0;
     for (size_t i = 0; i < contacts.size(); ++i) {
-      const double updated = impulse(contacts[i], Velocity(contact_terms[i], contacts[i].bias, u), 0, nullptr).second;
-      change = std::max(change, std::abs(updated - gamma_n[i]));
-      largest = std::max(largest, updated);
-      gamma_n[i] = updated;
+      updated[i] = impulse(i, Velocity(contact_terms[i], contacts[i].bias, u), 0, nullptr).second;
+      change = std::max(change, std::abs(updated[i] - gamma_n[i]));
+      largest = std::max(largest, updated[i]);
     }
-    const double size = num_unknowns > 0 ? u.cwiseAbs().maxCoeff() : 0.0;
-    const double step_size = num_unknowns > 0 ? alpha * step.cwiseAbs().maxCoeff() : 0.0;
-    if (step_size <= 1e-9 + 1e-9 * size && change <= 1e-9 * (1 + largest)) {
-      if (friction_scale == 1) {
-        result.converged = true;
-        break;
-      }
+    *settled = change <= 1e-4 * largest + 1e-14;
+    return updated;
+  };
+  bool any_friction = false;
+  for (const ContactConstraint& c : contacts) any_friction = any_friction || c.friction > 0;
+  if (num_unknowns == 0 || (contacts.empty() && springs.empty() && targets.empty())) {
+    result.converged = true;
+  } else {
+    // The frictionless problem first; its normal impulses are the first lagged γn. Then rounds of
+    // the frictional problem, each convex with γn held fixed (the lagged model of Castro et al.),
+    // γn refreshed between rounds until it settles.
+    result.converged = newton(kMaxIterations);
+    bool settled = false;
+    gamma_n = refreshed_gamma_n(&settled);
+    if (any_friction && result.converged) {
       friction_scale = 1;
+      for (int round = 0; round < kMaxFrictionRounds; ++round) {
+        result.converged = newton(kMaxIterations);
+        result.friction_rounds = round + 1;
+        std::vector<double> updated = refreshed_gamma_n(&settled);
+        // The impulses applied are those of the problem just solved (its lagged γn), so that
+        // momentum balances exactly; γn is refreshed only for another round.
+        if (settled || !result.converged || round + 1 == kMaxFrictionRounds) break;
+        gamma_n = std::move(updated);
+      }
+      result.friction_settled = settled;
     }
   }
-  result.iterations = std::min(result.iterations, kMaxIterations);
   result.residual = num_unknowns > 0 ? gradient_of(u, nullptr).cwiseAbs().maxCoeff() : 0.0;
   result.newton_s = Seconds(newton_start);
 
@@ -324,7 +487,7 @@ ContactProblemResult SolveContactProblem(double dt, const std::vector<ContactPro
     for (const VelocityTerm& t : terms) result.impulse[t.block].segment(t.first_dof, t.J.cols()) += t.J.transpose() * on_A;
   };
   for (size_t i = 0; i < contacts.size(); ++i) {
-    const Vector3 gamma = impulse(contacts[i], Velocity(contact_terms[i], contacts[i].bias, u), gamma_n[i], nullptr).first;
+    const Vector3 gamma = impulse(i, Velocity(contact_terms[i], contacts[i].bias, u), gamma_n[i], nullptr).first;
     result.contact_impulse_W.push_back(gamma);
     add_block_impulses(contacts[i].terms, gamma);
   }

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#include <utility>
 
 #include "hydro/contact_surface_calculator.h"
 #include "hydro/mesh_builder.h"
@@ -45,9 +47,43 @@ std::array<double, 4> Barycentric(const FemBody& body, int t, const Vector3& p) 
   return {1 - w.sum(), w[0], w[1], w[2]};
 }
 
-std::vector<DeformableContactPoint> ToPoints(const FemBody& body, const ContactSurface& surface, double friction) {
+// min and max of n·p over the vertices of tet t of the body's current shape.
+std::pair<double, double> ExtentAlong(const FemBody& body, int t, const Vector3& n) {
+  double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+  for (int v : body.tets()[t]) {
+    const double s = n.dot(body.position(v));
+    lo = std::min(lo, s);
+    hi = std::max(hi, s);
+  }
+  return {lo, hi};
+}
+
+// 000 eq. 16 takes the distance to separation as φ0 = −p0/g. Where a polygon's tet has its
+// pressure gradient nearly perpendicular to n (an edge tet cut in a thin sliver), g is tiny and
+// −p0/g far deeper than the elements overlap at all; the velocity-level law would then push them
+// apart at −φ0/δt in one step, launching a stiff body. The elements' overlap along n (how far A
+// must move along n to clear B) bounds the true depth: where it is shallower it is used, and k is
+// raised so that k·(−φ0) = A·p0, the polygon's force at the start of the step, is kept.
+void BoundDepthByOverlap(double overlap_m, double* phi0_m, double* stiffness_N_per_m) {
+  constexpr double kSmallestOverlap = 1e-9;
+  const double overlap = std::max(overlap_m, kSmallestOverlap);
+  if (-*phi0_m <= overlap) return;
+  const double force = *stiffness_N_per_m * -*phi0_m;
+  *phi0_m = -overlap;
+  *stiffness_N_per_m = force / overlap;
+}
+
+// The core's point approximation (000 §IV) of the surface, or of its centroid fan.
+std::vector<ContactPoint> PointsOf(const ContactSurface& surface, Representation representation) {
   std::vector<ContactPoint> points;
-  MakeContactPoints(surface, &points);
+  if (representation == Representation::kTriangleFan) MakeContactPoints(surface.MakeTriangleFan(), &points);
+  else MakeContactPoints(surface, &points);
+  return points;
+}
+
+std::vector<DeformableContactPoint> ToPoints(const FemBody& body, const ContactSurface& surface, double friction,
+                                             Representation representation, bool bound_by_plane = true) {
+  const std::vector<ContactPoint> points = PointsOf(surface, representation);
   std::vector<DeformableContactPoint> out;
   out.reserve(points.size());
   for (const ContactPoint& p : points) {
@@ -58,6 +94,11 @@ std::vector<DeformableContactPoint> ToPoints(const FemBody& body, const ContactS
     c.nhat_W = p.nhat_BA_W;
     c.stiffness_N_per_m = p.stiffness_N_per_m;
     c.phi0_m = p.phi0_m;
+    if (bound_by_plane) {
+      // B is a rigid face in the polygon's plane: A clears it once its lowest vertex is above.
+      BoundDepthByOverlap(c.nhat_W.dot(c.p_WC) - ExtentAlong(body, c.tet, c.nhat_W).first, &c.phi0_m,
+                          &c.stiffness_N_per_m);
+    }
     c.friction = friction;
     out.push_back(c);
   }
@@ -68,51 +109,51 @@ std::vector<DeformableContactPoint> ToPoints(const FemBody& body, const ContactS
 
 std::vector<DeformableContactPoint> FindContacts(const FemBody& body, const CompliantMesh& deformed,
                                                  const RigidHalfSpace& half_space, const RigidTransform& X_WH,
-                                                 double friction) {
+                                                 double friction, Representation representation) {
   ContactSurface surface;
   ComputeContactSurface(deformed, RigidTransform::Identity(), half_space, X_WH, &surface);
-  return ToPoints(body, surface, friction);
+  return ToPoints(body, surface, friction, representation);
 }
 
 std::vector<DeformableContactPoint> FindContacts(const FemBody& body, const CompliantMesh& deformed,
-                                                 const RigidMesh& rigid, const RigidTransform& X_WR, double friction) {
+                                                 const RigidMesh& rigid, const RigidTransform& X_WR, double friction, Representation representation) {
   ContactSurface surface;
   ComputeContactSurface(deformed, RigidTransform::Identity(), rigid, X_WR, &surface);
-  return ToPoints(body, surface, friction);
+  return ToPoints(body, surface, friction, representation);
 }
 
 std::vector<DeformableContactPoint> FindContacts(const FemBody& body, const CompliantMesh& deformed,
-                                                 const CompliantMesh& other, const RigidTransform& X_WO, double friction) {
+                                                 const CompliantMesh& other, const RigidTransform& X_WO, double friction, Representation representation) {
   ContactSurface surface;
   ComputeContactSurface(deformed, RigidTransform::Identity(), other, X_WO, &surface);
-  return ToPoints(body, surface, friction);
+  return ToPoints(body, surface, friction, representation, /*bound_by_plane=*/false);
 }
 
 std::vector<DeformableContactPoint> FindContacts(const FemBody& body, const CompliantMesh& deformed,
                                                  const CompliantHalfSpace& other, const RigidTransform& X_WO,
-                                                 double friction) {
+                                                 double friction, Representation representation) {
   ContactSurface surface;
   ComputeContactSurface(deformed, RigidTransform::Identity(), other, X_WO, &surface);
-  return ToPoints(body, surface, friction);
+  return ToPoints(body, surface, friction, representation, /*bound_by_plane=*/false);
 }
 
 std::vector<DeformableContactPoint> FindContacts(const FemBody& body, const DeformableContactModel& model,
                                                  const RigidHalfSpace& half_space, const RigidTransform& X_WH,
                                                  double friction) {
-  return FindContacts(body, MakeDeformedGeometry(body, model), half_space, X_WH, friction);
+  return FindContacts(body, MakeDeformedGeometry(body, model), half_space, X_WH, friction, model.representation);
 }
 
 std::vector<DeformableContactPoint> FindContacts(const FemBody& body, const DeformableContactModel& model,
                                                  const RigidMesh& rigid, const RigidTransform& X_WR, double friction) {
-  return FindContacts(body, MakeDeformedGeometry(body, model), rigid, X_WR, friction);
+  return FindContacts(body, MakeDeformedGeometry(body, model), rigid, X_WR, friction, model.representation);
 }
 
 std::vector<DeformablePairContactPoint> FindContacts(const FemBody& A, const CompliantMesh& deformed_A, const FemBody& B,
-                                                     const CompliantMesh& deformed_B, double friction) {
+                                                     const CompliantMesh& deformed_B, double friction,
+                                                     Representation representation) {
   ContactSurface surface;
   ComputeContactSurface(deformed_A, RigidTransform::Identity(), deformed_B, RigidTransform::Identity(), &surface);
-  std::vector<ContactPoint> points;
-  MakeContactPoints(surface, &points);
+  const std::vector<ContactPoint> points = PointsOf(surface, representation);
   std::vector<DeformablePairContactPoint> out;
   out.reserve(points.size());
   for (const ContactPoint& p : points) {
@@ -125,6 +166,8 @@ std::vector<DeformablePairContactPoint> FindContacts(const FemBody& A, const Com
     c.nhat_W = p.nhat_BA_W;
     c.stiffness_N_per_m = p.stiffness_N_per_m;
     c.phi0_m = p.phi0_m;
+    BoundDepthByOverlap(ExtentAlong(B, c.tet_B, c.nhat_W).second - ExtentAlong(A, c.tet_A, c.nhat_W).first, &c.phi0_m,
+                        &c.stiffness_N_per_m);
     c.friction = friction;
     out.push_back(c);
   }
