@@ -315,7 +315,8 @@ void btDeformableBodies::Step(btScalar dt) {
       const Vector3 p_WQ = ToEigen(weld.rigid->getCenterOfMassTransform() * weld.p_BQ);
       const Vector3 r = p_WQ - ToEigen(weld.rigid->getCenterOfMassPosition());
       if (weld.rigid->isKinematicObject()) {
-        s.bias = -ToEigen(weld.rigid->getLinearVelocity()) - ToEigen(weld.rigid->getAngularVelocity()).cross(r);
+        // stepSimulation has already moved a kinematic body to its pose at the end of the step
+        // (saveKinematicState, before the internal steps): p_WQ is where Q will be; no bias.
       } else {
         hydro::fem::AppendRigidTerms(problem.RigidBlock(weld.rigid), r, -1, &s.terms);
       }
@@ -369,9 +370,12 @@ void btDeformableBodies::Step(btScalar dt) {
           const int multibody = problem.MultiBody(link->m_multiBody);
           problem.AppendLinkTerms(multibody, link->m_link, p.p_WC, -1, &c.terms);
         } else if (rigid->isKinematicObject()) {
-          // A kinematic body moves at the velocity Bullet derived from its motion this step.
+          // A kinematic body is already at its end-of-step pose (saveKinematicState runs before
+          // the internal steps), so the geometry has its normal motion; its velocity enters only
+          // tangentially, for friction to drag along.
           const Vector3 r = p.p_WC - ToEigen(rigid->getCenterOfMassPosition());
-          c.bias = -ToEigen(rigid->getLinearVelocity()) - ToEigen(rigid->getAngularVelocity()).cross(r);
+          const Vector3 v_Q = ToEigen(rigid->getLinearVelocity()) + ToEigen(rigid->getAngularVelocity()).cross(r);
+          c.bias = -(v_Q - p.nhat_W.dot(v_Q) * p.nhat_W);
         } else if (!rigid->isStaticObject()) {
           hydro::fem::AppendRigidTerms(problem.RigidBlock(rigid), p.p_WC - ToEigen(rigid->getCenterOfMassPosition()), -1,
                                        &c.terms);

@@ -13,8 +13,9 @@
 // spring (a weld) at the end of the step. Its optimality condition is momentum balance,
 // A_b(u_b − u*_b) = Σ Jᵀγ, which the report measures.
 //
-// Participating DoFs (002 §VI-A, VI-B): a block given with the factorization of its A enters the
-// problem only through the DoFs that some constraint involves, P, with the Schur complement
+// Participating DoFs (002 §VI-A, VI-B): a block given with the factorization of its A, where at
+// most a third of its DoFs take part (or that is small), enters the problem only through the DoFs
+// that some constraint involves, P, with the Schur complement
 // S = ((A⁻¹)_PP)⁻¹ as weight, (A⁻¹)_PP taken from |P| solves with the factorization already made
 // for the free motion. The other DoFs follow exactly: u = u* + A⁻¹E_P·S·(u_P − u*_P).
 #include <Eigen/Core>
@@ -109,7 +110,7 @@ struct ContactProblemResult {
 // Solves the problem by Newton's method with an exact line search; the objective is convex for a
 // fixed lagged γn. The frictionless problem is solved first; its normal impulses become the
 // lagged γn of the frictional problem, which is solved again with γn refreshed from each
-// solution until γn changes by less than 1e-4 of the largest (at most 8 rounds). Each Newton
+// solution until γn changes by less than 1e-3 of the largest (at most 5 rounds). Each Newton
 // solve stops when its step is below 1e-10 m/s (relative to the largest velocity); one that does
 // not within 100 iterations is reported as not converged — never silently.
 ContactProblemResult SolveContactProblem(double dt, const std::vector<ContactProblemBlock>& blocks,

@@ -9,7 +9,10 @@
 #include <BulletCollision/CollisionShapes/btBoxShape.h>
 #include <BulletCollision/CollisionShapes/btStaticPlaneShape.h>
 #include <BulletDynamics/ConstraintSolver/btSequentialImpulseConstraintSolver.h>
+#include <LinearMath/btDefaultMotionState.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <memory>
 
@@ -169,6 +172,90 @@ TEST(BulletDeformablesTest, ABulletBoxWeldedToASoftBarHangsFromIt) {
   EXPECT_LT(box->getLinearVelocity().length(), 1e-3);
   EXPECT_GT(0.32 - box->getCenterOfMassPosition().z(), 1e-3);  // hanging from the bent bar
   EXPECT_LT(0.32 - box->getCenterOfMassPosition().z(), 0.05);  // not fallen off
+}
+
+}  // namespace
+}  // namespace fem
+}  // namespace hydro
+
+namespace hydro {
+namespace fem {
+namespace {
+
+TEST(BulletDeformablesTest, SoftFingersLiftARigidBoxByFriction) {
+  // Two soft pads welded to kinematic fingers (bubble-gripper style) squeeze a Bullet box off the
+  // floor by friction alone: close 3 mm each, lift 5 cm, hold.
+  World world;
+  btStaticPlaneShape ground(btVector3(0, 0, 1), 0);
+  world.Add(&ground, 0, btVector3(0, 0, 0))->setFriction(1.0);
+  btBoxShape box_shape(btVector3(0.02, 0.02, 0.02));
+  btHydroelasticProperties rigid_box;  // a 1 cm surface mesh (untagged: 5 mm, four times the points)
+  rigid_box.m_kind = btHydroelasticProperties::RIGID;
+  rigid_box.m_resolutionHint = 0.01;
+  hydroSetHydroelastic(&box_shape, rigid_box);
+  btRigidBody* box = world.Add(&box_shape, 0.05, btVector3(0, 0, 0.02));
+  box->setFriction(1.0);
+  Material pad_material;
+  pad_material.youngs_modulus_Pa = 5e4;
+  pad_material.poisson_ratio = 0.3;
+  pad_material.density_kg_per_m3 = 200;
+  pad_material.stiffness_damping_s = 0.01;
+  btBoxShape finger_shape(btVector3(0.003, 0.02, 0.02));
+  std::vector<std::unique_ptr<FemBody>> pads;
+  std::vector<std::unique_ptr<btDefaultMotionState>> motions;
+  std::vector<btRigidBody*> fingers;
+  btDeformableBodies deformables(world.world.get());
+  const double pad_width = 0.02, clearance = 0.001;
+  for (int side = -1; side <= 1; side += 2) {
+    std::vector<Vector3> vertices;
+    std::vector<Tet> tets;
+    MakeTetGrid(Vector3(pad_width, 0.04, 0.04), 2, 4, 4, &vertices, &tets);
+    const double inner = side * (0.02 + clearance);  // the pad's face toward the box
+    const double x0 = side < 0 ? inner - pad_width : inner;  // shifted, not mirrored (tets keep their sign)
+    for (Vector3& p : vertices) p = Vector3(x0 + p.x(), p.y() - 0.02, p.z() + 0.001);
+    pads.push_back(std::make_unique<FemBody>(side < 0 ? "left pad" : "right pad", vertices, tets, pad_material));
+    btTransform X;
+    X.setIdentity();
+    X.setOrigin(btVector3(inner + side * (pad_width + 0.01), 0, 0.021));
+    motions.push_back(std::make_unique<btDefaultMotionState>(X));
+    // Kinematic before it joins the world, so that Bullet reads its motion state every step.
+    world.bodies.push_back(std::make_unique<btRigidBody>(
+        btRigidBody::btRigidBodyConstructionInfo(0, motions.back().get(), &finger_shape)));
+    btRigidBody* finger = world.bodies.back().get();
+    finger->setCollisionFlags((finger->getCollisionFlags() & ~btCollisionObject::CF_STATIC_OBJECT) |
+                              btCollisionObject::CF_KINEMATIC_OBJECT);
+    finger->setActivationState(DISABLE_DEACTIVATION);
+    world.world->addRigidBody(finger);
+    fingers.push_back(finger);
+    deformables.addBody(pads.back().get(), 1.0);
+    for (int v = 0; v < pads.back()->num_vertices(); ++v)
+      if (std::abs(pads.back()->rest_positions()[v].x() - (inner + side * pad_width)) < 1e-12)
+        deformables.attachVertex(pads.back().get(), v, finger, 1e4);
+  }
+  const double dt = 0.01;
+  double lowest_gap = 1;
+  for (int i = 1; i <= 150; ++i) {
+    const double t = i * dt;
+    const double squeeze = clearance + 0.003 * std::min(1.0, t / 0.3);
+    const double lift = t > 0.4 ? 0.05 * std::min(1.0, (t - 0.4) / 0.5) : 0.0;
+    for (int k = 0; k < 2; ++k) {
+      const double side = k == 0 ? -1 : 1;
+      btTransform X;
+      X.setIdentity();
+      X.setOrigin(btVector3(side * (0.02 + clearance + pad_width + 0.01) - side * squeeze, 0, 0.021 + lift));
+      motions[k]->setWorldTransform(X);
+    }
+    world.world->stepSimulation(dt, 0, dt);
+    ASSERT_TRUE(deformables.getLastReports()[0].converged) << "step " << i;
+    lowest_gap = std::min(lowest_gap, box->getCenterOfMassPosition().z());
+  }
+  const double rise = box->getCenterOfMassPosition().z() - 0.02;
+  std::printf("soft pads on kinematic fingers lifted a 50 g Bullet box by %.2f mm (fingers rose 50 mm), box speed "
+              "%.1e m/s, %d contact points\n",
+              1e3 * rise, box->getLinearVelocity().length(), deformables.getLastNumContacts());
+  EXPECT_NEAR(rise, 0.05, 3e-3);  // carried, not left behind
+  EXPECT_LT(box->getLinearVelocity().length(), 1e-2);
+  hydroRemoveShape(&box_shape);
 }
 
 }  // namespace
