@@ -214,13 +214,9 @@ ContactProblemResult SolveContactProblem(double dt, const std::vector<ContactPro
       continue;
     }
     // 002 §VI-B: (A⁻¹)_PP from |P| solves with the free motion's factorization, then its inverse.
-    L.Z.resize(n, p);
-    Eigen::VectorXd e = Eigen::VectorXd::Zero(n);
-    for (int j = 0; j < p; ++j) {
-      e[L.participating[j]] = 1;
-      L.Z.col(j) = block.factorization->solve(e);
-      e[L.participating[j]] = 0;
-    }
+    Eigen::MatrixXd E_P = Eigen::MatrixXd::Zero(n, p);
+    for (int j = 0; j < p; ++j) E_P(L.participating[j], j) = 1;
+    L.Z = block.factorization->solve(E_P);
     Eigen::MatrixXd W(p, p);
     for (int j = 0; j < p; ++j) W.row(j) = L.Z.row(L.participating[j]);
     W = 0.5 * (W + W.transpose());
