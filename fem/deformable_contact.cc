@@ -269,6 +269,8 @@ ContactSolveReport ToReport(const ContactProblemResult& solution) {
   report.iterations = solution.iterations;
   report.converged = solution.converged;
   report.residual = solution.residual;
+  report.friction_rounds = solution.friction_rounds;
+  report.near_rigid_contacts = solution.near_rigid_contacts;
   report.unknowns = solution.unknowns;
   report.total_dofs = solution.total_dofs;
   report.schur_s = solution.schur_s;

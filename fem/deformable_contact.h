@@ -128,6 +128,8 @@ struct ContactSolveReport {
   bool converged{false};
   double residual{0};            // ‖A(v − v*) − Jᵀγ‖∞ over the free DoFs, N·s
   Vector3 impulse_on_body_W{Vector3::Zero()};  // Σ γ over the points, N·s
+  int friction_rounds{0};      // lagged-friction rounds (fem/contact_problem.h)
+  int near_rigid_contacts{0};  // points softened to what the step resolves
   int unknowns{0};    // of the contact problem, after reduction to participating DoFs (002 §VI)
   int total_dofs{0};  // of every block before reduction
   double schur_s{0}, newton_s{0};
