@@ -275,16 +275,8 @@ void btDeformableBodies::Step(btScalar dt) {
     const FreeMotion& free_motion = free_motions.back();
     m_timings.assembly += body.last_step_timings().assembly_s;
     m_timings.factorization += body.last_step_timings().factorization_s + body.last_step_timings().solve_s;
-    ContactProblemBlock block;
-    block.A = free_motion.A;
-    block.factorization = free_motion.factorization;
-    block.u_star.resize(free_motion.num_free);
-    block.u_guess.resize(free_motion.num_free);
-    for (size_t i = 0; i < free_motion.index.size(); ++i) {
-      if (free_motion.index[i] < 0) continue;
-      block.u_star[free_motion.index[i]] = free_motion.v_star[i];
-      block.u_guess[free_motion.index[i]] = body.v()[i];
-    }
+    // Newton starts from the last step's velocities: a resting body starts next to its solution.
+    ContactProblemBlock block = hydro::fem::MakeFemBlock(free_motion, &body.v());
     problem.blocks.push_back(std::move(block));
     const auto geometry_start = Clock::now();
     geometries.push_back(hydro::fem::MakeDeformedGeometry(body, entry.model));

@@ -82,7 +82,7 @@ std::vector<ContactPoint> PointsOf(const ContactSurface& surface, Representation
 }
 
 std::vector<DeformableContactPoint> ToPoints(const FemBody& body, const ContactSurface& surface, double friction,
-                                             Representation representation, bool bound_by_plane = true) {
+                                             Representation representation, bool bound_by_plane) {
   const std::vector<ContactPoint> points = PointsOf(surface, representation);
   std::vector<DeformableContactPoint> out;
   out.reserve(points.size());
@@ -107,34 +107,43 @@ std::vector<DeformableContactPoint> ToPoints(const FemBody& body, const ContactS
 
 }  // namespace
 
+namespace {
+
+// The points of the deformed body A against any geometry B the core pairs with a compliant mesh.
+// A rigid B's face lies in each polygon's plane, which bounds the depth (BoundDepthByOverlap).
+template <typename Other>
+std::vector<DeformableContactPoint> FindContactsWith(const FemBody& body, const CompliantMesh& deformed,
+                                                     const Other& other, const RigidTransform& X_WO, double friction,
+                                                     Representation representation, bool other_is_rigid) {
+  ContactSurface surface;
+  ComputeContactSurface(deformed, RigidTransform::Identity(), other, X_WO, &surface);
+  return ToPoints(body, surface, friction, representation, other_is_rigid);
+}
+
+}  // namespace
+
 std::vector<DeformableContactPoint> FindContacts(const FemBody& body, const CompliantMesh& deformed,
                                                  const RigidHalfSpace& half_space, const RigidTransform& X_WH,
                                                  double friction, Representation representation) {
-  ContactSurface surface;
-  ComputeContactSurface(deformed, RigidTransform::Identity(), half_space, X_WH, &surface);
-  return ToPoints(body, surface, friction, representation);
+  return FindContactsWith(body, deformed, half_space, X_WH, friction, representation, true);
 }
 
 std::vector<DeformableContactPoint> FindContacts(const FemBody& body, const CompliantMesh& deformed,
-                                                 const RigidMesh& rigid, const RigidTransform& X_WR, double friction, Representation representation) {
-  ContactSurface surface;
-  ComputeContactSurface(deformed, RigidTransform::Identity(), rigid, X_WR, &surface);
-  return ToPoints(body, surface, friction, representation);
+                                                 const RigidMesh& rigid, const RigidTransform& X_WR, double friction,
+                                                 Representation representation) {
+  return FindContactsWith(body, deformed, rigid, X_WR, friction, representation, true);
 }
 
 std::vector<DeformableContactPoint> FindContacts(const FemBody& body, const CompliantMesh& deformed,
-                                                 const CompliantMesh& other, const RigidTransform& X_WO, double friction, Representation representation) {
-  ContactSurface surface;
-  ComputeContactSurface(deformed, RigidTransform::Identity(), other, X_WO, &surface);
-  return ToPoints(body, surface, friction, representation, /*bound_by_plane=*/false);
+                                                 const CompliantMesh& other, const RigidTransform& X_WO, double friction,
+                                                 Representation representation) {
+  return FindContactsWith(body, deformed, other, X_WO, friction, representation, false);
 }
 
 std::vector<DeformableContactPoint> FindContacts(const FemBody& body, const CompliantMesh& deformed,
                                                  const CompliantHalfSpace& other, const RigidTransform& X_WO,
                                                  double friction, Representation representation) {
-  ContactSurface surface;
-  ComputeContactSurface(deformed, RigidTransform::Identity(), other, X_WO, &surface);
-  return ToPoints(body, surface, friction, representation, /*bound_by_plane=*/false);
+  return FindContactsWith(body, deformed, other, X_WO, friction, representation, false);
 }
 
 std::vector<DeformableContactPoint> FindContacts(const FemBody& body, const DeformableContactModel& model,
@@ -194,6 +203,21 @@ void AppendRigidTerms(int block, const Vector3& r_W, double sign, std::vector<Ve
   terms->push_back({block, 3, -sign * CrossMatrix(r_W)});
 }
 
+ContactProblemBlock MakeFemBlock(const FreeMotion& free_motion, const Eigen::VectorXd* start) {
+  ContactProblemBlock block;
+  block.A = free_motion.A;
+  block.factorization = free_motion.factorization;
+  block.u_star.resize(free_motion.num_free);
+  if (start) block.u_guess.resize(free_motion.num_free);
+  for (size_t i = 0; i < free_motion.index.size(); ++i) {
+    const int free = free_motion.index[i];
+    if (free < 0) continue;
+    block.u_star[free] = free_motion.v_star[i];
+    if (start) block.u_guess[free] = (*start)[i];
+  }
+  return block;
+}
+
 ContactProblemBlock MakeRigidBlock(double mass_kg, const Matrix3& inertia_W, const Vector3& v_star, const Vector3& w_star) {
   Eigen::Matrix<double, 6, 6> A = Eigen::Matrix<double, 6, 6>::Zero();
   A.topLeftCorner<3, 3>() = mass_kg * Matrix3::Identity();
@@ -222,12 +246,7 @@ ContactSolveReport FemBody::StepWithContacts(double dt, const Vector3& gravity,
       throw InvalidInput("deformable '" + name_ + "': an attachment names a missing vertex or body, or has no stiffness");
   const FreeMotion free_motion = ComputeFreeMotion(dt, gravity);
   // Block 0 is this body (its free DoFs), blocks 1… the rigid participants.
-  std::vector<ContactProblemBlock> blocks(1);
-  blocks[0].A = free_motion.A;
-  blocks[0].factorization = free_motion.factorization;
-  blocks[0].u_star.resize(free_motion.num_free);
-  for (int i = 0; i < num_vertices() * 3; ++i)
-    if (free_motion.index[i] >= 0) blocks[0].u_star[free_motion.index[i]] = free_motion.v_star[i];
+  std::vector<ContactProblemBlock> blocks{MakeFemBlock(free_motion)};
   for (const RigidParticipant& body : rigid ? *rigid : std::vector<RigidParticipant>{})
     blocks.push_back(MakeRigidBlock(body.mass_kg, body.inertia_W, body.v_star, body.w_star));
   std::vector<ContactConstraint> contacts;

@@ -109,6 +109,10 @@ void AppendVertexTerms(const FreeMotion& free_motion, int block, int vertex, dou
 // The velocity terms of a point at offset r_W from a rigid body's centre of mass, the body being a
 // block of 6 unknowns (v, ω) in the world frame: v + ω × r, times sign.
 void AppendRigidTerms(int block, const Vector3& r_W, double sign, std::vector<VelocityTerm>* terms);
+// A deformable's block: its free DoFs weighted by the step matrix (with its factorization, for the
+// Schur complement), the contact-free velocities as free motion, and, when `start` is given
+// (velocities of every DoF), those of the free DoFs as Newton's starting point.
+ContactProblemBlock MakeFemBlock(const FreeMotion& free_motion, const Eigen::VectorXd* start = nullptr);
 // A rigid body's block: weight diag(m, m, m, I_W), free motion (v*, ω*).
 ContactProblemBlock MakeRigidBlock(double mass_kg, const Matrix3& inertia_W, const Vector3& v_star, const Vector3& w_star);
 

@@ -229,14 +229,6 @@ bench::TetMeshInput BulletMesh(const std::string& name, const std::vector<Vector
 constexpr double kArchDt = 0.04;
 constexpr int kArchWarmup = 5, kArchSteps = 25;
 
-Material Stone() {
-  Material stone;
-  stone.youngs_modulus_Pa = 20e9;
-  stone.poisson_ratio = 0.3;
-  stone.density_kg_per_m3 = 2300;
-  stone.stiffness_damping_s = 0.01;
-  return stone;
-}
 
 std::vector<scenes::TetMesh> ArchMeshes() { return scenes::MakeArch(9, 0.5, 0.15, 0.2, 2e-5); }
 
@@ -252,7 +244,7 @@ void BM_ArchOurs(benchmark::State& state) {
   std::vector<std::unique_ptr<FemBody>> blocks;
   int dofs = 0;
   for (const scenes::TetMesh& mesh : ArchMeshes()) {
-    blocks.push_back(std::make_unique<FemBody>("voussoir", mesh.vertices, mesh.tets, Stone()));
+    blocks.push_back(std::make_unique<FemBody>("voussoir", mesh.vertices, mesh.tets, scenes::StoneMaterial()));
     dofs += 3 * blocks.back()->num_vertices();
   }
   {
@@ -284,7 +276,7 @@ void BM_ArchBullet(benchmark::State& state) {
   scene.ground_friction = 1.0;
   int k = 0;
   for (const scenes::TetMesh& mesh : ArchMeshes())
-    scene.deformables.push_back(BulletMesh("voussoir " + std::to_string(k++), mesh.vertices, mesh.tets, Stone(), 1.0));
+    scene.deformables.push_back(BulletMesh("voussoir " + std::to_string(k++), mesh.vertices, mesh.tets, scenes::StoneMaterial(), 1.0));
   RunBulletScene(state, scene, kArchWarmup, kArchSteps, "arch", 4);  // the keystone
 }
 BENCHMARK(BM_ArchBullet)->Iterations(1)->UseManualTime()->Unit(benchmark::kMillisecond);
@@ -311,15 +303,10 @@ BENCHMARK(BM_GraspOurs)->Iterations(1)->UseManualTime()->Unit(benchmark::kMillis
 
 // The same cube squeezed by two kinematic boxes closing at 10 mm/s in Bullet's world: steps 61–90.
 void BM_GraspBullet(benchmark::State& state) {
-  std::vector<Vector3> vertices;
-  std::vector<Tet> tets;
-  MakeTetGrid(Vector3(kGraspSize, kGraspSize, kGraspSize), kGraspCells, kGraspCells, kGraspCells, &vertices, &tets);
-  for (Vector3& p : vertices) p -= Vector3(0.5 * kGraspSize, 0.5 * kGraspSize, 0);
-  Material soft;
-  soft.youngs_modulus_Pa = kGraspE;
-  soft.poisson_ratio = 0.4;
-  soft.density_kg_per_m3 = 500;
-  soft.stiffness_damping_s = 0.01;
+  const scenes::TetMesh cube = scenes::MakeSoftCube(kGraspSize, kGraspCells);
+  const std::vector<Vector3>& vertices = cube.vertices;
+  const std::vector<Tet>& tets = cube.tets;
+  const Material soft = scenes::SoftCubeMaterial(kGraspE);
   bench::BulletDeformableScene scene;
   scene.dt = kGraspDt;
   scene.deformables.push_back(BulletMesh("soft cube", vertices, tets, soft, 1.0));

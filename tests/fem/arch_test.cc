@@ -42,11 +42,7 @@ ArchRun RunArch(double mu, double duration, double dt = 0.04) {
   floor.setFriction(mu);
   world.addRigidBody(&floor);
 
-  Material stone;
-  stone.youngs_modulus_Pa = 20e9;
-  stone.poisson_ratio = 0.3;
-  stone.density_kg_per_m3 = 2300;
-  stone.stiffness_damping_s = 0.01;  // 002 §VII: α = 0, β = 0.01
+  const Material stone = scenes::StoneMaterial();
   const std::vector<scenes::TetMesh> meshes = scenes::MakeArch(9, 0.5, 0.15, 0.2, 2e-5);
   std::vector<std::unique_ptr<FemBody>> blocks;
   btDeformableBodies deformables(&world);

@@ -7,6 +7,31 @@ namespace hydro {
 namespace fem {
 namespace scenes {
 
+Material StoneMaterial() {
+  Material stone;
+  stone.youngs_modulus_Pa = 20e9;
+  stone.poisson_ratio = 0.3;
+  stone.density_kg_per_m3 = 2300;
+  stone.stiffness_damping_s = 0.01;
+  return stone;
+}
+
+TetMesh MakeSoftCube(double size, int cells) {
+  TetMesh cube;
+  MakeTetGrid(Vector3(size, size, size), cells, cells, cells, &cube.vertices, &cube.tets);
+  for (Vector3& p : cube.vertices) p -= Vector3(0.5 * size, 0.5 * size, 0);
+  return cube;
+}
+
+Material SoftCubeMaterial(double youngs_modulus_Pa) {
+  Material soft;
+  soft.youngs_modulus_Pa = youngs_modulus_Pa;
+  soft.poisson_ratio = 0.4;
+  soft.density_kg_per_m3 = 500;
+  soft.stiffness_damping_s = 0.01;
+  return soft;
+}
+
 TetMesh MakeHexahedron(const std::array<Vector3, 8>& corners) {
   TetMesh mesh;
   mesh.vertices.assign(corners.begin(), corners.end());

@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "tests/fem/fem_scenes.h"
+
 #include "adapters/shape_registry.h"
 
 namespace hydro {
@@ -76,16 +78,8 @@ GripperScene::GripperScene(double size, int cells, double youngs_modulus_Pa, dou
     world_->addMultiBodyConstraint(motors_.back().get());
   }
 
-  std::vector<Vector3> vertices;
-  std::vector<Tet> tets;
-  MakeTetGrid(Vector3(size, size, size), cells, cells, cells, &vertices, &tets);
-  for (Vector3& p : vertices) p -= Vector3(0.5 * size, 0.5 * size, 0);
-  Material soft;
-  soft.youngs_modulus_Pa = youngs_modulus_Pa;
-  soft.poisson_ratio = 0.4;
-  soft.density_kg_per_m3 = 500;
-  soft.stiffness_damping_s = 0.01;
-  object_ = std::make_unique<FemBody>("soft cube", vertices, tets, soft);
+  const TetMesh cube = MakeSoftCube(size, cells);
+  object_ = std::make_unique<FemBody>("soft cube", cube.vertices, cube.tets, SoftCubeMaterial(youngs_modulus_Pa));
   deformables_ = std::make_unique<btDeformableBodies>(world_.get());
   deformables_->addBody(object_.get(), friction);
 }
