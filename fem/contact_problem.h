@@ -16,21 +16,20 @@
 // Participating DoFs (002 §VI-A, VI-B): a block given with the factorization of its A, where at
 // most a third of its DoFs take part (or that is small), enters the problem only through the DoFs
 // that some constraint involves, P, with the Schur complement
-// S = ((A⁻¹)_PP)⁻¹ as weight, (A⁻¹)_PP taken from |P| solves with the factorization already made
-// for the free motion. The other DoFs follow exactly: u = u* + A⁻¹E_P·S·(u_P − u*_P).
+// S = ((A⁻¹)_PP)⁻¹ as weight, (A⁻¹)_PP read from the factorization already made for the free
+// motion (InverseSubmatrix: sparse forward solves along the elimination tree). The other DoFs
+// follow exactly: u = u* + A⁻¹E_P·S·(u_P − u*_P), one more solve.
 #include <Eigen/Core>
-#include <Eigen/SparseCholesky>
 #include <Eigen/SparseCore>
 
 #include <memory>
 #include <vector>
 
+#include "fem/step_factorization.h"
 #include "hydro/math.h"
 
 namespace hydro {
 namespace fem {
-
-using StepFactorization = Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>>;
 
 struct ContactProblemBlock {
   Eigen::SparseMatrix<double> A;  // positive definite
@@ -108,11 +107,13 @@ struct ContactProblemResult {
 };
 
 // Solves the problem by Newton's method with an exact line search; the objective is convex for a
-// fixed lagged γn. The frictionless problem is solved first; its normal impulses become the
-// lagged γn of the frictional problem, which is solved again with γn refreshed from each
-// solution until γn changes by less than 1e-3 of the largest (at most 5 rounds). Each Newton
-// solve stops when its step is below 1e-10 m/s (relative to the largest velocity); one that does
-// not within 100 iterations is reported as not converged — never silently.
+// fixed lagged γn. The first lagged γn is that of the warm start u_guess where blocks have one,
+// else that of the frictionless problem's solution; the frictional problem is then solved again
+// with γn refreshed from each solution until γn changes by less than 1e-3 of the largest (at
+// most 5 rounds). Each Newton solve stops by SAP's rule — the momentum residual, diag(A)^(-1/2)-
+// scaled, below 1e-6 of the scaled momentum change or constraint impulses (002 §VII's εr) — or
+// when its step vanishes to round-off; one that does neither within 100 iterations is reported
+// as not converged — never silently.
 ContactProblemResult SolveContactProblem(double dt, const std::vector<ContactProblemBlock>& blocks,
                                          const std::vector<ContactConstraint>& contacts,
                                          const std::vector<SpringConstraint>& springs,

@@ -266,9 +266,8 @@ FreeMotion FemBody::ComputeFreeMotion(double dt, const Vector3& gravity, double 
     if (index[i] >= 0) b[index[i]] = rhs[i];
   timings_.assembly_s = Seconds(start);
   start = Clock::now();
-  auto solver = std::make_shared<StepFactorization>(out.A);
-  if (solver->info() != Eigen::Success)
-    throw InvalidInput("deformable '" + name_ + "': the step matrix could not be factored");
+  std::shared_ptr<const StepFactorization> solver = step_factorization_.Factor(out.A);
+  if (solver == nullptr) throw InvalidInput("deformable '" + name_ + "': the step matrix could not be factored");
   timings_.factorization_s = Seconds(start);
   start = Clock::now();
   const Eigen::VectorXd dv = solver->solve(b);

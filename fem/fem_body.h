@@ -150,6 +150,8 @@ class FemBody {
   std::vector<std::string> warnings_;
   Eigen::VectorXd q_, v_;
   StepTimings timings_;
+  // The step matrix keeps its pattern from step to step: analysed once.
+  ReusedFactorization step_factorization_;
   int newton_iterations_{0};
   bool converged_{true};
 };
