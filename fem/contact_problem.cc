@@ -129,6 +129,18 @@ class GroupedJacobian {
     return static_cast<int>(J_.size()) - 1;
   }
   int num_groups() const { return static_cast<int>(unknowns_.size()); }
+  int group(int c) const { return group_[c]; }
+  const std::vector<int>& unknowns(int g) const { return unknowns_[g]; }
+  // trace(J_c·W·J_cᵀ), W over the unknowns of c's group.
+  double CongruenceTrace(int c, const Eigen::MatrixXd& W) const {
+    const Eigen::VectorXd& w = weights_[c];
+    if (w.size() == 0) return (J_[c] * W * J_[c].transpose()).trace();
+    double trace = 0;
+    for (int a = 0; a < w.size(); ++a)
+      for (int b = 0; b < w.size(); ++b)
+        trace += w[a] * w[b] * (W(3 * a, 3 * b) + W(3 * a + 1, 3 * b + 1) + W(3 * a + 2, 3 * b + 2));
+    return trace;
+  }
   // x at each group's unknowns.
   void Gather(const Eigen::VectorXd& x, std::vector<Eigen::VectorXd>* local) const {
     local->resize(unknowns_.size());
@@ -331,22 +343,28 @@ ContactProblemResult SolveContactProblem(double dt, const std::vector<ContactPro
   // −φ0/δt, is unchanged; what changes is that the stiffest contacts settle over about a step
   // instead of within it, which keeps Newton's matrix well conditioned (stone blocks of 20 GPa
   // with a 200 GPa contact field would otherwise be 10⁸ stiffer than their mass at 40 ms).
+  // A⁻¹ over each group's unknowns (zero between blocks), then w = trace(J·A⁻¹·Jᵀ)/3 per point.
+  std::vector<int> block_of(num_unknowns, -1);
+  for (int b = 0; b < num_blocks; ++b)
+    for (int x : layout[b].unknown)
+      if (x >= 0) block_of[x] = b;
+  std::vector<Eigen::MatrixXd> group_inverse(rows.num_groups());
+  for (int g = 0; g < rows.num_groups(); ++g) {
+    const std::vector<int>& unknowns = rows.unknowns(g);
+    const int m = static_cast<int>(unknowns.size());
+    group_inverse[g].setZero(m, m);
+    for (int r = 0; r < m; ++r)
+      for (int c = 0; c < m; ++c) {
+        if (block_of[unknowns[r]] != block_of[unknowns[c]]) continue;
+        const BlockLayout& L = layout[block_of[unknowns[r]]];
+        const int x = unknowns[r] - L.offset, y = unknowns[c] - L.offset;
+        group_inverse[g](r, c) = L.W.size() > 0 ? L.W(x, y) : (x == y ? L.W_diagonal[x] : 0.0);
+      }
+  }
   std::vector<double> stiffness(contacts.size());
   for (size_t i = 0; i < contacts.size(); ++i) {
-    Matrix3 W = Matrix3::Zero();
-    const MappedTerms& terms = contact_terms[i];
-    for (size_t a = 0; a < terms.size(); ++a)
-      for (size_t b = 0; b < terms.size(); ++b) {
-        if (contacts[i].terms[a].block != contacts[i].terms[b].block) continue;
-        const BlockLayout& L = layout[contacts[i].terms[a].block];
-        for (size_t r = 0; r < terms[a].unknown.size(); ++r)
-          for (size_t s = 0; s < terms[b].unknown.size(); ++s) {
-            const int x = terms[a].unknown[r] - L.offset, y = terms[b].unknown[s] - L.offset;
-            const double w = L.W.size() > 0 ? L.W(x, y) : (x == y ? L.W_diagonal[x] : 0.0);
-            W += w * terms[a].J->col(r) * terms[b].J->col(s).transpose();
-          }
-      }
-    const double w = W.trace() / 3;
+    const int row = static_cast<int>(i);
+    const double w = rows.CongruenceTrace(row, group_inverse[rows.group(row)]) / 3;
     const double k_max = w > 0 ? 4 * M_PI * M_PI / (dt * dt * w) : std::numeric_limits<double>::infinity();
     stiffness[i] = std::min(contacts[i].stiffness_N_per_m, k_max);
     if (stiffness[i] < contacts[i].stiffness_N_per_m) ++result.near_rigid_contacts;
