@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "fem/contact_problem.h"
+#include "fem/element_assembly.h"
 #include "fem/material.h"
 
 namespace hydro {
@@ -135,6 +136,8 @@ class FemBody {
   // Triplets of K (rotated element stiffnesses) and the internal force f(q), over free DOFs.
   void AssembleStiffnessAndForce(bool linear, std::vector<Eigen::Triplet<double>>* K, Eigen::VectorXd* f) const;
   void AssembleMass(std::vector<Eigen::Triplet<double>>* M) const;
+  // Element e's stiffness (R̂·K0e·R̂ᵀ; K0e for the linear model), its internal force added to f.
+  Eigen::Matrix<double, 12, 12> ElementStiffnessAddingForce(int e, bool linear, Eigen::VectorXd* f) const;
 
   std::string name_;
   Material material_;
@@ -150,7 +153,11 @@ class FemBody {
   std::vector<std::string> warnings_;
   Eigen::VectorXd q_, v_;
   StepTimings timings_;
-  // The step matrix keeps its pattern from step to step: analysed once.
+  // The step matrix keeps its pattern from step to step: its assembly slots found and its
+  // factorization analysed once (until a vertex is fixed).
+  ElementAssembly step_assembly_;
+  bool step_assembly_valid_{false};
+  Eigen::SparseMatrix<double> mass_matrix_;  // over every DoF, with the assembly
   ReusedFactorization step_factorization_;
   int newton_iterations_{0};
   bool converged_{true};

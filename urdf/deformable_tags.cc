@@ -50,6 +50,10 @@ bool Validate(const XmlContext& ctx, const XMLElement* element, const ReadOption
   return true;
 }
 
+void ReadTriangleFan(const XmlContext& ctx, const XMLElement* element, Deformable* body) {
+  if (auto flag = ctx.Bool(element, TagValue(element), "hydro:triangle_fan_contact")) body->triangle_fan_contact = *flag;
+}
+
 }  // namespace
 
 std::optional<Deformable> ReadUrdfDeformable(const XmlContext& ctx, const XMLElement* element,
@@ -94,10 +98,13 @@ std::optional<Deformable> ReadUrdfDeformable(const XmlContext& ctx, const XMLEle
       const auto xyz = child->Attribute("xyz") ? ctx.Vector(child, child->Attribute("xyz"), "origin xyz") : Vector3::Zero();
       const auto rpy = child->Attribute("rpy") ? ctx.Vector(child, child->Attribute("rpy"), "origin rpy") : Vector3::Zero();
       if (xyz && rpy) body.X_WD = PoseFromXyzRpy(*xyz, *rpy);
+    } else if (tag == "friction") {
+      if (auto mu = ctx.Number(child, TagValue(child), "deformable friction", Check::kNonNegative)) body.friction = *mu;
+    } else if (tag == "hydro:triangle_fan_contact") {
+      ReadTriangleFan(ctx, child, &body);
     } else if (tag == "mass_spring") {
       ctx.Error(child, "deformable '" + body.name + "': mass-spring cloth is not supported; use <neohookean> with a tet mesh");
-    } else if (tag == "collision_margin" || tag == "repulsion_stiffness" || tag == "friction" ||
-               tag == "gui_mesh" || tag == "cache_barycenter") {
+    } else if (tag == "collision_margin" || tag == "repulsion_stiffness" || tag == "gui_mesh" || tag == "cache_barycenter") {
       ctx.Warning(child, "<deformable> tag <" + tag + "> is read but not used");
     } else {
       ctx.Warning(child, "unknown tag <" + tag + "> in <deformable> ignored");
@@ -146,6 +153,8 @@ std::optional<Deformable> ReadSdfDeformable(const XmlContext& ctx, const XMLElem
       if (auto v = ctx.Number(child, text, tag, Check::kNonNegative)) body.mass_damping = *v;
     } else if (tag == "drake:stiffness_damping") {
       if (auto v = ctx.Number(child, text, tag, Check::kNonNegative)) body.stiffness_damping = *v;
+    } else if (tag == "hydro:triangle_fan_contact") {
+      ReadTriangleFan(ctx, child, &body);
     } else if (tag == "drake:material_model") {
       const std::string model = text ? text : "";
       if (model != "linear_corotated" && model != "corotated" && model != "linear" && model != "neohookean")

@@ -149,6 +149,12 @@ struct Deformable {
   double mass_density_kg_per_m3{0};
   double mass_damping{0};       // Rayleigh α (1/s)
   double stiffness_damping{0};  // Rayleigh β (s)
+  // Coulomb μ against everything it touches (combined with the other side's), from the mesh
+  // collision's friction tags (SDF) or PyBullet's <friction>; unset: btDeformableBodies' default.
+  std::optional<double> friction;
+  // hydro:triangle_fan_contact: a contact point per triangle of each polygon's centroid fan, for
+  // coarse meshes whose flat faces would otherwise rest on a line of points and tip.
+  bool triangle_fan_contact{false};
   int num_vertices{0};
   int num_tets{0};
   SourceLocation where;
@@ -158,6 +164,9 @@ struct Scene {
   std::string file;
   Vector3 gravity_W{0, 0, -9.81};
   double step_size_s{1e-3};
+  // hydro:stiction_speed in SDF <physics>: ε of the deformables' regularized friction (m/s);
+  // joints held by friction creep at about this speed. Unset: btDeformableBodies' default.
+  std::optional<double> stiction_speed_m_per_s;
   bool has_world{false};  // an SDF <world> (else a single model or robot)
   bool is_sdf{false};     // SDFormat rules (joints may name "world", links default to 1 kg)
   std::vector<Model> models;

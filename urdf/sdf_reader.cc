@@ -575,13 +575,23 @@ std::optional<Model> ReadModel(const XmlContext& ctx, const XMLElement* element,
     if (ls.deformable_properties) {
       std::string mesh;
       RigidTransform X_LG = RigidTransform::Identity();
+      const Collision* collision = nullptr;
       for (const Collision& c : ls.link.collisions)
-        if (mesh.empty() && c.geometry.type == GeometryType::kMesh) mesh = c.geometry.mesh_path, X_LG = c.X_LG;
+        if (mesh.empty() && c.geometry.type == GeometryType::kMesh) mesh = c.geometry.mesh_path, X_LG = c.X_LG, collision = &c;
       for (const Visual& v : ls.link.visuals)
         if (mesh.empty() && v.geometry.type == GeometryType::kMesh) mesh = v.geometry.mesh_path, X_LG = v.X_LG;
       if (auto body = ReadSdfDeformable(ctx, ls.deformable_properties, model.name + "::" + ls.link.name, mesh,
-                                        spec.pose.X * ls.link.X_ML * X_LG, options))
+                                        spec.pose.X * ls.link.X_ML * X_LG, options)) {
+        // Friction as Drake gives a deformable's: on its collision, by the builder's priority for
+        // rigid links (drake:mu_dynamic, then <drake_compliance>, then <surface>'s mu).
+        if (collision) {
+          const ContactProperties& c = collision->contact;
+          if (c.mu_dynamic) body->friction = *c.mu_dynamic;
+          else if (c.has_drake_compliance) body->friction = c.dynamic_friction;
+          else if (c.lateral_friction) body->friction = *c.lateral_friction;
+        }
         scene->deformables.push_back(*body);
+      }
       continue;
     }
     model.links.push_back(ls.link);
@@ -645,6 +655,9 @@ std::optional<Scene> ReadSdfDocument(const XMLElement* sdf, const XmlContext& ct
           if (const XMLElement* step = w->FirstChildElement("max_step_size"))
             if (auto dt = ctx.Number(step, step->GetText(), "physics max_step_size", Check::kPositive))
               scene.step_size_s = *dt;
+          if (const XMLElement* speed = w->FirstChildElement("hydro:stiction_speed"))
+            if (auto eps = ctx.Number(speed, TagValue(speed), "hydro:stiction_speed", Check::kPositive))
+              scene.stiction_speed_m_per_s = *eps;
         } else if (wtag == "light" || wtag == "scene" || wtag == "gui" || wtag == "plugin" || wtag == "atmosphere" ||
                    wtag == "spherical_coordinates" || wtag == "wind" || wtag == "magnetic_field" || wtag == "audio") {
           continue;

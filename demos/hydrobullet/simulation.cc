@@ -64,8 +64,16 @@ bool LoadSimulation(const std::string& file, const urdf::ReadOptions& read_optio
     }
   }
   if (!simulation->deformables.empty()) {
-    simulation->deformable_stepper = std::make_unique<btDeformableBodies>(simulation->world.get());
-    for (auto& body : simulation->deformables) simulation->deformable_stepper->addBody(body.get());
+    auto& stepper = simulation->deformable_stepper;
+    stepper = std::make_unique<btDeformableBodies>(simulation->world.get());
+    if (scene->stiction_speed_m_per_s) stepper->setStictionSpeed(*scene->stiction_speed_m_per_s);
+    for (size_t k = 0; k < scene->deformables.size(); ++k) {
+      const urdf::Deformable& d = scene->deformables[k];
+      fem::FemBody* body = simulation->deformables[k].get();
+      if (d.friction) stepper->addBody(body, *d.friction);
+      else stepper->addBody(body);  // its default μ
+      stepper->setTriangleFanContact(body, d.triangle_fan_contact);
+    }
   }
   return true;
 }
