@@ -144,6 +144,9 @@ class StepProblem {
         ToEigen(rigid->getAngularVelocity() + rigid->getInvInertiaTensorWorld() * rigid->getTotalTorque() * dt_);
     blocks.push_back(hydro::fem::MakeRigidBlock(1 / rigid->getInvMass(),
                                                 ToEigen(rigid->getInvInertiaTensorWorld()).inverse(), v_star, w_star));
+    // The solve starts from the body's present velocity, like the deformables' (see the .h).
+    blocks.back().u_guess.resize(6);
+    blocks.back().u_guess << ToEigen(rigid->getLinearVelocity()), ToEigen(rigid->getAngularVelocity());
     return rigid_blocks[rigid] = static_cast<int>(blocks.size()) - 1;
   }
 
@@ -179,6 +182,7 @@ class StepProblem {
     ContactProblemBlock block;
     block.A = M.sparseView();
     block.u_star = v_free.tail(n);
+    block.u_guess = v0.tail(n);
     blocks.push_back(std::move(block));
     multibodies.push_back(std::move(m));
     return static_cast<int>(multibodies.size()) - 1;
