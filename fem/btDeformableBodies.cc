@@ -43,10 +43,6 @@ btDeformableBodies::btDeformableBodies(btDiscreteDynamicsWorld* world) : m_world
 btDeformableBodies::~btDeformableBodies() { m_world->setInternalTickCallback(nullptr, nullptr, true); }
 
 void btDeformableBodies::addBody(hydro::fem::FemBody* body, btScalar friction, btScalar contactModulusFactor) {
-  if (body->material().model == hydro::fem::MaterialModel::kNeoHookean)
-    throw hydro::InvalidInput("btDeformableBodies::addBody: deformable '" + body->name() +
-                              "' uses the Neo-Hookean model; bodies in a Bullet world step with the linear or "
-                              "corotational model");
   hydro::CheckNonNegative(friction, "btDeformableBodies::addBody: friction of '" + body->name() + "'");
   m_bodies.push_back({body, hydro::fem::MakeDeformableContactModel(*body, contactModulusFactor), friction, {}});
 }

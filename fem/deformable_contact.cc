@@ -233,8 +233,6 @@ ContactSolveReport FemBody::StepWithContacts(double dt, const Vector3& gravity,
                                              const std::vector<DeformableContactPoint>& points,
                                              std::vector<RigidParticipant>* rigid,
                                              const std::vector<VertexAttachment>* attachments) {
-  if (material_.model == MaterialModel::kNeoHookean)
-    throw InvalidInput("deformable '" + name_ + "': contact steps need the linear or corotational model for now");
   const int num_rigid = rigid ? static_cast<int>(rigid->size()) : 0;
   for (const DeformableContactPoint& p : points)
     if (p.rigid >= num_rigid || p.tet < 0 || p.tet >= num_tets())

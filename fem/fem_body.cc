@@ -242,6 +242,10 @@ Eigen::SparseMatrix<double> FemBody::StepMatrix(double dt, double theta) const {
 }
 
 FreeMotion FemBody::ComputeFreeMotion(double dt, const Vector3& gravity, double theta) {
+  if (material_.model == MaterialModel::kNeoHookean) {
+    if (theta != 1) throw InvalidInput("deformable '" + name_ + "': the Neo-Hookean model steps with backward Euler (θ = 1)");
+    return NeoHookeanFreeMotion(dt, gravity);
+  }
   FreeMotion out;
   auto start = Clock::now();
   const bool linear = material_.model == MaterialModel::kLinear;
@@ -320,7 +324,9 @@ void FemBody::Step(double dt, const Vector3& gravity, double theta) {
   if (!(theta >= 0.5 && theta <= 1)) throw InvalidInput("deformable '" + name_ + "': θ must be in [0.5, 1]");
   if (material_.model == MaterialModel::kNeoHookean) {
     if (theta != 1) throw InvalidInput("deformable '" + name_ + "': the Neo-Hookean model steps with backward Euler (θ = 1)");
-    StepNewton(dt, gravity);
+    const FreeMotion free_motion = NeoHookeanFreeMotion(dt, gravity);
+    q_ += dt * free_motion.v_star;
+    v_ = free_motion.v_star;
     return;
   }
   const FreeMotion free_motion = ComputeFreeMotion(dt, gravity, theta);
@@ -364,7 +370,7 @@ double FemBody::NeoHookeanEnergy(const Eigen::VectorXd& x, Eigen::VectorXd* grad
   return energy;
 }
 
-void FemBody::StepNewton(double dt, const Vector3& gravity) {
+FreeMotion FemBody::NeoHookeanFreeMotion(double dt, const Vector3& gravity) {
   auto start = Clock::now();
   const int n = static_cast<int>(q_.size());
   std::vector<Eigen::Triplet<double>> M_triplets, H0_triplets;
@@ -381,8 +387,10 @@ void FemBody::StepNewton(double dt, const Vector3& gravity) {
   Eigen::VectorXd g(n);
   for (int i = 0; i < n / 3; ++i) g.segment<3>(3 * i) = gravity;
   const Eigen::VectorXd Mg = M * g;
-  std::vector<int> index(n, -1);
-  int num_free = 0;
+  FreeMotion out;
+  std::vector<int>& index = out.index;
+  index.assign(n, -1);
+  int& num_free = out.num_free;
   for (int i = 0; i < n; ++i)
     if (!fixed_[i]) index[i] = num_free++;
   auto potential = [&](const Eigen::VectorXd& v_new, Eigen::VectorXd* gradient,
@@ -411,16 +419,19 @@ void FemBody::StepNewton(double dt, const Vector3& gravity) {
     for (int k = 0; k < D.outerSize(); ++k)
       for (Eigen::SparseMatrix<double>::InnerIterator it(D, k); it; ++it)
         A_triplets.emplace_back(it.row(), it.col(), dt * it.value());
-    const Eigen::SparseMatrix<double> A = FreeBlock(A_triplets, index, num_free);
+    out.A = FreeBlock(A_triplets, index, num_free);
     Eigen::VectorXd b(num_free);
     for (int i = 0; i < n; ++i)
       if (index[i] >= 0) b[index[i]] = -gradient[i];
     timings_.assembly_s += Seconds(start);
     start = Clock::now();
-    Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>> solver(A);
+    out.factorization.reset();  // so that the reused factorization is free to be refactored
+    out.factorization = step_factorization_.Factor(out.A);
+    if (out.factorization == nullptr)
+      throw InvalidInput("deformable '" + name_ + "': the Neo-Hookean step matrix could not be factored");
     timings_.factorization_s += Seconds(start);
     start = Clock::now();
-    const Eigen::VectorXd step_free = solver.solve(b);
+    const Eigen::VectorXd step_free = out.factorization->solve(b);
     timings_.solve_s += Seconds(start);
     start = Clock::now();
     Eigen::VectorXd step = Eigen::VectorXd::Zero(n);
@@ -438,8 +449,11 @@ void FemBody::StepNewton(double dt, const Vector3& gravity) {
     }
   }
   newton_iterations_ = std::min(newton_iterations_, 50);
-  q_ += dt * v_new;
-  v_ = v_new;
+  // The contact problem's block is the momentum balance linearized about this solution: A, the
+  // Newton matrix of the last iteration (its step was below 1e-10 of the velocities), so that
+  // ½‖v − v*‖²_A is the incremental potential to second order around its minimum v*.
+  out.v_star = v_new;
+  return out;
 }
 
 void FemBody::SolveLinearStatics(const Vector3& gravity, const std::vector<std::pair<int, double>>& prescribed,

@@ -96,9 +96,10 @@ class FemBody {
   // The free-DOF matrix of the linear step, (1 + αθδt)M + θδt(θδt + β)K at the current rotations
   // (002 eq. 11): what Step factors; for benchmarks and the contact solve.
   Eigen::SparseMatrix<double> StepMatrix(double dt, double theta = 1.0) const;
-  // The two halves of a backward Euler step with contact (linear or corotational model): the
-  // contact-free motion (updates the rotations), then the step's end velocities of the free DoFs,
-  // from the contact problem: v = v⁺ there (0 at fixed DoFs), q += δt·v.
+  // The two halves of a backward Euler step with contact: the contact-free motion (corotational:
+  // updates the rotations; Neo-Hookean: Newton's solve, with A its matrix at the solution), then
+  // the step's end velocities of the free DoFs, from the contact problem: v = v⁺ there (0 at
+  // fixed DoFs), q += δt·v.
   FreeMotion ComputeFreeMotion(double dt, const Vector3& gravity, double theta = 1.0);
   void CommitStep(double dt, const FreeMotion& free_motion, const Eigen::VectorXd& v_free);
   // Newton iterations of the last Neo-Hookean step, and whether it met its tolerance.
@@ -122,11 +123,13 @@ class FemBody {
   std::vector<double> CalcElementStrains() const;
 
  private:
-  // Backward Euler for the Neo-Hookean model: v⁺ minimizes the incremental potential
+  // Backward Euler's free motion for the Neo-Hookean model: v* minimizes the incremental potential
   //   ½(v⁺ − v)ᵀM(v⁺ − v) + Ψ(q + δt·v⁺) − δt·v⁺ᵀM·g + ½δt·v⁺ᵀD·v⁺,
   // by Newton's method with each element's Hessian projected to PSD and a backtracking line
-  // search that never accepts an inverted element.
-  void StepNewton(double dt, const Vector3& gravity);
+  // search that never accepts an inverted element. A is the Newton matrix at the solution (the
+  // contact problem's weight: the potential to second order, 002 §VIII's fallback for large
+  // deformation with "Hessian positive definite corrections").
+  FreeMotion NeoHookeanFreeMotion(double dt, const Vector3& gravity);
   // Ψ(x) summed over the tets (+infinity if any is inverted), and optionally its gradient and
   // PSD-projected Hessian triplets.
   double NeoHookeanEnergy(const Eigen::VectorXd& x, Eigen::VectorXd* gradient,
