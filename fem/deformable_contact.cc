@@ -62,15 +62,15 @@ std::pair<double, double> ExtentAlong(const FemBody& body, int t, const Vector3&
 // pressure gradient nearly perpendicular to n (an edge tet cut in a thin sliver), g is tiny and
 // −p0/g far deeper than the elements overlap at all; the velocity-level law would then push them
 // apart at −φ0/δt in one step, launching a stiff body. The elements' overlap along n (how far A
-// must move along n to clear B) bounds the true depth: where it is shallower it is used, and k is
-// raised so that k·(−φ0) = A·p0, the polygon's force at the start of the step, is kept.
-void BoundDepthByOverlap(double overlap_m, double* phi0_m, double* stiffness_N_per_m) {
+// must move along n to clear B) bounds the true depth: where it is shallower it is used. The
+// point keeps its stiffness k = A·g, what the field's growth along n gives: such a point pushes
+// with k·overlap, less than its polygon's A·p0 — the sliver's pressure grows with its area, not
+// along n. (Raising k to keep A·p0, as this did first, put springs 10⁴ stiffer than the field on
+// the rim slivers of a stone block's base; switching on and off as its corners dipped, they
+// rocked it across its base diagonal in a two-step cycle at 2 cm/s, the whole arch with it.)
+void BoundDepthByOverlap(double overlap_m, double* phi0_m) {
   constexpr double kSmallestOverlap = 1e-9;
-  const double overlap = std::max(overlap_m, kSmallestOverlap);
-  if (-*phi0_m <= overlap) return;
-  const double force = *stiffness_N_per_m * -*phi0_m;
-  *phi0_m = -overlap;
-  *stiffness_N_per_m = force / overlap;
+  *phi0_m = std::max(*phi0_m, -std::max(overlap_m, kSmallestOverlap));
 }
 
 // The core's point approximation (000 §IV) of the surface, or of its centroid fan.
@@ -96,8 +96,7 @@ std::vector<DeformableContactPoint> ToPoints(const FemBody& body, const ContactS
     c.phi0_m = p.phi0_m;
     if (bound_by_plane) {
       // B is a rigid face in the polygon's plane: A clears it once its lowest vertex is above.
-      BoundDepthByOverlap(c.nhat_W.dot(c.p_WC) - ExtentAlong(body, c.tet, c.nhat_W).first, &c.phi0_m,
-                          &c.stiffness_N_per_m);
+      BoundDepthByOverlap(c.nhat_W.dot(c.p_WC) - ExtentAlong(body, c.tet, c.nhat_W).first, &c.phi0_m);
     }
     c.friction = friction;
     out.push_back(c);
@@ -175,8 +174,7 @@ std::vector<DeformablePairContactPoint> FindContacts(const FemBody& A, const Com
     c.nhat_W = p.nhat_BA_W;
     c.stiffness_N_per_m = p.stiffness_N_per_m;
     c.phi0_m = p.phi0_m;
-    BoundDepthByOverlap(ExtentAlong(B, c.tet_B, c.nhat_W).second - ExtentAlong(A, c.tet_A, c.nhat_W).first, &c.phi0_m,
-                        &c.stiffness_N_per_m);
+    BoundDepthByOverlap(ExtentAlong(B, c.tet_B, c.nhat_W).second - ExtentAlong(A, c.tet_A, c.nhat_W).first, &c.phi0_m);
     c.friction = friction;
     out.push_back(c);
   }
