@@ -107,7 +107,10 @@ int Inspect(const CommandLine& args) {
     for (const urdf::Deformable& d : scene->deformables)
       std::cout << "deformable " << d.name << ": " << d.num_vertices << " vertices, " << d.num_tets << " tets, E = "
                 << d.youngs_modulus_Pa << " Pa, nu = " << d.poisson_ratio << ", rho = " << d.mass_density_kg_per_m3
-                << " kg/m³\n";
+                << " kg/m³" << (d.friction ? ", mu = " + JsonNumber(*d.friction) : "")
+                << (d.triangle_fan_contact ? ", triangle-fan contact" : "") << "\n";
+    if (scene->stiction_speed_m_per_s)
+      std::cout << "deformables' stiction speed " << *scene->stiction_speed_m_per_s << " m/s\n";
   }
   std::cerr << diagnostics.ToString();  // warnings
   return 0;

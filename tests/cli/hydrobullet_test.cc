@@ -202,5 +202,32 @@ TEST(HydrobulletTest, DeformablesAreListedRunAndDrawn) {
   fs::remove_all(out);
 }
 
+// The masonry arch scenes: the files' friction, triangle-fan contact and stiction speed reach the
+// deformables (with the default μ = 0.5 the low-friction arch stands; without the fan the
+// high-friction one tips apart within 2 s). One second each, against arch_test's 60 s.
+TEST(HydrobulletTest, ArchStandsWithHighFrictionAndFallsWithLow) {
+  auto keystone_drop = [](const std::string& scene, const std::string& out) {
+    const Result run = Tool("run " + Scene(scene) + " --duration 1 --out " + out);
+    EXPECT_EQ(run.exit_code, 0) << run.err;
+    std::vector<double> z;
+    for (const std::string& line : Lines(out + "/bodies.csv")) {
+      if (line.find(",arch::voussoir_4,") == std::string::npos) continue;
+      std::stringstream row(line);
+      std::string cell;
+      for (int column = 0; column <= 4; ++column) std::getline(row, cell, ',');
+      z.push_back(std::stod(cell));
+    }
+    fs::remove_all(out);
+    EXPECT_EQ(z.size(), 26u);  // every 40 ms step
+    return z.empty() ? 0.0 : z.front() - z.back();
+  };
+  const std::string out = (fs::temp_directory_path() / ("hydrobullet_arch_" + std::to_string(::getpid()))).string();
+  const double stands = keystone_drop("arch.sdf", out);
+  const double falls = keystone_drop("arch_low_friction.sdf", out);
+  std::printf("arch: keystone dropped %.2e m in 1 s with μ = 1.0, %.3f m with μ = 0.2\n", stands, falls);
+  EXPECT_LT(stands, 3e-3);  // settling into the contact layer
+  EXPECT_GT(falls, 0.1);    // collapsed
+}
+
 }  // namespace
 }  // namespace hydro

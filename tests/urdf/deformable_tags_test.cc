@@ -102,6 +102,98 @@ TEST(DeformableTest, BadMaterialsAndMeshesAreErrors) {
   }
 }
 
+// What btDeformableBodies needs beyond the material: friction (SDF: the mesh collision's Drake
+// friction; URDF: PyBullet's <friction>), hydro:triangle_fan_contact, and <physics>'
+// hydro:stiction_speed.
+TEST(DeformableTest, FrictionTriangleFanAndStictionSpeed) {
+  test::TempDir dir("deformable_contact");
+  dir.Write("tet.vtk", kTetVtk);
+  const std::string sdf = dir.Write("s.sdf", R"(<sdf version="1.9"><world name="w">
+  <physics><max_step_size>0.04</max_step_size><hydro:stiction_speed>1e-6</hydro:stiction_speed></physics>
+  <model name="stone"><link name="fan">
+    <collision name="c"><geometry><mesh><uri>tet.vtk</uri></mesh></geometry>
+      <drake:proximity_properties><drake:mu_dynamic>0.7</drake:mu_dynamic></drake:proximity_properties>
+    </collision>
+    <drake:deformable_properties>
+      <drake:youngs_modulus>2e10</drake:youngs_modulus>
+      <hydro:triangle_fan_contact>true</hydro:triangle_fan_contact>
+    </drake:deformable_properties>
+  </link>
+  <link name="plain">
+    <collision name="c"><geometry><mesh><uri>tet.vtk</uri></mesh></geometry>
+      <surface><friction><ode><mu>0.3</mu></ode></friction></surface>
+    </collision>
+    <drake:deformable_properties><drake:youngs_modulus>1e5</drake:youngs_modulus></drake:deformable_properties>
+  </link>
+  <link name="default">
+    <collision name="c"><geometry><mesh><uri>tet.vtk</uri></mesh></geometry></collision>
+    <drake:deformable_properties><drake:youngs_modulus>1e5</drake:youngs_modulus></drake:deformable_properties>
+  </link></model></world></sdf>)");
+  Diagnostics d;
+  const auto scene = ReadModelFile(sdf, ReadOptions{}, &d);
+  ASSERT_TRUE(scene) << d.ToString();
+  EXPECT_TRUE(d.all().empty()) << d.ToString();
+  EXPECT_EQ(scene->stiction_speed_m_per_s, 1e-6);
+  ASSERT_EQ(scene->deformables.size(), 3u);
+  EXPECT_EQ(scene->deformables[0].friction, 0.7);
+  EXPECT_TRUE(scene->deformables[0].triangle_fan_contact);
+  EXPECT_EQ(scene->deformables[1].friction, 0.3);
+  EXPECT_FALSE(scene->deformables[1].triangle_fan_contact);
+  EXPECT_FALSE(scene->deformables[2].friction);  // btDeformableBodies' default
+  const auto unset = ReadModelString(R"(<sdf version="1.9"><model name="m"><link name="l"/></model></sdf>)", "x.sdf",
+                                     ReadOptions{}, &d);
+  ASSERT_TRUE(unset) << d.ToString();
+  EXPECT_FALSE(unset->stiction_speed_m_per_s);  // btDeformableBodies' default
+
+  const std::string urdf = dir.Write("u.urdf", R"(<robot name="soft">
+  <deformable name="blob">
+    <inertial><mass value="2"/></inertial>
+    <neohookean mu="60" lambda="200"/>
+    <friction value="0.9"/>
+    <hydro:triangle_fan_contact value="1"/>
+    <simulation_mesh filename="tet.vtk"/>
+  </deformable>
+</robot>)");
+  Diagnostics du;
+  const auto robot = ReadModelFile(urdf, ReadOptions{}, &du);
+  ASSERT_TRUE(robot) << du.ToString();
+  EXPECT_TRUE(du.all().empty()) << du.ToString();  // <friction> is used now, not warned about
+  EXPECT_EQ(robot->deformables[0].friction, 0.9);
+  EXPECT_TRUE(robot->deformables[0].triangle_fan_contact);
+}
+
+TEST(DeformableTest, BadContactSettingsAreErrorsWithTheirLine) {
+  test::TempDir dir("bad_deformable_contact");
+  dir.Write("tet.vtk", kTetVtk);
+  auto sdf = [&](const std::string& fan, const std::string& speed) {
+    return dir.Write("s.sdf", "<sdf version=\"1.9\"><world name=\"w\">\n"
+                              "<physics><hydro:stiction_speed>" + speed + "</hydro:stiction_speed></physics>\n"
+                              "<model name=\"m\"><link name=\"b\">\n"
+                              "<collision name=\"c\"><geometry><mesh><uri>tet.vtk</uri></mesh></geometry></collision>\n"
+                              "<drake:deformable_properties><drake:youngs_modulus>1e5</drake:youngs_modulus>\n"
+                              "<hydro:triangle_fan_contact>" + fan + "</hydro:triangle_fan_contact>\n"
+                              "</drake:deformable_properties></link></model></world></sdf>");
+  };
+  struct Case {
+    std::string fan, speed, message;
+  };
+  for (const Case& c : {Case{"yes", "1e-6", "s.sdf:6: error: hydro:triangle_fan_contact: expected true or false, got 'yes'"},
+                        Case{"", "1e-6", "s.sdf:6: error: hydro:triangle_fan_contact: expected true or false"},
+                        Case{"true", "0", "s.sdf:2: error: hydro:stiction_speed: must be positive (got 0)"},
+                        Case{"true", "fast", "s.sdf:2: error: hydro:stiction_speed: 'fast' is not a number"}}) {
+    Diagnostics d;
+    EXPECT_FALSE(ReadModelFile(sdf(c.fan, c.speed), ReadOptions{}, &d)) << c.message;
+    EXPECT_NE(d.FirstError().find(c.message), std::string::npos) << d.FirstError();
+  }
+  const std::string urdf = dir.Write("u.urdf", "<robot name=\"r\">\n<deformable name=\"blob\">\n"
+                                               "<inertial><mass value=\"2\"/></inertial>\n"
+                                               "<neohookean mu=\"60\" lambda=\"200\"/>\n<friction value=\"-0.5\"/>\n"
+                                               "<simulation_mesh filename=\"tet.vtk\"/>\n</deformable>\n</robot>");
+  Diagnostics d;
+  EXPECT_FALSE(ReadModelFile(urdf, ReadOptions{}, &d));
+  EXPECT_NE(d.FirstError().find("u.urdf:5: error: deformable friction: must not be negative (got -0.5)"), std::string::npos) << d.FirstError();
+}
+
 }  // namespace
 }  // namespace urdf
 }  // namespace hydro
