@@ -15,6 +15,7 @@
 #include <BulletDynamics/ConstraintSolver/btSliderConstraint.h>
 #include <BulletDynamics/Featherstone/btMultiBody.h>
 #include <BulletDynamics/Featherstone/btMultiBodyJointLimitConstraint.h>
+#include <BulletDynamics/Featherstone/btMultiBodyJointMotor.h>
 #include <BulletDynamics/Featherstone/btMultiBodyLinkCollider.h>
 
 #include <Eigen/Eigenvalues>
@@ -340,6 +341,11 @@ void Builder::AddConstrainedBodies(const Model& model, const std::vector<int>& o
   for (int l : order) {
     if (parent_joint[l] < 0) continue;
     const Joint& joint = model.joints[parent_joint[l]];
+    if (joint.motor) {
+      Error(joint.motor->where, "joint '" + joint.name + "': hydro:motor drives multibody joints only (not --rigid)");
+      *ok = false;
+      return;
+    }
     btRigidBody* child = bodies[joint.child];
     const auto parent_it = bodies.find(joint.parent);
     btRigidBody* parent = parent_it == bodies.end() ? nullptr : parent_it->second;
@@ -520,6 +526,14 @@ void Builder::AddMultibody(const Model& model, const std::vector<int>& order, co
     }
     if (joint.damping > 0)
       built->dampings_.push_back({multibody.get(), static_cast<int>(i), joint.damping, multibody->getLink(i).m_dofCount});
+    if (joint.motor) {
+      // The impulse bound and targets are set before each step (ApplyJointMotors).
+      auto* motor = new btMultiBodyJointMotor(multibody.get(), static_cast<int>(i), 0, 0, 0);
+      world->addMultiBodyConstraint(motor);
+      built->multibody_constraints_.emplace_back(motor);
+      built->motors_.push_back({motor, *joint.motor});
+      multibody->setCanSleep(false);  // a driven multibody must not fall asleep between keyframes
+    }
   }
   // Colliders.
   auto add_collider = [&](const Link& link, int link_index, const RigidTransform& X_LB_link) {
@@ -551,6 +565,18 @@ void Builder::AddMultibody(const Model& model, const std::vector<int>& order, co
   };
   if (!base_is_world) add_collider(model.links[root], -1, X_LBbase);
   for (size_t i = 0; i < links.size(); ++i) add_collider(model.links[links[i]], static_cast<int>(i), X_LB[i]);
+  // Bullet solves a multibody's motors in the island of its first collider: without one they
+  // would silently do nothing.
+  bool has_collider = multibody->getBaseCollider() != nullptr;
+  for (int i = 0; i < multibody->getNumLinks(); ++i) has_collider |= multibody->getLink(i).m_collider != nullptr;
+  for (size_t i = 0; i < links.size() && !has_collider; ++i) {
+    const Joint& joint = model.joints[parent_joint[links[i]]];
+    if (!joint.motor) continue;
+    Error(joint.motor->where, "joint '" + joint.name + "': hydro:motor needs a collision on some link of model '" +
+                                  model.name + "' (Bullet solves a motor in the island of its multibody's first collider)");
+    *ok = false;
+    break;
+  }
   if (!fixed) {
     if (auto v = VelocityOf(model, model.links[root], model.name + "::" + model.links[root].name)) {
       multibody->setBaseVel(ToBullet(v->v_W + v->w_W.cross(X_WBase.translation() - (X_WM * model.links[root].X_ML).translation())));
@@ -622,6 +648,14 @@ void BuiltScene::ApplyJointDamping() const {
   for (const Damping& d : dampings_)
     for (int k = 0; k < d.dofs; ++k)
       d.multibody->addJointTorqueMultiDof(d.link, k, -d.damping * d.multibody->getJointVelMultiDof(d.link)[k]);
+}
+
+void BuiltScene::ApplyJointMotors(double t_s, double dt_s) const {
+  for (const Motor& m : motors_) {
+    m.motor->setMaxAppliedImpulse(m.spec.max_force * dt_s);
+    m.motor->setPositionTarget(m.spec.PositionAt(t_s), m.spec.kp);
+    m.motor->setVelocityTarget(m.spec.VelocityAt(t_s), m.spec.kd);
+  }
 }
 
 std::unique_ptr<BuiltScene> BuildScene(const Scene& scene, btMultiBodyDynamicsWorld* world, const BuildOptions& options,

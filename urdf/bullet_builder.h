@@ -3,7 +3,8 @@
 // link becomes a btRigidBody; a jointed model a btMultiBody (fixed base when welded to the world,
 // floating otherwise) or, on request, rigid bodies with constraints. Collision shapes are tagged
 // for patch contact from the file's compliance tags; friction, restitution and PyBullet contact
-// stiffness go on the collision objects as Bullet uses them.
+// stiffness go on the collision objects as Bullet uses them; hydro:motor joints get a
+// btMultiBodyJointMotor (multibodies only).
 #include <BulletDynamics/Featherstone/btMultiBodyDynamicsWorld.h>
 
 #include <map>
@@ -18,6 +19,7 @@ class btMultiBody;
 class btCollisionShape;
 class btTypedConstraint;
 class btMultiBodyConstraint;
+class btMultiBodyJointMotor;
 class btStridingMeshInterface;
 
 namespace hydro {
@@ -60,6 +62,9 @@ class BuiltScene {
   const BuiltBody* FindByCollider(const btCollisionObject* object) const;
   // Applies viscous joint damping (−d·q̇) to every multibody joint; call before each step.
   void ApplyJointDamping() const;
+  // Sets every hydro:motor's targets for the step from t to t + dt — the keyframes' position at t
+  // (gain kp) and slope (gain kd) — and its impulse bound max_force·dt; call before each step.
+  void ApplyJointMotors(double t_s, double dt_s) const;
 
  private:
   friend std::unique_ptr<BuiltScene> BuildScene(const Scene&, btMultiBodyDynamicsWorld*, const BuildOptions&,
@@ -82,6 +87,11 @@ class BuiltScene {
     int dofs;
   };
   std::vector<Damping> dampings_;
+  struct Motor {
+    btMultiBodyJointMotor* motor;  // owned by multibody_constraints_
+    JointMotor spec;
+  };
+  std::vector<Motor> motors_;
 };
 
 // Builds everything or nothing: problems (unsupported combinations, meshes that fail to load)

@@ -109,6 +109,27 @@ struct Link {
 enum class JointType { kFixed, kRevolute, kContinuous, kPrismatic, kFloating, kPlanar };
 const char* JointTypeName(JointType type);
 
+// One keyframe of a joint motor: the joint position q (m or rad) at time t (s).
+struct JointMotorKeyframe {
+  double time_s{0};
+  double position{0};
+};
+
+// hydro:motor in a <joint>: Bullet's btMultiBodyJointMotor driven through position keyframes,
+// linearly interpolated in time and held before the first and after the last. Each step from t the
+// motor aims at the joint velocity kp·(q(t) − q)/δt + q̇ + kd·(q̇(t) − q̇), q̇(t) the keyframes'
+// slope, with at most max_force·δt of impulse (Bullet's setPositionTarget, setVelocityTarget).
+struct JointMotor {
+  double max_force{0};  // N (prismatic) or N·m (revolute), > 0
+  double kp{1};         // Bullet's position gain (dimensionless), ≥ 0
+  double kd{1};         // Bullet's velocity gain (dimensionless), ≥ 0
+  std::vector<JointMotorKeyframe> keyframes;  // at least one, times strictly increasing
+  SourceLocation where;
+
+  double PositionAt(double t_s) const;  // the interpolated target q(t)
+  double VelocityAt(double t_s) const;  // its slope on the segment that starts at or before t (0 outside)
+};
+
 struct Joint {
   std::string name;
   JointType type{JointType::kFixed};
@@ -121,6 +142,7 @@ struct Joint {
   double velocity{std::numeric_limits<double>::infinity()};
   double damping{0};
   double friction{0};
+  std::optional<JointMotor> motor;  // hydro:motor (revolute, continuous or prismatic joints)
   SourceLocation where;
 };
 

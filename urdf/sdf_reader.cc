@@ -10,6 +10,7 @@
 #include "urdf/deformable_tags.h"
 #include "urdf/mesh_files.h"
 #include "urdf/model_tree.h"
+#include "urdf/motor_tags.h"
 #include "urdf/readers_internal.h"
 
 namespace hydro {
@@ -372,6 +373,7 @@ void ReadJoint(const XmlContext& ctx, const XMLElement* element, const std::stri
     joint.lower = -std::numeric_limits<double>::infinity();
     joint.upper = std::numeric_limits<double>::infinity();
   }
+  ReadJointMotors(ctx, element, &joint);
   spec->joints.push_back(js);
 }
 

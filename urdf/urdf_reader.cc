@@ -1,10 +1,12 @@
 // URDF (ROS robot descriptions, http://wiki.ros.org/urdf/XML) with PyBullet's and Drake's
-// extensions: capsules, <contact>, <deformable>, <drake:proximity_properties>, <drake_compliance>.
+// extensions: capsules, <contact>, <deformable>, <drake:proximity_properties>, <drake_compliance>,
+// and this project's hydro:motor in <joint>.
 
 #include "urdf/contact_tags.h"
 #include "urdf/deformable_tags.h"
 #include "urdf/mesh_files.h"
 #include "urdf/model_tree.h"
+#include "urdf/motor_tags.h"
 #include "urdf/readers_internal.h"
 
 namespace hydro {
@@ -149,6 +151,7 @@ void ReadJoint(const XmlContext& ctx, const XMLElement* element, Model* model) {
     if (const char* text = dynamics->Attribute("friction"))
       if (auto v = ctx.Number(dynamics, text, "joint '" + joint.name + "' friction", Check::kNonNegative)) joint.friction = *v;
   }
+  ReadJointMotors(ctx, element, &joint);
   model->joints.push_back(joint);
 }
 

@@ -100,9 +100,15 @@ int Inspect(const CommandLine& args) {
         for (const urdf::Collision& c : link.collisions)
           std::cout << "    " << c.name << ": " << GeometryText(c.geometry) << "; " << ModulusText(c) << "\n";
       }
-      for (const urdf::Joint& joint : model.joints)
+      for (const urdf::Joint& joint : model.joints) {
         std::cout << "  joint " << joint.name << " (" << urdf::JointTypeName(joint.type) << "): " << joint.parent << " -> "
-                  << joint.child << "\n";
+                  << joint.child;
+        if (const auto& motor = joint.motor)
+          std::cout << "; motor: max force " << motor->max_force << ", kp " << motor->kp << ", kd " << motor->kd << ", "
+                    << motor->keyframes.size() << " keyframe(s) over " << motor->keyframes.front().time_s << "–"
+                    << motor->keyframes.back().time_s << " s";
+        std::cout << "\n";
+      }
     }
     for (const urdf::Deformable& d : scene->deformables)
       std::cout << "deformable " << d.name << ": " << d.num_vertices << " vertices, " << d.num_tets << " tets, E = "

@@ -27,8 +27,10 @@ Simulation::~Simulation() {
 }
 
 void Simulation::Step(double dt) {
+  built->ApplyJointMotors(time, dt);
   built->ApplyJointDamping();
   world->stepSimulation(dt, 0, dt);
+  time += dt;
 }
 
 bool LoadSimulation(const std::string& file, const urdf::ReadOptions& read_options,

@@ -21,9 +21,11 @@ struct Simulation {
   // `plugin`: btHydroelasticCollisionConfiguration and hydroConfigureSolverInfo; else stock.
   explicit Simulation(bool plugin);
   ~Simulation();
+  // Drives the file's joint motors to their targets at `time`, then steps by dt.
   void Step(double dt);
 
   bool plugin;
+  double time{0};  // s, advanced by Step
   std::unique_ptr<btCollisionConfiguration> configuration;
   std::unique_ptr<btCollisionDispatcher> dispatcher;
   btDbvtBroadphase broadphase;

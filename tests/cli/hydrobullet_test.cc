@@ -229,5 +229,34 @@ TEST(HydrobulletTest, ArchStandsWithHighFrictionAndFallsWithLow) {
   EXPECT_GT(falls, 0.1);    // collapsed
 }
 
+// The gripper scene: hydro:motor keyframes drive the multibody's joints (fingers close over
+// 0.5 s, the lift rises 10 cm over 0.5–1.5 s) and the soft cube goes up with the palm. 1.2 s of
+// the file's 3 s (7 cm of lift), against gripper_test's close, lift and shake.
+TEST(HydrobulletTest, GripperMotorsLiftTheSoftCube) {
+  const std::string out = (fs::temp_directory_path() / ("hydrobullet_gripper_" + std::to_string(::getpid()))).string();
+  const Result run = Tool("run " + Scene("gripper.sdf") + " --duration 1.2 --log-dt 0.1 --out " + out);
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  std::vector<double> cube, palm, finger;
+  for (const std::string& line : Lines(out + "/bodies.csv")) {
+    std::stringstream row(line);
+    std::string time, body, x, y, z;
+    for (std::string* cell : {&time, &body, &x, &y, &z}) std::getline(row, *cell, ',');
+    if (body == "cube::body") cube.push_back(std::stod(z));
+    if (body == "gripper::palm") palm.push_back(std::stod(z));
+    if (body == "gripper::left_finger") finger.push_back(std::stod(x));
+  }
+  fs::remove_all(out);
+  ASSERT_EQ(cube.size(), 13u);  // t = 0, 0.1, …, 1.2 s
+  ASSERT_EQ(palm.size(), 13u);
+  ASSERT_EQ(finger.size(), 13u);
+  const double rise = cube.back() - cube.front(), lift = palm.back() - palm.front();
+  std::printf("gripper: lift %.4f m (keyframes: 0.07), cube rose %.4f m, left finger closed %.4f m\n", lift, rise,
+              finger.back() - finger.front());
+  EXPECT_NEAR(lift, 0.07, 1e-3);                             // the lift followed its keyframes,
+  EXPECT_NEAR(finger.back() - finger.front(), 0.008, 5e-4);  // the finger its own;
+  EXPECT_GT(rise, 0.05);                                     // the cube went up with them
+  EXPECT_LT(std::abs(rise - lift), 2e-3);                    // without slipping in the grip
+}
+
 }  // namespace
 }  // namespace hydro
