@@ -28,12 +28,6 @@ constexpr int kMaxFrictionRounds = 5;  // refreshes of the lagged γn
 constexpr double kRelativeTolerance = 1e-6;  // εr of SAP's stopping rule (see newton below)
 constexpr double kAbsoluteTolerance = 1e-14;  // εa, in units of √kg·m/s
 
-// A velocity term with each column's index among the problem's unknowns.
-struct MappedTerm {
-  const Eigen::Matrix<double, 3, Eigen::Dynamic>* J;
-  std::vector<int> unknown;
-};
-
 // Newton's matrix, assembled as a stream of (row, column, value) entries in the same order every
 // iteration: the first assembly records where each entry lands in the sparse matrix, later ones
 // write the values straight there.
@@ -78,7 +72,6 @@ class HessianAssembly {
   Eigen::SparseMatrix<double> H_;
 };
 
-using MappedTerms = std::vector<MappedTerm>;
 
 // How a block's DoFs map to the problem's unknowns.
 struct BlockLayout {
@@ -100,19 +93,24 @@ struct BlockLayout {
 class GroupedJacobian {
  public:
   // Returns the constraint's index.
-  int Add(const MappedTerms& terms) {
+  // Returns the constraint's index; `layout` maps each term's DoFs to the problem's unknowns.
+  int Add(const std::vector<VelocityTerm>& terms, const std::vector<BlockLayout>& layout) {
+    auto unknown_of = [&](const VelocityTerm& t, int c) { return layout[t.block].unknown[t.first_dof + c]; };
     std::vector<int> unknowns;
-    for (const MappedTerm& t : terms)
-      for (int u : t.unknown)
-        if (std::find(unknowns.begin(), unknowns.end(), u) == unknowns.end()) unknowns.push_back(u);
+    size_t columns = 0;
+    for (const VelocityTerm& t : terms) columns += t.J.cols();
+    unknowns.reserve(columns);
+    for (const VelocityTerm& t : terms)
+      for (int c = 0; c < t.J.cols(); ++c)
+        if (std::find(unknowns.begin(), unknowns.end(), unknown_of(t, c)) == unknowns.end()) unknowns.push_back(unknown_of(t, c));
     auto [it, added] = group_of_.try_emplace(unknowns, static_cast<int>(unknowns_.size()));
     if (added) unknowns_.push_back(unknowns);
     const int g = it->second;
     Eigen::Matrix<double, 3, Eigen::Dynamic> J = Eigen::Matrix<double, 3, Eigen::Dynamic>::Zero(3, unknowns.size());
-    for (const MappedTerm& t : terms)
-      for (size_t c = 0; c < t.unknown.size(); ++c) {
-        const int local = static_cast<int>(std::find(unknowns.begin(), unknowns.end(), t.unknown[c]) - unknowns.begin());
-        J.col(local) += t.J->col(c);
+    for (const VelocityTerm& t : terms)
+      for (int c = 0; c < t.J.cols(); ++c) {
+        const int local = static_cast<int>(std::find(unknowns.begin(), unknowns.end(), unknown_of(t, c)) - unknowns.begin());
+        J.col(local) += t.J.col(c);
       }
     // A deformable's contact row is [w₁·I, w₂·I, …] over its vertices' triples.
     Eigen::VectorXd weights;
@@ -157,7 +155,10 @@ class GroupedJacobian {
     for (size_t g = 0; g < unknowns_.size(); ++g) {
       const int m = static_cast<int>(unknowns_[g].size());
       impulse_sum_[g].setZero(m);
-      if (curvature) curvature_sum_[g].setZero(m, m);
+      if (!curvature) continue;
+      // Only the lower triangle is summed and read.
+      curvature_sum_[g].resize(m, m);
+      for (int c = 0; c < m; ++c) curvature_sum_[g].col(c).tail(m - c).setZero();
     }
   }
   void AddImpulse(int c, const Vector3& f) { impulse_sum_[group_[c]].noalias() += J_[c].transpose() * f; }
@@ -165,8 +166,12 @@ class GroupedJacobian {
     Eigen::MatrixXd& G = curvature_sum_[group_[c]];
     const Eigen::VectorXd& w = weights_[c];
     if (w.size() > 0) {  // Jᵀ·H·J = (w·wᵀ) ⊗ H, its lower block triangle
-      for (int b = 0; b < w.size(); ++b)
-        for (int a = b; a < w.size(); ++a) G.block<3, 3>(3 * a, 3 * b) += (w[a] * w[b]) * H;
+      for (int b = 0; b < w.size(); ++b) {
+        const Matrix3 diagonal_block = (w[b] * w[b]) * H;
+        for (int c = 0; c < 3; ++c)
+          for (int r = c; r < 3; ++r) G(3 * b + r, 3 * b + c) += diagonal_block(r, c);
+        for (int a = b + 1; a < w.size(); ++a) G.block<3, 3>(3 * a, 3 * b) += (w[a] * w[b]) * H;
+      }
       return;
     }
     const Eigen::Matrix<double, 3, Eigen::Dynamic>& J = J_[c];
@@ -296,15 +301,6 @@ ContactProblemResult SolveContactProblem(double dt, const std::vector<ContactPro
     for (size_t i = 0; i < layout[b].unknown.size(); ++i)
       if (layout[b].unknown[i] >= 0) u_star[layout[b].unknown[i]] = blocks[b].u_star[i];
 
-  auto map_terms = [&](const std::vector<VelocityTerm>& terms) {
-    MappedTerms mapped;
-    for (const VelocityTerm& t : terms) {
-      MappedTerm m{&t.J, {}};
-      for (int c = 0; c < t.J.cols(); ++c) m.unknown.push_back(layout[t.block].unknown[t.first_dof + c]);
-      mapped.push_back(std::move(m));
-    }
-    return mapped;
-  };
   // The velocity targets' rows over the unknowns.
   std::vector<std::vector<std::pair<int, double>>> target_rows(targets.size());
   for (size_t k = 0; k < targets.size(); ++k)
@@ -322,13 +318,10 @@ ContactProblemResult SolveContactProblem(double dt, const std::vector<ContactPro
     if (active) *active = std::abs(lambda) <= t.max_impulse;
     return std::clamp(lambda, -t.max_impulse, t.max_impulse);
   };
-  std::vector<MappedTerms> contact_terms, spring_terms;
-  for (const ContactConstraint& c : contacts) contact_terms.push_back(map_terms(c.terms));
-  for (const SpringConstraint& s : springs) spring_terms.push_back(map_terms(s.terms));
   // Rows 0 … contacts − 1 are the contacts', then the springs'.
   GroupedJacobian rows;
-  for (const MappedTerms& terms : contact_terms) rows.Add(terms);
-  for (const MappedTerms& terms : spring_terms) rows.Add(terms);
+  for (const ContactConstraint& c : contacts) rows.Add(c.terms, layout);
+  for (const SpringConstraint& s : springs) rows.Add(s.terms, layout);
   const int spring_row = static_cast<int>(contacts.size());
   std::vector<Eigen::VectorXd> local;  // scratch: x at each group's unknowns
   // Contact i's velocity, x given by rows.Gather(x, &x_local).
@@ -444,6 +437,9 @@ ContactProblemResult SolveContactProblem(double dt, const std::vector<ContactPro
   // solution: with stiff contacts their differences drown in round-off.)
   StepFactorization solver;
   HessianAssembly hessian;
+  // The line search's scratch, kept across iterations: constraint velocities at u and along the step.
+  std::vector<Vector3> vc0(contacts.size()), dvc(contacts.size()), e0(springs.size()), de(springs.size());
+  std::vector<Eigen::VectorXd> step_local;
   bool analyzed = false;
   // SAP's stopping rule (Castro et al. 2022, used with εr = 1e-6 by 002 §VII): the momentum
   // residual, scaled by D = diag(A)^(-1/2) so that every DoF weighs alike, is below εr times the
@@ -472,8 +468,6 @@ ContactProblemResult SolveContactProblem(double dt, const std::vector<ContactPro
       // Every constraint's velocity is affine in α, so the slope along the step costs O(constraints):
       // d·A(u + αd − u*) − Σ γᵢ(vcᵢ + α·Δvcᵢ)·Δvcᵢ + Σ kₖ·(eₖ + α·Δeₖ)·Δeₖ − Σ λₖ(sₖ + α·Δsₖ)·Δsₖ.
       const double d_r0 = step.dot(A * (u - u_star)), d_Ad = step.dot(A * step);
-      std::vector<Vector3> vc0(contacts.size()), dvc(contacts.size()), e0(springs.size()), de(springs.size());
-      std::vector<Eigen::VectorXd> step_local;
       rows.Gather(u, &local);
       rows.Gather(step, &step_local);
       for (size_t i = 0; i < contacts.size(); ++i) {
