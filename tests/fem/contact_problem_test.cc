@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <limits>
 
 #include "fem/contact_problem.h"
 #include "fem/deformable_contact.h"
@@ -16,7 +17,7 @@ namespace {
 // A soft block sliding into a rigid floor and a rigid box, as one problem: block 0 the FEM body,
 // block 1 the rigid box. `reduce` hands the solver the free motion's factorization.
 struct SlidingBlock {
-  explicit SlidingBlock(bool reduce) {
+  explicit SlidingBlock(bool reduce, const ContactProblemOptions& options = {}) {
     std::vector<Vector3> vertices;
     std::vector<Tet> tets;
     MakeTetGrid(Vector3(0.1, 0.1, 0.05), 5, 5, 3, &vertices, &tets);
@@ -62,7 +63,7 @@ struct SlidingBlock {
     motor.stiffness = 500;
     motor.max_impulse = 0.02;
     targets.push_back(motor);
-    result = SolveContactProblem(dt, blocks, contacts, springs, targets);
+    result = SolveContactProblem(dt, blocks, contacts, springs, targets, options);
   }
   std::unique_ptr<FemBody> body;
   FreeMotion free_motion;
@@ -95,6 +96,26 @@ TEST(ContactProblemTest, SchurComplementOnParticipatingDofsGivesTheFullSolution)
   EXPECT_LT(u_error, 1e-7 * u_scale);
   EXPECT_LT(rigid_error, 1e-7 * u_scale);
   EXPECT_LT(impulse_error, 1e-7 * impulse_scale);
+}
+
+// Refinement rounds that start with the last round's factored matrix reach the same solution
+// (to the stopping rule's 1e-6) with fewer factorizations.
+TEST(ContactProblemTest, RefinementRoundsReusingTheLastFactorizationReachTheSameSolution) {
+  ContactProblemOptions fresh, reusing;
+  fresh.reuse_factorization_from_unknowns = std::numeric_limits<int>::max();
+  reusing.reuse_factorization_from_unknowns = 0;
+  const SlidingBlock a(false, fresh), b(false, reusing);
+  ASSERT_TRUE(a.result.converged);
+  ASSERT_TRUE(b.result.converged);
+  ASSERT_GE(a.result.friction_rounds, 2);  // there is a refinement round to reuse in
+  const double u_scale = a.result.u[0].cwiseAbs().maxCoeff();
+  const double u_error = std::max((a.result.u[0] - b.result.u[0]).cwiseAbs().maxCoeff(),
+                                  (a.result.u[1] - b.result.u[1]).cwiseAbs().maxCoeff());
+  std::printf("refinement rounds: %d factorizations in %d iterations fresh, %d in %d reusing; velocities agree to %.1e of %.2f m/s\n",
+              a.result.factorizations, a.result.iterations, b.result.factorizations, b.result.iterations, u_error, u_scale);
+  EXPECT_EQ(a.result.factorizations, a.result.iterations);
+  EXPECT_LT(b.result.factorizations, a.result.factorizations);
+  EXPECT_LT(u_error, 1e-5 * u_scale);
 }
 
 TEST(ContactProblemTest, MomentumBalancesInEveryBlock) {
