@@ -33,17 +33,26 @@ struct ArchRun {
   double final_speed_m_per_s{0};  // the fastest vertex of any block over the last second
 };
 
-ArchRun RunArch(double mu, double duration, double dt = 0.04) {
+// A Bullet world with gravity and a floor at z = 0 of friction μ.
+struct FloorWorld {
+  explicit FloorWorld(double mu) {
+    world.setGravity(btVector3(0, 0, -9.81));
+    floor.setFriction(mu);
+    world.addRigidBody(&floor);
+  }
+  ~FloorWorld() { world.removeRigidBody(&floor); }
   btDefaultCollisionConfiguration configuration;
-  btCollisionDispatcher dispatcher(&configuration);
+  btCollisionDispatcher dispatcher{&configuration};
   btDbvtBroadphase broadphase;
   btSequentialImpulseConstraintSolver solver;
-  btDiscreteDynamicsWorld world(&dispatcher, &broadphase, &solver, &configuration);
-  world.setGravity(btVector3(0, 0, -9.81));
-  btStaticPlaneShape floor_shape(btVector3(0, 0, 1), 0);
-  btRigidBody floor(btRigidBody::btRigidBodyConstructionInfo(0, nullptr, &floor_shape));
-  floor.setFriction(mu);
-  world.addRigidBody(&floor);
+  btDiscreteDynamicsWorld world{&dispatcher, &broadphase, &solver, &configuration};
+  btStaticPlaneShape floor_shape{btVector3(0, 0, 1), 0};
+  btRigidBody floor{btRigidBody::btRigidBodyConstructionInfo(0, nullptr, &floor_shape)};
+};
+
+ArchRun RunArch(double mu, double duration, double dt = 0.04) {
+  FloorWorld floor_world(mu);
+  btDiscreteDynamicsWorld& world = floor_world.world;
 
   const Material stone = scenes::StoneMaterial();
   const std::vector<scenes::TetMesh> meshes = scenes::MakeArch(9, 0.5, 0.15, 0.2, 2e-5);
@@ -77,7 +86,6 @@ ArchRun RunArch(double mu, double duration, double dt = 0.04) {
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() / std::max(steps, 1);
   run.crown_drop_m = crown0 - keystone.CalcCenterOfMass().z();
   run.widest_spread_m = std::max(blocks.back()->CalcCenterOfMass().x() - right0, left0 - blocks.front()->CalcCenterOfMass().x());
-  world.removeRigidBody(&floor);
   return run;
 }
 
@@ -109,16 +117,8 @@ TEST(ArchTest, StandsWithHighFrictionForAMinute) {
 // at 2.5 cm/s, two steps a cycle, for good.
 TEST(ArchTest, StoneBlocksRestOnTheFloorWithoutRocking) {
   for (int count : {1, 2}) {
-    btDefaultCollisionConfiguration configuration;
-    btCollisionDispatcher dispatcher(&configuration);
-    btDbvtBroadphase broadphase;
-    btSequentialImpulseConstraintSolver solver;
-    btDiscreteDynamicsWorld world(&dispatcher, &broadphase, &solver, &configuration);
-    world.setGravity(btVector3(0, 0, -9.81));
-    btStaticPlaneShape floor_shape(btVector3(0, 0, 1), 0);
-    btRigidBody floor(btRigidBody::btRigidBodyConstructionInfo(0, nullptr, &floor_shape));
-    floor.setFriction(1.0);
-    world.addRigidBody(&floor);
+    FloorWorld floor_world(1.0);
+    btDiscreteDynamicsWorld& world = floor_world.world;
     btDeformableBodies deformables(&world);
     deformables.setStictionSpeed(1e-6);
     std::vector<std::unique_ptr<FemBody>> stones;
@@ -142,7 +142,6 @@ TEST(ArchTest, StoneBlocksRestOnTheFloorWithoutRocking) {
                 count, fastest, stones.back()->CalcCenterOfMass().z());
     EXPECT_LT(fastest, 1e-4);
     EXPECT_NEAR(stones.back()->CalcCenterOfMass().z(), 0.075 + (count - 1) * (0.15 - 2e-5), 1e-3);
-    world.removeRigidBody(&floor);
   }
 }
 

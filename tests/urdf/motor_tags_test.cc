@@ -33,6 +33,15 @@ std::string Slider(const std::string& motor, const std::string& joint_type = "pr
 </robot>)";
 }
 
+// A multibody world as hydrobullet makes one.
+struct MultiBodyWorld {
+  btHydroelasticCollisionConfiguration configuration;
+  btCollisionDispatcher dispatcher{&configuration};
+  btDbvtBroadphase broadphase;
+  btMultiBodyConstraintSolver solver;
+  btMultiBodyDynamicsWorld world{&dispatcher, &broadphase, &solver, &configuration};
+};
+
 TEST(JointMotorTest, KeyframesAreReadAndInterpolated) {
   Diagnostics d;
   const auto scene = test::Read(Slider(R"(<hydro:motor max_force="50" kp="0.5" kd="2">
@@ -160,11 +169,8 @@ TEST(JointMotorTest, BuiltMotorFollowsTheKeyframes) {
       <hydro:target t="0" position="0"/><hydro:target t="0.5" position="0.1"/>
       <hydro:target t="1" position="-0.05"/></hydro:motor>)"), &d);
   ASSERT_TRUE(scene) << d.ToString();
-  btHydroelasticCollisionConfiguration configuration;
-  btCollisionDispatcher dispatcher(&configuration);
-  btDbvtBroadphase broadphase;
-  btMultiBodyConstraintSolver solver;
-  btMultiBodyDynamicsWorld world(&dispatcher, &broadphase, &solver, &configuration);
+  MultiBodyWorld bullet;
+  btMultiBodyDynamicsWorld& world = bullet.world;
   hydroConfigureSolverInfo(world.getSolverInfo());
   auto built = BuildScene(*scene, &world, BuildOptions{}, &d);
   ASSERT_TRUE(built) << d.ToString();
@@ -207,11 +213,8 @@ TEST(JointMotorTest, ADrivenMultibodyWithoutCollisionsIsAnError) {
   Diagnostics d;
   const auto scene = test::Read(text, &d);
   ASSERT_TRUE(scene) << d.ToString();
-  btHydroelasticCollisionConfiguration configuration;
-  btCollisionDispatcher dispatcher(&configuration);
-  btDbvtBroadphase broadphase;
-  btMultiBodyConstraintSolver solver;
-  btMultiBodyDynamicsWorld world(&dispatcher, &broadphase, &solver, &configuration);
+  MultiBodyWorld bullet;
+  btMultiBodyDynamicsWorld& world = bullet.world;
   EXPECT_FALSE(BuildScene(*scene, &world, BuildOptions{}, &d));
   EXPECT_NE(d.FirstError().find("test.urdf:5: error: joint 'slide': hydro:motor needs a collision"), std::string::npos)
       << d.ToString();
