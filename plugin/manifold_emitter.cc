@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "adapters/bullet_conversions.h"
+#include "plugin/patch_registry.h"
 
 namespace hydro {
 namespace bullet {
@@ -65,8 +66,10 @@ void HarvestWarmStart(PatchState* state) {
 void EmitPoints(PatchState* state) {
   const int n = static_cast<int>(state->points.size());
   const size_t needed = (n + 3) / 4;
-  while (state->manifolds.size() < needed)
+  while (state->manifolds.size() < needed) {
     state->manifolds.push_back(state->dispatcher->getNewManifold(state->body0, state->body1));
+    PatchRegistry::Instance().MapManifold(state->manifolds.back(), state);
+  }
   for (btPersistentManifold* manifold : state->manifolds) manifold->clearManifold();
   state->keys.assign(4 * state->manifolds.size(), 0);
   const btTransform X_0W = state->body0->getWorldTransform().inverse();
@@ -125,7 +128,10 @@ void EmitPoints(PatchState* state) {
 }
 
 void ReleaseManifolds(PatchState* state) {
-  for (btPersistentManifold* manifold : state->manifolds) state->dispatcher->releaseManifold(manifold);
+  for (btPersistentManifold* manifold : state->manifolds) {
+    PatchRegistry::Instance().UnmapManifold(manifold);
+    state->dispatcher->releaseManifold(manifold);
+  }
   state->manifolds.clear();
   state->keys.clear();
 }

@@ -32,5 +32,21 @@ std::vector<const PatchState*> PatchRegistry::StatesOf(const btDispatcher* dispa
   return result;
 }
 
+void PatchRegistry::MapManifold(const btPersistentManifold* manifold, PatchState* state) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  manifold_states_[manifold] = state;
+}
+
+void PatchRegistry::UnmapManifold(const btPersistentManifold* manifold) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  manifold_states_.erase(manifold);
+}
+
+PatchState* PatchRegistry::StateOfManifold(const btPersistentManifold* manifold) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  const auto it = manifold_states_.find(manifold);
+  return it == manifold_states_.end() ? nullptr : it->second;
+}
+
 }  // namespace bullet
 }  // namespace hydro

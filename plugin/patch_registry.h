@@ -2,6 +2,7 @@
 // The live pairs with patch contact, so that a user can read every pair's contact surface after a
 // step (plugin/btHydroelasticContactQuery.h). Thread-safe; states register for their lifetime.
 #include <mutex>
+#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
@@ -17,10 +18,17 @@ class PatchRegistry {
   void Remove(const PatchState* state);
   // The states created by `dispatcher`'s pairs.
   std::vector<const PatchState*> StatesOf(const btDispatcher* dispatcher) const;
+  // The manifolds a state writes its points into, so that a solver handed Bullet's manifolds can
+  // find the patch each belongs to.
+  void MapManifold(const btPersistentManifold* manifold, PatchState* state);
+  void UnmapManifold(const btPersistentManifold* manifold);
+  // The state whose points `manifold` holds, or null for any other manifold.
+  PatchState* StateOfManifold(const btPersistentManifold* manifold) const;
 
  private:
   mutable std::mutex mutex_;
   std::unordered_set<const PatchState*> states_;
+  std::unordered_map<const btPersistentManifold*, PatchState*> manifold_states_;
 };
 
 }  // namespace bullet

@@ -43,6 +43,12 @@ struct PatchState {
   double combined_dissipation_s_per_m{0};
   double time_step{0};  // of the step being set up (dispatch info)
   bool closest_points{false};  // a query's algorithm: reports points, keeps no manifolds
+  // Set by btHydroelasticConstraintSolver: the last step's net impulse on body0, [torque; force]
+  // about the world point `warm_wrench_about`, to start the next step's block from.
+  double warm_wrench_on_A[6] = {0, 0, 0, 0, 0, 0};
+  double warm_wrench_about[3] = {0, 0, 0};
+  bool has_warm_wrench{false};
+  unsigned solver_serial{0};  // which solver group took the patch last (one block per patch)
 };
 
 inline std::uint64_t ElementPairKey(int element_A, int element_B) {

@@ -7,6 +7,7 @@
 
 #include "adapters/shape_registry.h"
 #include "plugin/btHydroelasticCollisionConfiguration.h"
+#include "plugin/btHydroelasticConstraintSolver.h"
 #include "plugin/btHydroelasticSolverSettings.h"
 
 namespace hydro {
@@ -43,7 +44,8 @@ class TestWorld {
     else configuration_ = std::make_unique<btDefaultCollisionConfiguration>();
     dispatcher_ = std::make_unique<btCollisionDispatcher>(configuration_.get());
     broadphase_ = std::make_unique<btDbvtBroadphase>();
-    solver_ = std::make_unique<btSequentialImpulseConstraintSolver>();
+    if (hydroelastic) solver_ = std::make_unique<btHydroelasticConstraintSolver>();
+    else solver_ = std::make_unique<btSequentialImpulseConstraintSolver>();
     world_ = std::make_unique<btDiscreteDynamicsWorld>(dispatcher_.get(), broadphase_.get(), solver_.get(),
                                                        configuration_.get());
     world_->setGravity(btVector3(0, 0, -9.81));

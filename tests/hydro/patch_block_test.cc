@@ -1,0 +1,155 @@
+// One patch solved as a block: momentum balance against closed forms (a box resting on fixed
+// ground, a box on a box), equal and opposite impulses, exact Coulomb sliding, and no energy gain
+// from a contact far stiffer than the step resolves.
+#include "hydro/patch_block.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+namespace hydro {
+namespace {
+
+constexpr double kGravity = 9.81;
+
+// A cube of side 2a and mass m: its mobility about its centre.
+PatchSide Cube(double mass, double a, const Vector3& center) {
+  PatchSide side;
+  const double inertia = mass * (2 * a) * (2 * a) / 6;
+  side.mobility = RigidBodyMobility(Matrix3::Identity() / inertia, 1 / mass, Vector3::Ones(), Vector3::Ones());
+  side.p_WC = center;
+  return side;
+}
+
+// The four corners of a cube's bottom face as points of stiffness k each, at depth φ0.
+std::vector<PatchBlockPoint> BottomCorners(double a, double k, double phi0, double mu) {
+  std::vector<PatchBlockPoint> points;
+  for (double x : {-a, a})
+    for (double y : {-a, a}) {
+      PatchBlockPoint p;
+      p.p_WQ = Vector3(x, y, 0);
+      p.nhat_BA_W = Vector3::UnitZ();
+      p.stiffness_N_per_m = k;
+      p.phi0_m = phi0;
+      p.friction = mu;
+      points.push_back(p);
+    }
+  return points;
+}
+
+Vector6 Twist(const Vector3& w, const Vector3& v) {
+  Vector6 V;
+  V << w, v;
+  return V;
+}
+
+TEST(PatchBlockTest, BoxAtItsStaticDepthCarriesItsWeightOverAStep) {
+  // 1 kg cube of 0.1 m on fixed ground; four points of k each, at the depth where 4·k·x = m·g.
+  const double m = 1, a = 0.05, k = 1e5, dt = 1e-3;
+  const double x = m * kGravity / (4 * k);
+  PatchBlock block;
+  PatchBlockOptions options;
+  options.near_rigid_beta = 0;
+  block.Reset(dt, Cube(m, a, Vector3(0, 0, a - x)), PatchSide{}, BottomCorners(a, k, -x, 0), options);
+  // The free motion: at rest, plus gravity over the step.
+  Vector6 dV_A, dV_B;
+  const PatchBlockReport report = block.Solve(Twist(Vector3::Zero(), Vector3(0, 0, -kGravity * dt)), Vector6::Zero(),
+                                              50, 1, &dV_A, &dV_B);
+  EXPECT_TRUE(report.converged);
+  // Implicit law: γn = δt·k·(x − δt·vn) per point and the box's momentum change is Σγn:
+  // m·(vn + g·δt) = 4·δt·k·(x − δt·vn)  ⇒  vn = (4·δt·k·x − m·g·δt)/(m + 4·δt²·k) = 0.
+  const double vn = (4 * dt * k * x - m * kGravity * dt) / (m + 4 * dt * dt * k);
+  EXPECT_NEAR(-kGravity * dt + dV_A[5], vn, 1e-12);
+  EXPECT_NEAR(block.WrenchOnA()[5], m * kGravity * dt, 1e-9 * m * kGravity * dt);
+  EXPECT_NEAR(dV_A.head<3>().norm(), 0, 1e-12);  // symmetric: no tilt
+  EXPECT_EQ(dV_B, Vector6::Zero());               // fixed ground
+}
+
+TEST(PatchBlockTest, TwoFreeBodiesReceiveEqualAndOppositeImpulses) {
+  const double dt = 1.0 / 60;
+  PatchSide A = Cube(2.0, 0.1, Vector3(0.01, -0.02, 0.1));
+  PatchSide B = Cube(5.0, 0.1, Vector3(0.0, 0.0, -0.1));
+  std::vector<PatchBlockPoint> points = BottomCorners(0.1, 1e7, -1e-4, 0.5);
+  points[0].phi0_m = -3e-4;  // an uneven patch: a torque too
+  PatchBlock block;
+  block.Reset(dt, A, B, points);
+  Vector6 dV_A, dV_B;
+  block.Solve(Twist(Vector3(0.3, 0, 0.1), Vector3(0.2, 0, -1)), Twist(Vector3::Zero(), Vector3(0, 0.1, 0.5)), 50, 5,
+              &dV_A, &dV_B);
+  // Momentum: M_A·ΔV_A = W_A about c_A and M_B·ΔV_B = −W_A moved to c_B.
+  const Vector6 W_A = block.WrenchOnA();
+  const Matrix6 M_A = A.mobility.inverse(), M_B = B.mobility.inverse();
+  const Vector6 P_A = M_A * dV_A, P_B = M_B * dV_B;
+  EXPECT_LT((P_A - W_A).norm(), 1e-6 * W_A.norm());
+  EXPECT_LT((P_A.tail<3>() + P_B.tail<3>()).norm(), 1e-6 * W_A.norm());  // forces cancel
+  // Angular momentum about the world origin cancels too.
+  const Vector3 L_A = P_A.head<3>() + A.p_WC.cross(P_A.tail<3>());
+  const Vector3 L_B = P_B.head<3>() + B.p_WC.cross(P_B.tail<3>());
+  EXPECT_LT((L_A + L_B).norm(), 1e-6 * W_A.norm());
+  EXPECT_GT(W_A[5], 0);
+}
+
+TEST(PatchBlockTest, SlidingBoxGetsExactlyCoulombFriction) {
+  const double m = 1, a = 0.05, k = 1e6, dt = 1e-3, mu = 0.3;
+  const double x = m * kGravity / (4 * k);
+  PatchBlock block;
+  block.Reset(dt, Cube(m, a, Vector3(0, 0, a - x)), PatchSide{}, BottomCorners(a, k, -x, mu));
+  Vector6 dV_A, dV_B;
+  block.Solve(Twist(Vector3::Zero(), Vector3(1.0, 0, -kGravity * dt)), Vector6::Zero(), 50, 10, &dV_A, &dV_B);
+  const Vector6 W = block.WrenchOnA();
+  EXPECT_NEAR(W[3], -mu * W[5], 1e-6 * W[5]);
+  EXPECT_NEAR(W[4], 0, 1e-9);
+}
+
+TEST(PatchBlockTest, StuckBoxDoesNotSlipBelowTheFrictionLimit) {
+  // A sideways velocity that friction can stop within the step: it does, to the regularization.
+  const double m = 1, a = 0.05, k = 1e6, dt = 1e-3, mu = 0.5;
+  const double x = m * kGravity / (4 * k);
+  PatchBlock block;
+  block.Reset(dt, Cube(m, a, Vector3(0, 0, a - x)), PatchSide{}, BottomCorners(a, k, -x, mu));
+  Vector6 dV_A, dV_B;
+  const double v0 = 0.2 * mu * kGravity * dt;  // a fifth of what friction removes in a step
+  block.Solve(Twist(Vector3::Zero(), Vector3(v0, 0, -kGravity * dt)), Vector6::Zero(), 50, 10, &dV_A, &dV_B);
+  // The base's points stop (the box may pitch about them: its centre need not stop).
+  const Vector3 w = dV_A.head<3>(), v = Vector3(v0, 0, -kGravity * dt) + dV_A.tail<3>();
+  for (double x : {-a, a})
+    for (double y : {-a, a}) {
+      const Vector3 slip = v + w.cross(Vector3(x, y, -a));
+      EXPECT_LT(std::hypot(slip.x(), slip.y()), 1e-4 * v0);
+    }
+  EXPECT_LT(std::abs(block.WrenchOnA()[3]), mu * block.WrenchOnA()[5]);
+}
+
+TEST(PatchBlockTest, RigidContactAtALargeStepGainsNoEnergy) {
+  // A 1 kg box arriving at 5 m/s on points of 1e12 N/m (far beyond what 1/60 s resolves): it all
+  // but stops — near-rigid points keep a period of one step, so a few percent of the arrival speed
+  // remains for a step — and rebounds only toward removing its penetration, never faster.
+  const double m = 1, a = 0.1, dt = 1.0 / 60;
+  for (double depth : {0.0, 1e-3, 0.05}) {
+    PatchBlock block;
+    block.Reset(dt, Cube(m, a, Vector3(0, 0, a - depth)), PatchSide{}, BottomCorners(a, 1e12, -depth, 0.5));
+    Vector6 dV_A, dV_B;
+    const PatchBlockReport report =
+        block.Solve(Twist(Vector3(0, 0, 0), Vector3(0.5, 0, -5)), Vector6::Zero(), 50, 5, &dV_A, &dV_B);
+    EXPECT_TRUE(report.converged) << depth;
+    EXPECT_EQ(block.near_rigid_points(), 4);
+    const double vz = -5 + dV_A[5];
+    EXPECT_GE(vz, -0.05 * 5) << depth;                   // at most 5 % of the arrival speed is left
+    EXPECT_LE(vz, depth / dt + 1e-9) << depth;           // at most the speed that removes the depth
+    EXPECT_LE(std::abs(0.5 + dV_A[3]), 0.5 + 1e-12) << depth;  // friction only slows the slide
+  }
+}
+
+TEST(PatchBlockTest, RejectsBadPoints) {
+  PatchBlock block;
+  std::vector<PatchBlockPoint> points = BottomCorners(0.1, 1e5, -1e-4, 0.5);
+  points[2].phi0_m = std::nan("");
+  EXPECT_THROW(block.Reset(1e-3, Cube(1, 0.1, Vector3::Zero()), PatchSide{}, points), InvalidInput);
+  points = BottomCorners(0.1, -1, -1e-4, 0.5);
+  EXPECT_THROW(block.Reset(1e-3, Cube(1, 0.1, Vector3::Zero()), PatchSide{}, points), InvalidInput);
+  EXPECT_THROW(block.Reset(0, Cube(1, 0.1, Vector3::Zero()), PatchSide{}, BottomCorners(0.1, 1, 0, 0)), InvalidInput);
+}
+
+}  // namespace
+}  // namespace hydro
