@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "hydro/contact_surface_calculator.h"
+#include "hydro/depth_bound.h"
 #include "hydro/mesh_builder.h"
 #include "hydro/point_approximation.h"
 #include "hydro/vtk_volume_mesh.h"
@@ -58,20 +59,7 @@ std::pair<double, double> ExtentAlong(const FemBody& body, int t, const Vector3&
   return {lo, hi};
 }
 
-// 000 eq. 16 takes the distance to separation as φ0 = −p0/g. Where a polygon's tet has its
-// pressure gradient nearly perpendicular to n (an edge tet cut in a thin sliver), g is tiny and
-// −p0/g far deeper than the elements overlap at all; the velocity-level law would then push them
-// apart at −φ0/δt in one step, launching a stiff body. The elements' overlap along n (how far A
-// must move along n to clear B) bounds the true depth: where it is shallower it is used. The
-// point keeps its stiffness k = A·g, what the field's growth along n gives: such a point pushes
-// with k·overlap, less than its polygon's A·p0 — the sliver's pressure grows with its area, not
-// along n. (Raising k to keep A·p0, as this did first, put springs 10⁴ stiffer than the field on
-// the rim slivers of a stone block's base; switching on and off as its corners dipped, they
-// rocked it across its base diagonal in a two-step cycle at 2 cm/s, the whole arch with it.)
-void BoundDepthByOverlap(double overlap_m, double* phi0_m) {
-  constexpr double kSmallestOverlap = 1e-9;
-  *phi0_m = std::max(*phi0_m, -std::max(overlap_m, kSmallestOverlap));
-}
+// BoundDepthByOverlap: hydro/depth_bound.h.
 
 // The core's point approximation (000 §IV) of the surface, or of its centroid fan.
 std::vector<ContactPoint> PointsOf(const ContactSurface& surface, Representation representation) {

@@ -60,6 +60,7 @@ void PatchBlock::Reset(double dt_s, const PatchSide& A, const PatchSide& B, cons
   const int r = rA_ + rB_;
   const size_t n = points.size();
   p_W_.resize(n);
+  p_W_B_.resize(n);
   mu_.resize(n);
   laws_.resize(n);
   C_.resize(n);
@@ -70,17 +71,19 @@ void PatchBlock::Reset(double dt_s, const PatchSide& A, const PatchSide& B, cons
   z_.setZero(r);
   z_start_.setZero(r);
   near_rigid_points_ = 0;
+  bounds_set_ = false;
   for (size_t i = 0; i < n; ++i) {
     const PatchBlockPoint& q = points[i];
     if (!(q.stiffness_N_per_m > 0) || !std::isfinite(q.stiffness_N_per_m) || !std::isfinite(q.phi0_m) ||
         !IsFinite(q.p_WQ) || !IsFinite(q.nhat_BA_W))
       throw InvalidInput("patch block: point " + std::to_string(i) + " has a non-finite or non-positive value");
     p_W_[i] = q.p_WQ;
+    p_W_B_[i] = IsFinite(q.p_WQ_B) ? q.p_WQ_B : q.p_WQ;
     mu_[i] = std::max(q.friction, 0.0);
     MatrixC& C = C_[i];
     C.resize(3, r);
     if (rA_ > 0) C.leftCols(rA_) = PointJacobian(q.p_WQ - c_A_) * B_A_;
-    if (rB_ > 0) C.rightCols(rB_) = -PointJacobian(q.p_WQ - c_B_) * B_B_;
+    if (rB_ > 0) C.rightCols(rB_) = -PointJacobian(p_W_B_[i] - c_B_) * B_B_;
     // The inverse masses the point sees (its Delassus block C·Cᵀ): along the normal, n̂ᵀ·C·Cᵀ·n̂,
     // and tangentially, the mean over the two tangent directions.
     double wn = 0, wt = 0;
@@ -112,6 +115,20 @@ void PatchBlock::StartFromWrench(const Vector6& W_A, Vector6* dV_A, Vector6* dV_
   if (rB_ > 0) *dV_B = B_B_ * dz.tail(rB_);
 }
 
+double PatchBlock::RefreshFrictionBounds() {
+  double change = 0;
+  largest_bound_ = 0;
+  for (size_t i = 0; i < laws_.size(); ++i) {
+    double gn = 0;
+    CalcPointImpulse(laws_[i], vc_[i], &gn);
+    const double bound = mu_[i] * gn;
+    change = std::max(change, std::abs(bound - laws_[i].friction_bound));
+    largest_bound_ = std::max(largest_bound_, bound);
+    laws_[i].friction_bound = bound;
+  }
+  return change;
+}
+
 void PatchBlock::RefreshVelocities(const VectorZ& z) {
   const VectorZ dz = z - z_start_;
   for (size_t i = 0; i < laws_.size(); ++i) vc_[i] = vc_start_[i] + C_[i] * dz;
@@ -139,7 +156,7 @@ PatchBlockReport PatchBlock::Solve(const Vector6& V_A, const Vector6& V_B, int m
   for (size_t i = 0; i < laws_.size(); ++i) {
     // A side without unknowns may still move (a kinematic body): its twist is given.
     const Vector3 v_A = V_A.tail<3>() + V_A.head<3>().cross(p_W_[i] - c_A_);
-    const Vector3 v_B = V_B.tail<3>() + V_B.head<3>().cross(p_W_[i] - c_B_);
+    const Vector3 v_B = V_B.tail<3>() + V_B.head<3>().cross(p_W_B_[i] - c_B_);
     vc_start_[i] = v_A - v_B;
     vc_[i] = vc_start_[i];
   }
@@ -147,17 +164,15 @@ PatchBlockReport PatchBlock::Solve(const Vector6& V_A, const Vector6& V_B, int m
   VectorZ gradient(r), step(r);
   MatrixZ hessian(r, r);
   for (int round = 0; round < std::max(friction_rounds, 1); ++round) {
-    // The lagged friction bound: μ·γn at the current velocities.
-    double bound_change = 0, largest = 0;
-    for (size_t i = 0; i < laws_.size(); ++i) {
-      double gn = 0;
-      CalcPointImpulse(laws_[i], vc_[i], &gn);
-      const double bound = mu_[i] * gn;
-      bound_change = std::max(bound_change, std::abs(bound - laws_[i].friction_bound));
-      largest = std::max(largest, bound);
-      laws_[i].friction_bound = bound;
+    // The lagged friction bound μ·γ̄n: the normal impulses this block last solved for (a visit
+    // starts from them: the velocities it finds are mid-sweep, and a point lifted off for the
+    // moment would lose its friction for the whole visit), or, on a first visit, those at the
+    // velocities it finds (the warm start's); refreshed between rounds.
+    if (round > 0 || !bounds_set_) {
+      const double change = RefreshFrictionBounds();
+      bounds_set_ = true;
+      if (round > 0 && change <= 1e-3 * largest_bound_) break;
     }
-    if (round > 0 && bound_change <= 1e-3 * largest) break;
     report.converged = false;
     for (int iteration = 0; iteration < max_iterations; ++iteration) {
       gradient = z;
@@ -202,6 +217,7 @@ PatchBlockReport PatchBlock::Solve(const Vector6& V_A, const Vector6& V_B, int m
     }
   }
   for (size_t i = 0; i < laws_.size(); ++i) gamma_[i] = CalcPointImpulse(laws_[i], vc_[i], nullptr);
+  RefreshFrictionBounds();  // for the next visit
   const VectorZ dz = z - z_;
   z_ = z;
   if (rA_ > 0) *dV_A = B_A_ * dz.head(rA_);
@@ -213,7 +229,7 @@ PatchBlockReport PatchBlock::Solve(const Vector6& V_A, const Vector6& V_B, int m
 Vector6 PatchBlock::WrenchOnA() const {
   Vector6 W = Vector6::Zero();
   for (size_t i = 0; i < gamma_.size(); ++i) {
-    W.head<3>() += (p_W_[i] - c_A_).cross(gamma_[i]);
+    W.head<3>() += (p_W_[i] - c_A_).cross(gamma_[i]);  // on A, at A's point
     W.tail<3>() += gamma_[i];
   }
   return W;

@@ -36,7 +36,11 @@ struct PatchSide {
 };
 
 struct PatchBlockPoint {
+  // Where the point is on A, and on B: the same place, except for a surface computed at the poses
+  // the bodies would reach by the end of the step (speculative contact), whose points map back to
+  // each body's present pose by that body's own motion.
   Vector3 p_WQ{Vector3::Zero()};
+  Vector3 p_WQ_B{Vector3::Constant(NAN)};  // NaN: p_WQ
   Vector3 nhat_BA_W{Vector3::UnitZ()};
   double stiffness_N_per_m{0};
   double phi0_m{0};
@@ -84,6 +88,8 @@ class PatchBlock {
   using MatrixZ = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, 12, 12>;
   using MatrixC = Eigen::Matrix<double, 3, Eigen::Dynamic, 0, 3, 12>;
 
+  // μ·γn at the current velocities into every law; returns the largest change.
+  double RefreshFrictionBounds();
   // Contact velocities at the current z from those at the visit's start.
   void RefreshVelocities(const VectorZ& z);
   double Slope(double alpha, const VectorZ& z, const VectorZ& d) const;
@@ -93,7 +99,7 @@ class PatchBlock {
   Eigen::Matrix<double, 6, 6> B_A_, B_B_;
   int rA_{0}, rB_{0};
   Vector3 c_A_{Vector3::Zero()}, c_B_{Vector3::Zero()};
-  std::vector<Vector3> p_W_;
+  std::vector<Vector3> p_W_, p_W_B_;  // on A, on B
   std::vector<double> mu_;
   std::vector<CompliantPointLaw> laws_;
   std::vector<MatrixC> C_;          // ∂vc_i/∂z
@@ -103,6 +109,8 @@ class PatchBlock {
   std::vector<Vector3> gamma_;
   VectorZ z_, z_start_;
   int near_rigid_points_{0};
+  bool bounds_set_{false};
+  double largest_bound_{0};
 };
 
 // G of a rigid body about its centre of mass, twist order [ω; v]: blockdiag(F_ω·I⁻¹_W·F_ω, m⁻¹·F_v),

@@ -17,6 +17,7 @@
 #include "plugin/manifold_emitter.h"
 #include "plugin/pair_contact.h"
 #include "plugin/btHydroelasticStats.h"
+#include "plugin/free_motion.h"
 #include "plugin/patch_registry.h"
 
 using hydro::bullet::PatchState;
@@ -64,21 +65,49 @@ void btHydroelasticCollisionAlgorithm::processCollision(const btCollisionObjectW
     const auto g0 = registry.Geometry(shape0);
     const auto g1 = registry.Geometry(shape1);
     hydro::bullet::HarvestWarmStart(m_state);
-    try {
-      patch = hydro::bullet::ComputePairSurface(*g0, hydro::bullet::ToRigidTransform(body0Wrap->getWorldTransform()),
-                                                *g1, hydro::bullet::ToRigidTransform(body1Wrap->getWorldTransform()),
-                                                &m_state->surface);
-    } catch (const hydro::InvalidInput&) {
-      // A non-finite or sheared pose: no contact for this pair this step rather than NaNs.
-      m_state->surface.Clear();
-      patch = true;
+    const btScalar dt = dispatchInfo.m_timeStep > 0 ? dispatchInfo.m_timeStep : btScalar(0);
+    const btTransform& X_WS0 = body0Wrap->getWorldTransform();
+    const btTransform& X_WS1 = body1Wrap->getWorldTransform();
+    // The surface and its points at the given poses; false when the pair has no patch contact.
+    auto make_points = [&](const btTransform& X0, const btTransform& X1) {
+      try {
+        if (!hydro::bullet::ComputePairSurface(*g0, hydro::bullet::ToRigidTransform(X0), *g1,
+                                               hydro::bullet::ToRigidTransform(X1), &m_state->surface))
+          return false;
+      } catch (const hydro::InvalidInput&) {
+        // A non-finite or sheared pose: no contact for this pair this step rather than NaNs.
+        m_state->surface.Clear();
+      }
+      hydro::MakeContactPoints(m_state->surface, &m_state->points);
+      hydro::bullet::BoundPointDepths(*g0, hydro::bullet::ToRigidTransform(X0), *g1, hydro::bullet::ToRigidTransform(X1),
+                                      &m_state->points);
+      return true;
+    };
+    patch = make_points(X_WS0, X_WS1);
+    // Speculative contact: when the bodies do not touch yet, or will press further into each other
+    // over the step than they overlap now, the surface is taken at the poses they reach by the end
+    // of the step if nothing touches them (plugin/free_motion.h). A body about to hit the ground
+    // then meets it within this step's solve, instead of a step later, deep inside it. Otherwise
+    // the present surface is kept: a body lifted off its support is not predicted away from it by
+    // the fall its support will stop. Closest-point queries ask about the present only.
+    bool at_end_of_step = false;
+    if (patch && !m_state->closest_points && dt > 0 && (m_state->points.empty() || ApproachesWithinStep(dt))) {
+      const bool touching = !m_state->points.empty();
+      const btTransform X_WS0_end = hydro::bullet::FreeMotionPose(m_state->body0, X_WS0, dt);
+      const btTransform X_WS1_end = hydro::bullet::FreeMotionPose(m_state->body1, X_WS1, dt);
+      make_points(X_WS0_end, X_WS1_end);
+      at_end_of_step = !m_state->points.empty();
+      if (at_end_of_step) {
+        ReduceIfAsked(shape0, shape1);
+        MapToPresentPoses(X_WS0, X_WS0_end, X_WS1, X_WS1_end, dt);
+      } else if (touching) {
+        make_points(X_WS0, X_WS1);
+      }
     }
     if (patch) {
-      hydro::MakeContactPoints(m_state->surface, &m_state->points);
-      const int max_points = registry.MaxPatchPoints(shape0, shape1);
-      if (max_points > 0 && static_cast<int>(m_state->points.size()) > max_points) {
-        hydro::ReduceContactPoints(m_state->points, max_points, &m_state->reduced_points);
-        m_state->points.swap(m_state->reduced_points);
+      if (!at_end_of_step) {
+        ReduceIfAsked(shape0, shape1);
+        m_state->points_on_B.clear();
       }
       if (m_state->closest_points) {
         // A query: report each solver point through the caller's result, normal on body1.
@@ -104,6 +133,7 @@ void btHydroelasticCollisionAlgorithm::processCollision(const btCollisionObjectW
   if (!m_state->manifolds.empty()) {
     m_state->surface.Clear();
     m_state->points.clear();
+    m_state->points_on_B.clear();
     hydro::bullet::EmitPoints(m_state);
   }
   if (m_fallback) {
@@ -140,6 +170,51 @@ void btHydroelasticCollisionAlgorithm::processPointContact(const btCollisionObje
     // Hunt–Crossley f = k·x·(1 + d·ẋ): damping d·k·x at the current depth.
     cp.m_combinedContactDamping1 = params.dissipation_s_per_m * stiffness * depth;
   }
+}
+
+void btHydroelasticCollisionAlgorithm::MapToPresentPoses(const btTransform& X_WS0, const btTransform& X_WS0_end,
+                                                         const btTransform& X_WS1, const btTransform& X_WS1_end,
+                                                         btScalar dt) {
+  // Each point moves back with each body's own motion over the step; its distance becomes the one
+  // at the start of the step that the point law expects: φ0 = φ_end − δt·vn_free, since with
+  // separation speed vn the end-of-step distance is φ_end + δt·(vn − vn_free).
+  const btTransform M0 = X_WS0 * X_WS0_end.inverse();
+  const btTransform M1 = X_WS1 * X_WS1_end.inverse();
+  m_state->points_on_B.resize(m_state->points.size());
+  for (size_t i = 0; i < m_state->points.size(); ++i) {
+    hydro::ContactPoint& point = m_state->points[i];
+    const btVector3 p_end = hydro::bullet::ToBullet(point.p_WC);
+    const btVector3 p_A = M0 * p_end, p_B = M1 * p_end;
+    const btVector3 n = M0.getBasis() * hydro::bullet::ToBullet(point.nhat_BA_W);
+    const btScalar vn_free = n.dot(hydro::bullet::FreePointVelocity(m_state->body0, p_A, dt) -
+                                   hydro::bullet::FreePointVelocity(m_state->body1, p_B, dt));
+    point.p_WC = hydro::bullet::ToEigen(p_A);
+    point.nhat_BA_W = hydro::bullet::ToEigen(n);
+    point.phi0_m -= dt * vn_free;
+    m_state->points_on_B[i] = hydro::bullet::ToEigen(p_B);
+  }
+}
+
+void btHydroelasticCollisionAlgorithm::ReduceIfAsked(const btCollisionShape* shape0, const btCollisionShape* shape1) {
+  const int max_points = ShapeRegistry::Instance().MaxPatchPoints(shape0, shape1);
+  if (max_points > 0 && static_cast<int>(m_state->points.size()) > max_points) {
+    hydro::ReduceContactPoints(m_state->points, max_points, &m_state->reduced_points);
+    m_state->points.swap(m_state->reduced_points);
+  }
+}
+
+bool btHydroelasticCollisionAlgorithm::ApproachesWithinStep(btScalar dt) const {
+  // How far the free motion presses the bodies together over the step, against how deep they are.
+  double depth = 0, approach = 0;
+  for (const hydro::ContactPoint& point : m_state->points) {
+    const btVector3 p = hydro::bullet::ToBullet(point.p_WC);
+    const btScalar vn = hydro::bullet::ToBullet(point.nhat_BA_W)
+                            .dot(hydro::bullet::FreePointVelocity(m_state->body0, p, dt) -
+                                 hydro::bullet::FreePointVelocity(m_state->body1, p, dt));
+    depth = std::max(depth, -point.phi0_m);
+    approach = std::max(approach, -dt * vn);
+  }
+  return approach > depth;
 }
 
 btScalar btHydroelasticCollisionAlgorithm::calculateTimeOfImpact(btCollisionObject* body0, btCollisionObject* body1,

@@ -9,6 +9,8 @@
 // release builds, so an algorithm larger than an element would corrupt memory).
 #include <BulletCollision/BroadphaseCollision/btCollisionAlgorithm.h>
 #include <BulletCollision/CollisionDispatch/btCollisionCreateFunc.h>
+#include <BulletCollision/CollisionShapes/btCollisionShape.h>
+#include <LinearMath/btTransform.h>
 
 namespace hydro {
 namespace bullet {
@@ -44,6 +46,10 @@ class btHydroelasticCollisionAlgorithm : public btCollisionAlgorithm {
   };
 
  private:
+  void ReduceIfAsked(const btCollisionShape* shape0, const btCollisionShape* shape1);
+  bool ApproachesWithinStep(btScalar dt) const;
+  void MapToPresentPoses(const btTransform& X_WS0, const btTransform& X_WS0_end, const btTransform& X_WS1,
+                         const btTransform& X_WS1_end, btScalar dt);
   void processPointContact(const btCollisionObjectWrapper* body0Wrap, const btCollisionObjectWrapper* body1Wrap,
                            btManifoldResult* resultOut);
 

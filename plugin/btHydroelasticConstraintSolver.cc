@@ -118,6 +118,7 @@ void btHydroelasticConstraintSolver::setUpBlock(Block* block, const btContactSol
     const hydro::ContactPoint& p = state.points[i];
     hydro::PatchBlockPoint& q = block->points[i];
     q.p_WQ = p.p_WC;
+    q.p_WQ_B = i < state.points_on_B.size() ? state.points_on_B[i] : p.p_WC;
     q.nhat_BA_W = p.nhat_BA_W;
     q.stiffness_N_per_m = p.stiffness_N_per_m;
     q.phi0_m = p.phi0_m;

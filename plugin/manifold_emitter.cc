@@ -8,30 +8,12 @@
 #include <cmath>
 
 #include "adapters/bullet_conversions.h"
+#include "plugin/free_motion.h"
 #include "plugin/patch_registry.h"
 
 namespace hydro {
 namespace bullet {
 namespace {
-
-// The velocity of the body's material point at p_W that the solver starts from: the current
-// velocity plus what gravity and applied forces add over the step. False for objects that are not
-// rigid bodies (multibody links), whose velocities live elsewhere.
-bool PredictedPointVelocity(const btCollisionObject* object, const btVector3& p_W, btScalar dt, btVector3* v_W) {
-  const btRigidBody* body = btRigidBody::upcast(object);
-  if (!body) {
-    if (!object->isStaticObject()) return false;
-    v_W->setZero();
-    return true;
-  }
-  btVector3 v = body->getLinearVelocity(), w = body->getAngularVelocity();
-  if (!body->isStaticOrKinematicObject()) {
-    v += body->getTotalForce() * body->getInvMass() * dt;
-    w += body->getInvInertiaTensorWorld() * body->getTotalTorque() * dt;
-  }
-  *v_W = v + w.cross(p_W - body->getCenterOfMassPosition());
-  return true;
-}
 
 // Bullet gives each point one friction row, along the point's predicted slip. When a body sticks,
 // that slip is round-off plus whatever the last step left in the directions the row did not
@@ -102,9 +84,9 @@ void EmitPoints(PatchState* state) {
                                        [](const PatchState::Carried& entry, std::uint64_t k) { return entry.key < k; });
     if (warm != state->warm_start.end() && warm->key == key) {
       cp.m_appliedImpulse = warm->normal_impulse;
-      btVector3 v0, v1;
-      if (!warm->friction_direction.isZero() && PredictedPointVelocity(state->body0, at, state->time_step, &v0) &&
-          PredictedPointVelocity(state->body1, at, state->time_step, &v1)) {
+      if (!warm->friction_direction.isZero()) {
+        const btVector3 v0 = FreePointVelocity(state->body0, at, state->time_step);
+        const btVector3 v1 = FreePointVelocity(state->body1, at, state->time_step);
         const btVector3 t = warm->friction_direction - normal * normal.dot(warm->friction_direction);
         const btVector3 v = v0 - v1;
         if (t.length2() > 0.25 && KeepFrictionDirection(t.normalized(), v - normal * normal.dot(v))) {

@@ -1,6 +1,9 @@
 #include "plugin/pair_contact.h"
 
+#include <algorithm>
+
 #include "hydro/contact_surface_calculator.h"
+#include "hydro/depth_bound.h"
 
 namespace hydro {
 namespace bullet {
@@ -49,6 +52,39 @@ bool ComputePairSurface(const ShapeGeometry& a, const RigidTransform& X_WSa, con
     return true;
   }
   return false;
+}
+
+namespace {
+
+// [min, max] of n·p over the box `box` (in the frame M posed at X_WM): the box's support along n.
+std::pair<double, double> BoxExtentAlong(const Aabb& box, const RigidTransform& X_WM, const Vector3& n_W) {
+  const Vector3 n_M = X_WM.linear().transpose() * n_W;
+  const double middle = n_W.dot(X_WM * box.center);
+  const double reach = n_M.cwiseAbs().dot(box.half_size);
+  return {middle - reach, middle + reach};
+}
+
+}  // namespace
+
+void BoundPointDepths(const ShapeGeometry& a, const RigidTransform& X_WSa, const ShapeGeometry& b,
+                      const RigidTransform& X_WSb, std::vector<ContactPoint>* points) {
+  if (a.kind == Kind::kCompliantHalfSpace || b.kind == Kind::kCompliantHalfSpace) return;
+  const RigidTransform X_WA = X_WSa * a.X_SG;
+  const RigidTransform X_WB = X_WSb * b.X_SG;
+  // The whole bodies' overlap along each point's normal bounds its depth: their bounding boxes'
+  // supports (exact for boxes), or the rigid side's face, which lies in the polygon's plane. (The
+  // overlap of the polygon's own two elements would bound it more tightly, but a surface computed
+  // at the end-of-step poses of a body arriving fast lies many elements deep.)
+  for (ContactPoint& point : *points) {
+    const Vector3& n = point.nhat_BA_W;  // A lies on its +n side
+    const double plane = n.dot(point.p_WC);
+    const double lowest_A =
+        a.kind == Kind::kCompliantMesh ? BoxExtentAlong(a.compliant_mesh->bvh().root_box(), X_WA, n).first : plane;
+    const double highest_B =
+        b.kind == Kind::kCompliantMesh ? BoxExtentAlong(b.compliant_mesh->bvh().root_box(), X_WB, n).second : plane;
+    BoundDepthByOverlap(highest_B - lowest_A, &point.phi0_m);
+    point.fn0_N = point.stiffness_N_per_m * std::max(-point.phi0_m, 0.0);  // the force it now has at φ0
+  }
 }
 
 }  // namespace bullet

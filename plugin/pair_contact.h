@@ -3,6 +3,9 @@
 // the world frame, oriented so that A is Bullet's body0.
 #include "adapters/shape_geometry.h"
 #include "hydro/contact_surface.h"
+#include "hydro/point_approximation.h"
+
+#include <vector>
 
 namespace hydro {
 namespace bullet {
@@ -12,6 +15,12 @@ namespace bullet {
 // half-space–half-space, or an unsupported kind), leaving *surface empty.
 bool ComputePairSurface(const ShapeGeometry& a, const RigidTransform& X_WSa, const ShapeGeometry& b,
                         const RigidTransform& X_WSb, ContactSurface* surface);
+
+// Bounds each point's depth φ0 by how far its two elements overlap along its normal
+// (hydro/depth_bound.h), for points made from a surface ComputePairSurface gave for these poses.
+// A rigid side's element lies in the polygon's plane; a compliant half-space bounds nothing.
+void BoundPointDepths(const ShapeGeometry& a, const RigidTransform& X_WSa, const ShapeGeometry& b,
+                      const RigidTransform& X_WSb, std::vector<ContactPoint>* points);
 
 }  // namespace bullet
 }  // namespace hydro

@@ -36,7 +36,10 @@ struct PatchState {
   };
   std::vector<Carried> warm_start;
   ContactSurface surface;              // world frame, A = body0, normal out of body1 into body0
-  std::vector<ContactPoint> points;    // the solver points made from `surface`
+  // The solver points made from `surface`, at the bodies' present poses (see MapToPresentPoses):
+  // each on body0, and points_on_B[i] the same point on body1 (empty: the same place).
+  std::vector<ContactPoint> points;
+  std::vector<Vector3> points_on_B;
   std::vector<ContactPoint> reduced_points;  // scratch for the optional point reduction
   int num_points_emitted{0};
   double combined_friction{0};
