@@ -67,7 +67,7 @@ std::optional<btPointContactMaterial> ShapeRegistry::PointMaterial(const btColli
   return it->second.point_material;
 }
 
-int ShapeRegistry::MaxPatchPoints(const btCollisionShape* a, const btCollisionShape* b) const {
+int ShapeRegistry::MaxPatchPoints(const btCollisionShape* a, const btCollisionShape* b, bool with_default) const {
   std::lock_guard<std::mutex> lock(mutex_);
   int result = 0;
   for (const btCollisionShape* shape : {a, b}) {
@@ -76,7 +76,7 @@ int ShapeRegistry::MaxPatchPoints(const btCollisionShape* a, const btCollisionSh
     const int n = it->second.properties->m_maxPatchPoints;
     if (n > 0) result = result > 0 ? std::min(result, n) : n;
   }
-  return result > 0 ? result : default_max_patch_points_;
+  return result > 0 ? result : (with_default ? default_max_patch_points_ : 0);
 }
 
 void ShapeRegistry::SetDefaultMaxPatchPoints(int max_points) {

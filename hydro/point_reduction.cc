@@ -1,9 +1,18 @@
 #include "hydro/point_reduction.h"
 
+#include <Eigen/Eigenvalues>
+
 #include <algorithm>
-#include <limits>
+#include <cmath>
 
 namespace hydro {
+namespace {
+
+// A point's weight for placing its cluster: its elastic force, or its stiffness where it has none
+// (a speculative point, not yet touching).
+double Weight(const ContactPoint& p) { return p.fn0_N > 0 ? p.fn0_N : p.stiffness_N_per_m; }
+
+}  // namespace
 
 void ReduceContactPoints(const std::vector<ContactPoint>& points, int max_points, std::vector<ContactPoint>* reduced) {
   if (max_points < 1) throw InvalidInput("ReduceContactPoints: max_points must be at least 1");
@@ -13,78 +22,94 @@ void ReduceContactPoints(const std::vector<ContactPoint>& points, int max_points
     *reduced = points;
     return;
   }
-  // Farthest-point seeding from the point farthest from the force-weighted centre: spreads the
-  // seeds over the patch deterministically.
-  Vector3 centre = Vector3::Zero();
+  // The patch's mean normal and weighted centre, and its principal axes in the tangent plane.
+  Vector3 centre = Vector3::Zero(), normal = Vector3::Zero();
   double total = 0;
   for (const ContactPoint& p : points) {
-    centre += p.fn0_N * p.p_WC;
-    total += p.fn0_N;
+    centre += Weight(p) * p.p_WC;
+    normal += Weight(p) * p.nhat_BA_W;
+    total += Weight(p);
   }
   centre = total > 0 ? Vector3(centre / total) : points[0].p_WC;
-  std::vector<Vector3> seeds;
-  std::vector<double> distance(n, std::numeric_limits<double>::infinity());
-  int next = 0;
-  double farthest = -1;
-  for (int i = 0; i < n; ++i) {
-    const double d = (points[i].p_WC - centre).squaredNorm();
-    if (d > farthest) farthest = d, next = i;
+  normal = normal.norm() > 0 ? Vector3(normal.normalized()) : Vector3::UnitZ();
+  const Vector3 helper = std::abs(normal.x()) < 0.9 ? Vector3::UnitX() : Vector3::UnitY();
+  Vector3 t1 = normal.cross(helper).normalized();
+  Vector3 t2 = normal.cross(t1);
+  Eigen::Matrix2d covariance = Eigen::Matrix2d::Zero();
+  for (const ContactPoint& p : points) {
+    const Eigen::Vector2d r(t1.dot(p.p_WC - centre), t2.dot(p.p_WC - centre));
+    covariance += Weight(p) * r * r.transpose();
   }
-  for (int s = 0; s < max_points; ++s) {
-    seeds.push_back(points[next].p_WC);
-    farthest = -1;
-    for (int i = 0; i < n; ++i) {
-      distance[i] = std::min(distance[i], (points[i].p_WC - seeds.back()).squaredNorm());
-      if (distance[i] > farthest) farthest = distance[i], next = i;
+  const Eigen::SelfAdjointEigenSolver<Eigen::Matrix2d> axes(covariance);
+  const Eigen::Vector2d major = axes.eigenvectors().col(1);
+  const Vector3 u = major.x() * t1 + major.y() * t2;
+  const Vector3 v = normal.cross(u);
+  // A grid over the patch's extent along its principal axes, with about max_points cells shaped
+  // like the patch: each cell becomes one point. One pass, whatever the number of points.
+  double lo_u = INFINITY, hi_u = -INFINITY, lo_v = INFINITY, hi_v = -INFINITY;
+  for (const ContactPoint& p : points) {
+    const double a = u.dot(p.p_WC - centre), b = v.dot(p.p_WC - centre);
+    lo_u = std::min(lo_u, a), hi_u = std::max(hi_u, a), lo_v = std::min(lo_v, b), hi_v = std::max(hi_v, b);
+  }
+  const double width_u = std::max(hi_u - lo_u, 1e-300), width_v = std::max(hi_v - lo_v, 1e-300);
+  int cells_u = std::clamp(static_cast<int>(std::lround(std::sqrt(max_points * width_u / width_v))), 1, max_points);
+  int cells_v = std::max(1, max_points / cells_u);
+  struct Cell {
+    double force{0}, stiffness{0}, area{0}, strongest{-1};
+    Vector3 position{Vector3::Zero()}, stiffness_position{Vector3::Zero()}, normal{Vector3::Zero()};
+    int element_A{-1}, element_B{-1}, polygon{-1};
+  };
+  std::vector<Cell> cells(cells_u * cells_v);
+  for (const ContactPoint& p : points) {
+    const double a = (u.dot(p.p_WC - centre) - lo_u) / width_u, b = (v.dot(p.p_WC - centre) - lo_v) / width_v;
+    const int i = std::clamp(static_cast<int>(a * cells_u), 0, cells_u - 1);
+    const int j = std::clamp(static_cast<int>(b * cells_v), 0, cells_v - 1);
+    Cell& c = cells[i * cells_v + j];
+    c.force += p.fn0_N;
+    c.stiffness += p.stiffness_N_per_m;
+    c.area += p.area_m2;
+    c.position += p.fn0_N * p.p_WC;
+    c.stiffness_position += p.stiffness_N_per_m * p.p_WC;
+    c.normal += Weight(p) * p.nhat_BA_W;
+    if (p.stiffness_N_per_m > c.strongest) {
+      c.strongest = p.stiffness_N_per_m;
+      c.element_A = p.element_A, c.element_B = p.element_B, c.polygon = p.polygon;
     }
   }
-  std::vector<int> label(n, 0);
-  for (int iteration = 0; iteration < 8; ++iteration) {
-    for (int i = 0; i < n; ++i) {
-      double best = std::numeric_limits<double>::infinity();
-      for (int s = 0; s < max_points; ++s) {
-        const double d = (points[i].p_WC - seeds[s]).squaredNorm();
-        if (d < best) best = d, label[i] = s;
-      }
-    }
-    std::vector<Vector3> sum(max_points, Vector3::Zero());
-    std::vector<double> weight(max_points, 0);
-    for (int i = 0; i < n; ++i) {
-      sum[label[i]] += points[i].stiffness_N_per_m * points[i].p_WC;
-      weight[label[i]] += points[i].stiffness_N_per_m;
-    }
-    for (int s = 0; s < max_points; ++s)
-      if (weight[s] > 0) seeds[s] = sum[s] / weight[s];
-  }
-  for (int s = 0; s < max_points; ++s) {
+  for (const Cell& c : cells) {
+    if (!(c.stiffness > 0)) continue;
     ContactPoint merged;
-    double force = 0, stiffness = 0, area = 0, strongest = -1;
-    Vector3 position = Vector3::Zero(), normal = Vector3::Zero(), stiffness_position = Vector3::Zero();
-    for (int i = 0; i < n; ++i) {
-      if (label[i] != s) continue;
-      const ContactPoint& p = points[i];
-      force += p.fn0_N;
-      stiffness += p.stiffness_N_per_m;
-      area += p.area_m2;
-      position += p.fn0_N * p.p_WC;
-      stiffness_position += p.stiffness_N_per_m * p.p_WC;
-      normal += (p.fn0_N > 0 ? p.fn0_N : p.stiffness_N_per_m) * p.nhat_BA_W;
-      if (p.stiffness_N_per_m > strongest) {
-        strongest = p.stiffness_N_per_m;
-        merged.element_A = p.element_A;
-        merged.element_B = p.element_B;
-        merged.polygon = p.polygon;
-      }
-    }
-    if (!(stiffness > 0)) continue;
-    merged.p_WC = force > 0 ? Vector3(position / force) : Vector3(stiffness_position / stiffness);
-    merged.nhat_BA_W = normal.normalized();
-    merged.stiffness_N_per_m = stiffness;
-    merged.fn0_N = force;
-    merged.phi0_m = -force / stiffness;
-    merged.area_m2 = area;
-    merged.g_Pa_per_m = area > 0 ? stiffness / area : 0;
+    merged.p_WC = c.force > 0 ? Vector3(c.position / c.force) : Vector3(c.stiffness_position / c.stiffness);
+    merged.nhat_BA_W = c.normal.normalized();
+    merged.stiffness_N_per_m = c.stiffness;
+    merged.fn0_N = c.force;
+    merged.phi0_m = -c.force / c.stiffness;
+    merged.area_m2 = c.area;
+    merged.g_Pa_per_m = c.area > 0 ? c.stiffness / c.area : 0;
+    merged.element_A = c.element_A, merged.element_B = c.element_B, merged.polygon = c.polygon;
     reduced->push_back(merged);
+  }
+  // The torsional friction moment μ·Σ fn·|r| about the centre (the resistance to spinning in place)
+  // shrinks when points merge toward their cells' centres. Spreading the merged points about the
+  // centre of force by the ratio restores it, and keeps the net force and its moment: Σ F_j·c_j is
+  // unchanged by a scaling about the force centroid of a flat patch.
+  Vector3 force_centre = Vector3::Zero();
+  double force_total = 0, full_torsion = 0, reduced_torsion = 0;
+  for (const ContactPoint& p : points) force_centre += p.fn0_N * p.p_WC, force_total += p.fn0_N;
+  if (!(force_total > 0)) return;
+  force_centre /= force_total;
+  auto lever = [&](const Vector3& p) {
+    const Vector3 r = p - force_centre;
+    return (r - normal * normal.dot(r)).norm();
+  };
+  for (const ContactPoint& p : points) full_torsion += p.fn0_N * lever(p.p_WC);
+  for (const ContactPoint& p : *reduced) reduced_torsion += p.fn0_N * lever(p.p_WC);
+  if (!(reduced_torsion > 0)) return;
+  const double spread = std::clamp(full_torsion / reduced_torsion, 1.0, 2.0);
+  for (ContactPoint& p : *reduced) {
+    const Vector3 r = p.p_WC - force_centre;
+    const Vector3 along = normal * normal.dot(r);
+    p.p_WC = force_centre + along + spread * (r - along);
   }
 }
 

@@ -1,19 +1,22 @@
 #pragma once
-// Fewer solver points for users who need speed over detail (DESIGN §3): a patch's points are
-// grouped into at most N clusters and each cluster replaced by one point that keeps
+// A bounded number of solver points per patch (DESIGN §3): a patch's points are binned in a grid of
+// at most N cells over its extent along its principal axes, and each cell replaced by one point
+// that keeps
 //   - its total stiffness K = Σ kᵢ,
 //   - its elastic force F = Σ fn0ᵢ (so φ0 = −F/K),
 //   - the moment of that force: the point sits at the force-weighted centroid Σ fn0ᵢ·pᵢ / F,
-// along the force-weighted mean normal. On a flat patch the net force, moment and stiffness of the
-// patch are exactly those of the full set; what is lost is how the stiffness is spread (the
-// patch's resistance to rocking is approximated by N points).
+// along the force-weighted mean normal. The merged points are then spread about the patch's
+// centre of force (in its plane) by the factor that restores the torsional friction moment
+// Σ fn0ᵢ·|rᵢ| (at most 2×). On a flat patch the net force, its moment, the stiffness and the
+// torsional friction moment of the patch are exactly those of the full set; what is approximated
+// is how the stiffness is spread (the patch's resistance to rocking, by N points). One pass over
+// the points.
 #include <vector>
 
 #include "hydro/point_approximation.h"
 
 namespace hydro {
 
-// Clusters by k-means on the point positions (farthest-point seeding, a few Lloyd iterations).
 // `max_points` ≥ 1; with at most that many points the input is copied unchanged.
 void ReduceContactPoints(const std::vector<ContactPoint>& points, int max_points, std::vector<ContactPoint>* reduced);
 

@@ -5,6 +5,7 @@
 #include <BulletCollision/CollisionDispatch/btCollisionObjectWrapper.h>
 #include <BulletCollision/CollisionDispatch/btManifoldResult.h>
 #include <BulletCollision/CollisionDispatch/btSphereSphereCollisionAlgorithm.h>
+#include <BulletDynamics/Dynamics/btRigidBody.h>
 
 #include <chrono>
 #include <cmath>
@@ -90,22 +91,58 @@ void btHydroelasticCollisionAlgorithm::processCollision(const btCollisionObjectW
     // then meets it within this step's solve, instead of a step later, deep inside it. Otherwise
     // the present surface is kept: a body lifted off its support is not predicted away from it by
     // the fall its support will stop. Closest-point queries ask about the present only.
-    bool at_end_of_step = false;
+    bool mapped = false;  // the points carry their own places on body1 (points_on_B)
+    // Speculative contact, first kind: when the bodies do not touch yet, or will press further into
+    // each other over the step than they overlap now, the surface is taken at the poses they reach
+    // by the end of the step if nothing touches them (plugin/free_motion.h), its points mapped back
+    // to each body's present pose. A body about to hit the ground then meets it within this step's
+    // solve, inelastically, instead of a step later, deep inside it — which the compliant law would
+    // return as a rebound at depth/δt. Otherwise the present surface is kept: a body lifted off its
+    // support is not predicted away from it by the fall its support will stop.
     if (patch && !m_state->closest_points && dt > 0 && (m_state->points.empty() || ApproachesWithinStep(dt))) {
       const bool touching = !m_state->points.empty();
       const btTransform X_WS0_end = hydro::bullet::FreeMotionPose(m_state->body0, X_WS0, dt);
       const btTransform X_WS1_end = hydro::bullet::FreeMotionPose(m_state->body1, X_WS1, dt);
       make_points(X_WS0_end, X_WS1_end);
-      at_end_of_step = !m_state->points.empty();
-      if (at_end_of_step) {
+      mapped = !m_state->points.empty();
+      if (mapped) {
         ReduceIfAsked(shape0, shape1);
         MapToPresentPoses(X_WS0, X_WS0_end, X_WS1, X_WS1_end, dt);
       } else if (touching) {
         make_points(X_WS0, X_WS1);
       }
     }
+    // Speculative contact, second kind: bodies apart now and apart at their free-motion poses may
+    // still meet within the step, when something stops one of them — a box falling onto a box that
+    // lands this step in the same fall. If they are closer along the line between them than they
+    // could close in a step (their free speeds and spins), the patch is taken with body1 moved that
+    // gap (plus 0.1 mm) toward body0, each point's distance then lengthened by the move: the solver
+    // lets them close the gap, not more.
+    if (patch && !mapped && m_state->points.empty() && !m_state->closest_points && dt > 0) {
+      hydro::Vector3 d;
+      double gap = 0;
+      if (hydro::bullet::CalcGapAlongCentres(*g0, hydro::bullet::ToRigidTransform(X_WS0), *g1,
+                                             hydro::bullet::ToRigidTransform(X_WS1), &d, &gap) &&
+          gap < ClosingBound(dt)) {
+        constexpr double kTouch = 1e-4;
+        const double shift = std::max(gap, 0.0) + kTouch;
+        btTransform X_WS1_moved = X_WS1;
+        X_WS1_moved.getOrigin() += hydro::bullet::ToBullet(shift * d);
+        make_points(X_WS0, X_WS1_moved);
+        mapped = !m_state->points.empty();
+        if (mapped) {
+          ReduceIfAsked(shape0, shape1);
+          m_state->points_on_B.resize(m_state->points.size());
+          for (size_t i = 0; i < m_state->points.size(); ++i) {
+            hydro::ContactPoint& point = m_state->points[i];
+            point.phi0_m += shift * d.dot(point.nhat_BA_W);
+            m_state->points_on_B[i] = point.p_WC - shift * d;
+          }
+        }
+      }
+    }
     if (patch) {
-      if (!at_end_of_step) {
+      if (!mapped) {
         ReduceIfAsked(shape0, shape1);
         m_state->points_on_B.clear();
       }
@@ -172,6 +209,30 @@ void btHydroelasticCollisionAlgorithm::processPointContact(const btCollisionObje
   }
 }
 
+void btHydroelasticCollisionAlgorithm::ReduceIfAsked(const btCollisionShape* shape0, const btCollisionShape* shape1) {
+  // The world-wide default applies to patches btHydroelasticConstraintSolver solves; under another
+  // solver, Bullet's rows take each polygon's point as before unless a shape asks for fewer.
+  const int max_points = ShapeRegistry::Instance().MaxPatchPoints(shape0, shape1, m_state->block_solved);
+  if (max_points > 0 && static_cast<int>(m_state->points.size()) > max_points) {
+    hydro::ReduceContactPoints(m_state->points, max_points, &m_state->reduced_points);
+    m_state->points.swap(m_state->reduced_points);
+  }
+}
+
+bool btHydroelasticCollisionAlgorithm::ApproachesWithinStep(btScalar dt) const {
+  // How far the free motion presses the bodies together over the step, against how deep they are.
+  double depth = 0, approach = 0;
+  for (const hydro::ContactPoint& point : m_state->points) {
+    const btVector3 p = hydro::bullet::ToBullet(point.p_WC);
+    const btScalar vn = hydro::bullet::ToBullet(point.nhat_BA_W)
+                            .dot(hydro::bullet::FreePointVelocity(m_state->body0, p, dt) -
+                                 hydro::bullet::FreePointVelocity(m_state->body1, p, dt));
+    depth = std::max(depth, -point.phi0_m);
+    approach = std::max(approach, -dt * vn);
+  }
+  return approach > depth;
+}
+
 void btHydroelasticCollisionAlgorithm::MapToPresentPoses(const btTransform& X_WS0, const btTransform& X_WS0_end,
                                                          const btTransform& X_WS1, const btTransform& X_WS1_end,
                                                          btScalar dt) {
@@ -195,26 +256,20 @@ void btHydroelasticCollisionAlgorithm::MapToPresentPoses(const btTransform& X_WS
   }
 }
 
-void btHydroelasticCollisionAlgorithm::ReduceIfAsked(const btCollisionShape* shape0, const btCollisionShape* shape1) {
-  const int max_points = ShapeRegistry::Instance().MaxPatchPoints(shape0, shape1);
-  if (max_points > 0 && static_cast<int>(m_state->points.size()) > max_points) {
-    hydro::ReduceContactPoints(m_state->points, max_points, &m_state->reduced_points);
-    m_state->points.swap(m_state->reduced_points);
+double btHydroelasticCollisionAlgorithm::ClosingBound(btScalar dt) const {
+  // The farthest the two could close in a step: each body's free speed plus its spin times its
+  // bounding radius (gravity and applied forces included in the free motion).
+  double bound = 0;
+  for (const btCollisionObject* object : {m_state->body0, m_state->body1}) {
+    const btRigidBody* body = btRigidBody::upcast(object);
+    if (!body || object->isStaticObject()) continue;
+    btVector3 centre;
+    btScalar radius = 0;
+    object->getCollisionShape()->getBoundingSphere(centre, radius);
+    const btVector3 v = hydro::bullet::FreePointVelocity(object, body->getCenterOfMassPosition(), dt);
+    bound += dt * (v.length() + body->getAngularVelocity().length() * radius);
   }
-}
-
-bool btHydroelasticCollisionAlgorithm::ApproachesWithinStep(btScalar dt) const {
-  // How far the free motion presses the bodies together over the step, against how deep they are.
-  double depth = 0, approach = 0;
-  for (const hydro::ContactPoint& point : m_state->points) {
-    const btVector3 p = hydro::bullet::ToBullet(point.p_WC);
-    const btScalar vn = hydro::bullet::ToBullet(point.nhat_BA_W)
-                            .dot(hydro::bullet::FreePointVelocity(m_state->body0, p, dt) -
-                                 hydro::bullet::FreePointVelocity(m_state->body1, p, dt));
-    depth = std::max(depth, -point.phi0_m);
-    approach = std::max(approach, -dt * vn);
-  }
-  return approach > depth;
+  return bound;
 }
 
 btScalar btHydroelasticCollisionAlgorithm::calculateTimeOfImpact(btCollisionObject* body0, btCollisionObject* body1,

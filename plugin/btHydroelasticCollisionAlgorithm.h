@@ -48,6 +48,7 @@ class btHydroelasticCollisionAlgorithm : public btCollisionAlgorithm {
  private:
   void ReduceIfAsked(const btCollisionShape* shape0, const btCollisionShape* shape1);
   bool ApproachesWithinStep(btScalar dt) const;
+  double ClosingBound(btScalar dt) const;
   void MapToPresentPoses(const btTransform& X_WS0, const btTransform& X_WS0_end, const btTransform& X_WS1,
                          const btTransform& X_WS1_end, btScalar dt);
   void processPointContact(const btCollisionObjectWrapper* body0Wrap, const btCollisionObjectWrapper* body1Wrap,

@@ -64,7 +64,37 @@ std::pair<double, double> BoxExtentAlong(const Aabb& box, const RigidTransform& 
   return {middle - reach, middle + reach};
 }
 
+// The geometry's bounding box in its frame G, or false for a half-space (z ≤ 0 in G).
+bool BoundingBox(const ShapeGeometry& g, Aabb* box) {
+  switch (g.kind) {
+    case Kind::kCompliantMesh: *box = g.compliant_mesh->bvh().root_box(); return true;
+    case Kind::kRigidMesh: *box = g.rigid_mesh->bvh().root_box(); return true;
+    default: return false;
+  }
+}
+
 }  // namespace
+
+bool CalcGapAlongCentres(const ShapeGeometry& a, const RigidTransform& X_WSa, const ShapeGeometry& b,
+                         const RigidTransform& X_WSb, Vector3* dhat_W, double* gap_m) {
+  const RigidTransform X_WA = X_WSa * a.X_SG;
+  const RigidTransform X_WB = X_WSb * b.X_SG;
+  Aabb box_A, box_B;
+  const bool bounded_A = BoundingBox(a, &box_A), bounded_B = BoundingBox(b, &box_B);
+  if (!bounded_A && !bounded_B) return false;
+  Vector3 d;
+  if (bounded_A && bounded_B) d = X_WA * box_A.center - X_WB * box_B.center;
+  else if (bounded_A) d = X_WB.linear().col(2);  // b is a half-space: its outward normal, toward a
+  else d = -X_WA.linear().col(2);                // a is a half-space: against its outward normal
+  if (!(d.norm() > 0)) return false;
+  d.normalize();
+  // a's lowest and b's highest reach along d̂; a half-space's is its face.
+  const double low_A = bounded_A ? BoxExtentAlong(box_A, X_WA, d).first : d.dot(X_WA.translation());
+  const double high_B = bounded_B ? BoxExtentAlong(box_B, X_WB, d).second : d.dot(X_WB.translation());
+  *dhat_W = d;
+  *gap_m = low_A - high_B;
+  return true;
+}
 
 void BoundPointDepths(const ShapeGeometry& a, const RigidTransform& X_WSa, const ShapeGeometry& b,
                       const RigidTransform& X_WSb, std::vector<ContactPoint>* points) {
@@ -74,7 +104,8 @@ void BoundPointDepths(const ShapeGeometry& a, const RigidTransform& X_WSa, const
   // The whole bodies' overlap along each point's normal bounds its depth: their bounding boxes'
   // supports (exact for boxes), or the rigid side's face, which lies in the polygon's plane. (The
   // overlap of the polygon's own two elements would bound it more tightly, but a surface computed
-  // at the end-of-step poses of a body arriving fast lies many elements deep.)
+  // at the end-of-step poses of a body arriving fast lies many elements deep.) The point keeps
+  // k = A·g (hydro/depth_bound.h).
   for (ContactPoint& point : *points) {
     const Vector3& n = point.nhat_BA_W;  // A lies on its +n side
     const double plane = n.dot(point.p_WC);
@@ -83,7 +114,7 @@ void BoundPointDepths(const ShapeGeometry& a, const RigidTransform& X_WSa, const
     const double highest_B =
         b.kind == Kind::kCompliantMesh ? BoxExtentAlong(b.compliant_mesh->bvh().root_box(), X_WB, n).second : plane;
     BoundDepthByOverlap(highest_B - lowest_A, &point.phi0_m);
-    point.fn0_N = point.stiffness_N_per_m * std::max(-point.phi0_m, 0.0);  // the force it now has at φ0
+    point.fn0_N = point.stiffness_N_per_m * std::max(-point.phi0_m, 0.0);  // its force at φ0 now
   }
 }
 

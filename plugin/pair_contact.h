@@ -16,6 +16,14 @@ namespace bullet {
 bool ComputePairSurface(const ShapeGeometry& a, const RigidTransform& X_WSa, const ShapeGeometry& b,
                         const RigidTransform& X_WSb, ContactSurface* surface);
 
+// How far apart the two geometries are along the unit direction d̂ from b toward a (negative when
+// their extents overlap along it): min over a of d̂·p minus max over b of d̂·p, from the meshes'
+// bounding boxes (exact for boxes, an underestimate otherwise) or a half-space's face. Also gives
+// the direction d̂ used: from b's bounding-box centre to a's, or a half-space's normal. False when
+// both are half-spaces.
+bool CalcGapAlongCentres(const ShapeGeometry& a, const RigidTransform& X_WSa, const ShapeGeometry& b,
+                         const RigidTransform& X_WSb, Vector3* dhat_W, double* gap_m);
+
 // Bounds each point's depth φ0 by how far its two elements overlap along its normal
 // (hydro/depth_bound.h), for points made from a surface ComputePairSurface gave for these poses.
 // A rigid side's element lies in the polygon's plane; a compliant half-space bounds nothing.

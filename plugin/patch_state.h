@@ -36,8 +36,9 @@ struct PatchState {
   };
   std::vector<Carried> warm_start;
   ContactSurface surface;              // world frame, A = body0, normal out of body1 into body0
-  // The solver points made from `surface`, at the bodies' present poses (see MapToPresentPoses):
-  // each on body0, and points_on_B[i] the same point on body1 (empty: the same place).
+  // The solver points made from `surface`: each on body0, and points_on_B[i] the same point on
+  // body1 (empty: the same place; a speculative patch is computed with body1 moved, see
+  // btHydroelasticCollisionAlgorithm::processCollision).
   std::vector<ContactPoint> points;
   std::vector<Vector3> points_on_B;
   std::vector<ContactPoint> reduced_points;  // scratch for the optional point reduction
@@ -51,7 +52,8 @@ struct PatchState {
   double warm_wrench_on_A[6] = {0, 0, 0, 0, 0, 0};
   double warm_wrench_about[3] = {0, 0, 0};
   bool has_warm_wrench{false};
-  unsigned solver_serial{0};  // which solver group took the patch last (one block per patch)
+  unsigned solver_serial{0};  // which solver group took the patch last (one entry per patch)
+  bool block_solved{false};   // btHydroelasticConstraintSolver has solved this patch
 };
 
 inline std::uint64_t ElementPairKey(int element_A, int element_B) {

@@ -62,3 +62,43 @@ TEST(PointReductionTest, KeepsForceMomentAndStiffnessOfAFlatPatch) {
 
 }  // namespace
 }  // namespace hydro
+
+namespace hydro {
+namespace {
+
+TEST(PointReductionTest, KeepsTheTorsionalFrictionMomentOfAUniformDisk) {
+  // A rigid coin pressed flat into a compliant half-space: uniform pressure over a disk. The
+  // friction moment μ·Σ fn·|r| that resists spinning in place must survive the reduction (a coin's
+  // spin–slide coupling depends on it), as must the force, its moment and the stiffness.
+  const double R = 0.01213;
+  const RigidMesh coin(MakeCylinderSurfaceMesh(R, 0.00175, R / 8));
+  const CompliantHalfSpace slab(1e9, 0.01);
+  RigidTransform X_WC = RigidTransform::Identity();
+  X_WC.translation() = Vector3(0.1, 0.2, 0.000875 - 1e-6);
+  ContactSurface surface;
+  ComputeContactSurface(slab, RigidTransform::Identity(), coin, X_WC, &surface);
+  std::vector<ContactPoint> points, reduced;
+  MakeContactPoints(surface, &points);
+  ASSERT_GT(points.size(), 50u);
+  auto torsion = [](const std::vector<ContactPoint>& pts) {
+    Vector3 c = Vector3::Zero();
+    double f = 0, t = 0;
+    for (const ContactPoint& p : pts) c += p.fn0_N * p.p_WC, f += p.fn0_N;
+    c /= f;
+    for (const ContactPoint& p : pts) t += p.fn0_N * (p.p_WC - c).head<2>().norm();
+    return t;
+  };
+  const Totals full = Sum(points);
+  for (int n : {4, 8, 16, 32}) {
+    ReduceContactPoints(points, n, &reduced);
+    EXPECT_LE(static_cast<int>(reduced.size()), n);
+    EXPECT_NEAR(torsion(reduced), torsion(points), 1e-9 * torsion(points)) << n;
+    const Totals r = Sum(reduced);
+    EXPECT_NEAR(r.force, full.force, 1e-12 * full.force) << n;
+    EXPECT_NEAR(r.stiffness, full.stiffness, 1e-12 * full.stiffness) << n;
+    EXPECT_NEAR((r.moment - full.moment).norm(), 0, 1e-9 * full.force) << n;
+  }
+}
+
+}  // namespace
+}  // namespace hydro

@@ -27,6 +27,16 @@ class ScopedHydroelastic {
   const btCollisionShape* shape_;
 };
 
+// Whole patches (one solver point per polygon) for the scope's lifetime, where a test checks what
+// only whole patches give: the coin's spin–slide coupling, the count of solver points.
+class ScopedWholePatches {
+ public:
+  ScopedWholePatches() { hydroSetDefaultMaxPatchPoints(0); }
+  ~ScopedWholePatches() { hydroSetDefaultMaxPatchPoints(bullet::kDefaultMaxPatchPoints); }
+  ScopedWholePatches(const ScopedWholePatches&) = delete;
+  ScopedWholePatches& operator=(const ScopedWholePatches&) = delete;
+};
+
 inline btHydroelasticProperties Compliant(double modulus, double hint = 0, double dissipation = 0) {
   btHydroelasticProperties p;
   p.m_hydroelasticModulus = modulus;
@@ -37,8 +47,9 @@ inline btHydroelasticProperties Compliant(double modulus, double hint = 0, doubl
 
 class TestWorld {
  public:
-  // hydroelastic: btHydroelasticCollisionConfiguration (else Bullet's default configuration);
-  // configure_solver: apply hydroConfigureSolverInfo (defaults to `hydroelastic`).
+  // hydroelastic: btHydroelasticCollisionConfiguration and btHydroelasticConstraintSolver (else
+  // Bullet's default configuration and solver); configure_solver: apply hydroConfigureSolverInfo
+  // (defaults to `hydroelastic`).
   explicit TestWorld(bool hydroelastic = true, int configure_solver = -1) {
     if (hydroelastic) configuration_ = std::make_unique<btHydroelasticCollisionConfiguration>();
     else configuration_ = std::make_unique<btDefaultCollisionConfiguration>();

@@ -1,7 +1,7 @@
-// One patch solved as a block: momentum balance against closed forms (a box resting on fixed
-// ground, a box on a box), equal and opposite impulses, exact Coulomb sliding, and no energy gain
-// from a contact far stiffer than the step resolves.
-#include "hydro/patch_block.h"
+// Patches solved together: momentum balance against closed forms (a box resting on fixed ground, a
+// box on a box), equal and opposite impulses, exact Coulomb sliding, no energy gain from a contact
+// far stiffer than the step resolves, and a stiff stack solved at once.
+#include "hydro/patch_problem.h"
 
 #include <gtest/gtest.h>
 
@@ -14,8 +14,8 @@ namespace {
 constexpr double kGravity = 9.81;
 
 // A cube of side 2a and mass m: its mobility about its centre.
-PatchSide Cube(double mass, double a, const Vector3& center) {
-  PatchSide side;
+PatchBody Cube(double mass, double a, const Vector3& center) {
+  PatchBody side;
   const double inertia = mass * (2 * a) * (2 * a) / 6;
   side.mobility = RigidBodyMobility(Matrix3::Identity() / inertia, 1 / mass, Vector3::Ones(), Vector3::Ones());
   side.p_WC = center;
@@ -23,11 +23,11 @@ PatchSide Cube(double mass, double a, const Vector3& center) {
 }
 
 // The four corners of a cube's bottom face as points of stiffness k each, at depth φ0.
-std::vector<PatchBlockPoint> BottomCorners(double a, double k, double phi0, double mu) {
-  std::vector<PatchBlockPoint> points;
+std::vector<PatchPoint> BottomCorners(double a, double k, double phi0, double mu) {
+  std::vector<PatchPoint> points;
   for (double x : {-a, a})
     for (double y : {-a, a}) {
-      PatchBlockPoint p;
+      PatchPoint p;
       p.p_WQ = Vector3(x, y, 0);
       p.nhat_BA_W = Vector3::UnitZ();
       p.stiffness_N_per_m = k;
@@ -44,17 +44,42 @@ Vector6 Twist(const Vector3& w, const Vector3& v) {
   return V;
 }
 
-TEST(PatchBlockTest, BoxAtItsStaticDepthCarriesItsWeightOverAStep) {
+// One patch between bodies A and B: the problem with two bodies.
+class Pair {
+ public:
+  void Reset(double dt, const PatchBody& A, const PatchBody& B, const std::vector<PatchPoint>& points,
+             const PatchProblemOptions& options = {}) {
+    problem_.Reset(dt, options);
+    problem_.AddBody(A);
+    problem_.AddBody(B);
+    problem_.AddPatch(0, 1, points);
+  }
+  PatchProblemReport Solve(const Vector6& V_A, const Vector6& V_B, int iterations, int rounds, Vector6* dV_A,
+                           Vector6* dV_B) {
+    std::vector<Vector6> dV;
+    const PatchProblemReport report = problem_.Solve({V_A, V_B}, iterations, rounds, &dV);
+    *dV_A = dV[0];
+    *dV_B = dV[1];
+    return report;
+  }
+  Vector6 WrenchOnA() const { return problem_.WrenchOnA(0); }
+  int near_rigid_points() const { return problem_.near_rigid_points(); }
+
+ private:
+  PatchProblem problem_;
+};
+
+TEST(PatchProblemTest, BoxAtItsStaticDepthCarriesItsWeightOverAStep) {
   // 1 kg cube of 0.1 m on fixed ground; four points of k each, at the depth where 4·k·x = m·g.
   const double m = 1, a = 0.05, k = 1e5, dt = 1e-3;
   const double x = m * kGravity / (4 * k);
-  PatchBlock block;
-  PatchBlockOptions options;
+  Pair block;
+  PatchProblemOptions options;
   options.near_rigid_beta = 0;
-  block.Reset(dt, Cube(m, a, Vector3(0, 0, a - x)), PatchSide{}, BottomCorners(a, k, -x, 0), options);
+  block.Reset(dt, Cube(m, a, Vector3(0, 0, a - x)), PatchBody{}, BottomCorners(a, k, -x, 0), options);
   // The free motion: at rest, plus gravity over the step.
   Vector6 dV_A, dV_B;
-  const PatchBlockReport report = block.Solve(Twist(Vector3::Zero(), Vector3(0, 0, -kGravity * dt)), Vector6::Zero(),
+  const PatchProblemReport report = block.Solve(Twist(Vector3::Zero(), Vector3(0, 0, -kGravity * dt)), Vector6::Zero(),
                                               50, 1, &dV_A, &dV_B);
   EXPECT_TRUE(report.converged);
   // Implicit law: γn = δt·k·(x − δt·vn) per point and the box's momentum change is Σγn:
@@ -66,13 +91,13 @@ TEST(PatchBlockTest, BoxAtItsStaticDepthCarriesItsWeightOverAStep) {
   EXPECT_EQ(dV_B, Vector6::Zero());               // fixed ground
 }
 
-TEST(PatchBlockTest, TwoFreeBodiesReceiveEqualAndOppositeImpulses) {
+TEST(PatchProblemTest, TwoFreeBodiesReceiveEqualAndOppositeImpulses) {
   const double dt = 1.0 / 60;
-  PatchSide A = Cube(2.0, 0.1, Vector3(0.01, -0.02, 0.1));
-  PatchSide B = Cube(5.0, 0.1, Vector3(0.0, 0.0, -0.1));
-  std::vector<PatchBlockPoint> points = BottomCorners(0.1, 1e7, -1e-4, 0.5);
+  PatchBody A = Cube(2.0, 0.1, Vector3(0.01, -0.02, 0.1));
+  PatchBody B = Cube(5.0, 0.1, Vector3(0.0, 0.0, -0.1));
+  std::vector<PatchPoint> points = BottomCorners(0.1, 1e7, -1e-4, 0.5);
   points[0].phi0_m = -3e-4;  // an uneven patch: a torque too
-  PatchBlock block;
+  Pair block;
   block.Reset(dt, A, B, points);
   Vector6 dV_A, dV_B;
   block.Solve(Twist(Vector3(0.3, 0, 0.1), Vector3(0.2, 0, -1)), Twist(Vector3::Zero(), Vector3(0, 0.1, 0.5)), 50, 5,
@@ -90,11 +115,11 @@ TEST(PatchBlockTest, TwoFreeBodiesReceiveEqualAndOppositeImpulses) {
   EXPECT_GT(W_A[5], 0);
 }
 
-TEST(PatchBlockTest, SlidingBoxGetsExactlyCoulombFriction) {
+TEST(PatchProblemTest, SlidingBoxGetsExactlyCoulombFriction) {
   const double m = 1, a = 0.05, k = 1e6, dt = 1e-3, mu = 0.3;
   const double x = m * kGravity / (4 * k);
-  PatchBlock block;
-  block.Reset(dt, Cube(m, a, Vector3(0, 0, a - x)), PatchSide{}, BottomCorners(a, k, -x, mu));
+  Pair block;
+  block.Reset(dt, Cube(m, a, Vector3(0, 0, a - x)), PatchBody{}, BottomCorners(a, k, -x, mu));
   Vector6 dV_A, dV_B;
   block.Solve(Twist(Vector3::Zero(), Vector3(1.0, 0, -kGravity * dt)), Vector6::Zero(), 50, 10, &dV_A, &dV_B);
   const Vector6 W = block.WrenchOnA();
@@ -102,12 +127,12 @@ TEST(PatchBlockTest, SlidingBoxGetsExactlyCoulombFriction) {
   EXPECT_NEAR(W[4], 0, 1e-9);
 }
 
-TEST(PatchBlockTest, StuckBoxDoesNotSlipBelowTheFrictionLimit) {
+TEST(PatchProblemTest, StuckBoxDoesNotSlipBelowTheFrictionLimit) {
   // A sideways velocity that friction can stop within the step: it does, to the regularization.
   const double m = 1, a = 0.05, k = 1e6, dt = 1e-3, mu = 0.5;
   const double x = m * kGravity / (4 * k);
-  PatchBlock block;
-  block.Reset(dt, Cube(m, a, Vector3(0, 0, a - x)), PatchSide{}, BottomCorners(a, k, -x, mu));
+  Pair block;
+  block.Reset(dt, Cube(m, a, Vector3(0, 0, a - x)), PatchBody{}, BottomCorners(a, k, -x, mu));
   Vector6 dV_A, dV_B;
   const double v0 = 0.2 * mu * kGravity * dt;  // a fifth of what friction removes in a step
   block.Solve(Twist(Vector3::Zero(), Vector3(v0, 0, -kGravity * dt)), Vector6::Zero(), 50, 10, &dV_A, &dV_B);
@@ -121,16 +146,16 @@ TEST(PatchBlockTest, StuckBoxDoesNotSlipBelowTheFrictionLimit) {
   EXPECT_LT(std::abs(block.WrenchOnA()[3]), mu * block.WrenchOnA()[5]);
 }
 
-TEST(PatchBlockTest, RigidContactAtALargeStepGainsNoEnergy) {
+TEST(PatchProblemTest, RigidContactAtALargeStepGainsNoEnergy) {
   // A 1 kg box arriving at 5 m/s on points of 1e12 N/m (far beyond what 1/60 s resolves): it all
   // but stops — near-rigid points keep a period of one step, so a few percent of the arrival speed
   // remains for a step — and rebounds only toward removing its penetration, never faster.
   const double m = 1, a = 0.1, dt = 1.0 / 60;
   for (double depth : {0.0, 1e-3, 0.05}) {
-    PatchBlock block;
-    block.Reset(dt, Cube(m, a, Vector3(0, 0, a - depth)), PatchSide{}, BottomCorners(a, 1e12, -depth, 0.5));
+    Pair block;
+    block.Reset(dt, Cube(m, a, Vector3(0, 0, a - depth)), PatchBody{}, BottomCorners(a, 1e12, -depth, 0.5));
     Vector6 dV_A, dV_B;
-    const PatchBlockReport report =
+    const PatchProblemReport report =
         block.Solve(Twist(Vector3(0, 0, 0), Vector3(0.5, 0, -5)), Vector6::Zero(), 50, 5, &dV_A, &dV_B);
     EXPECT_TRUE(report.converged) << depth;
     EXPECT_EQ(block.near_rigid_points(), 4);
@@ -141,14 +166,49 @@ TEST(PatchBlockTest, RigidContactAtALargeStepGainsNoEnergy) {
   }
 }
 
-TEST(PatchBlockTest, RejectsBadPoints) {
-  PatchBlock block;
-  std::vector<PatchBlockPoint> points = BottomCorners(0.1, 1e5, -1e-4, 0.5);
+TEST(PatchProblemTest, RejectsBadPoints) {
+  Pair block;
+  std::vector<PatchPoint> points = BottomCorners(0.1, 1e5, -1e-4, 0.5);
   points[2].phi0_m = std::nan("");
-  EXPECT_THROW(block.Reset(1e-3, Cube(1, 0.1, Vector3::Zero()), PatchSide{}, points), InvalidInput);
+  EXPECT_THROW(block.Reset(1e-3, Cube(1, 0.1, Vector3::Zero()), PatchBody{}, points), InvalidInput);
   points = BottomCorners(0.1, -1, -1e-4, 0.5);
-  EXPECT_THROW(block.Reset(1e-3, Cube(1, 0.1, Vector3::Zero()), PatchSide{}, points), InvalidInput);
-  EXPECT_THROW(block.Reset(0, Cube(1, 0.1, Vector3::Zero()), PatchSide{}, BottomCorners(0.1, 1, 0, 0)), InvalidInput);
+  EXPECT_THROW(block.Reset(1e-3, Cube(1, 0.1, Vector3::Zero()), PatchBody{}, points), InvalidInput);
+  EXPECT_THROW(block.Reset(0, Cube(1, 0.1, Vector3::Zero()), PatchBody{}, BottomCorners(0.1, 1, 0, 0)), InvalidInput);
+  PatchProblem problem;
+  problem.Reset(1e-3);
+  problem.AddBody(Cube(1, 0.1, Vector3::Zero()));
+  EXPECT_THROW(problem.AddPatch(0, 1, BottomCorners(0.1, 1, 0, 0)), InvalidInput);  // no body 1
+  EXPECT_THROW(problem.AddPatch(0, 0, BottomCorners(0.1, 1, 0, 0)), InvalidInput);
+}
+
+TEST(PatchProblemTest, AStiffStackIsSolvedAtOnce) {
+  // Three 1 kg cubes of 0.2 m stacked on fixed ground at 1e10 N/m a point and 1/60 s, each at the
+  // depth its load gives: solved together, the stack carries its weight within one solve — each
+  // contact's normal impulse is the weight above it over the step, and no box moves.
+  const double m = 1, a = 0.1, k = 1e10, dt = 1.0 / 60;
+  PatchProblemOptions options;
+  options.near_rigid_beta = 0;  // the exact implicit law, to compare with the closed form
+  PatchProblem problem;
+  problem.Reset(dt, options);
+  const int ground = problem.AddBody(PatchBody{});
+  std::vector<int> boxes;
+  for (int i = 0; i < 3; ++i) boxes.push_back(problem.AddBody(Cube(m, a, Vector3(0, 0, a + 2 * a * i))));
+  for (int i = 0; i < 3; ++i) {
+    const double load = (3 - i) * m * kGravity;  // carried by the contact under box i
+    std::vector<PatchPoint> points = BottomCorners(a, k, -load / (4 * k), 0.5);
+    for (PatchPoint& p : points) p.p_WQ.z() = 2 * a * i;
+    problem.AddPatch(boxes[i], i == 0 ? ground : boxes[i - 1], points);
+  }
+  std::vector<Vector6> V(4, Twist(Vector3::Zero(), Vector3(0, 0, -kGravity * dt)));
+  V[ground].setZero();
+  std::vector<Vector6> dV;
+  const PatchProblemReport report = problem.Solve(V, 50, 5, &dV);
+  EXPECT_TRUE(report.converged);
+  for (int i = 0; i < 3; ++i) {
+    // m·(v + g·δt) = γ_below − γ_above with every box at rest after the step.
+    EXPECT_NEAR(V[boxes[i]][5] + dV[boxes[i]][5], 0, 1e-6) << "box " << i;
+    EXPECT_NEAR(problem.WrenchOnA(i)[5], (3 - i) * m * kGravity * dt, 1e-6 * m * kGravity * dt) << "box " << i;
+  }
 }
 
 }  // namespace

@@ -1,0 +1,121 @@
+// Bullet's usual 1/60 s step with stiff compliant boxes (E from 1e6 to 1e10 Pa), on a rigid floor —
+// where point-by-point patch contact exploded (boxes at 9,000 m/s through the floor at 1e8 Pa).
+// Each scene checks what a Bullet user expects of it: no body faster than its free fall, no body
+// deeper in the floor than a few millimetres, everything at rest within 5 s, and stacks that stand.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "test_world.h"
+
+namespace hydro {
+namespace {
+
+using test::Compliant;
+using test::ScopedHydroelastic;
+using test::TestWorld;
+
+constexpr double kGravity = 9.81;
+constexpr double kStep = 1.0 / 60;
+
+struct SceneRecord {
+  double max_speed{0};       // over every body and step
+  double deepest{0};         // lowest point of any body below the floor's top (m, ≥ 0)
+  double rest_time{-1};      // when every body last fell below 1 cm/s for good (s), -1: never
+  double final_speed{0};
+};
+
+// Steps `world` for `seconds`, recording speeds and the depth of each box's lowest corner.
+SceneRecord RunScene(TestWorld* world, const std::vector<btRigidBody*>& bodies, double seconds) {
+  SceneRecord record;
+  const int steps = static_cast<int>(std::lround(seconds / kStep));
+  for (int s = 0; s < steps; ++s) {
+    world->Step(1, kStep);
+    double fastest = 0;
+    for (const btRigidBody* body : bodies) {
+      fastest = std::max<double>(fastest, body->getLinearVelocity().length());
+      btVector3 lo, hi;
+      body->getAabb(lo, hi);
+      // Bullet pads AABBs by the contact-breaking threshold; a box's corners give the true lowest point.
+      const btBoxShape* box = static_cast<const btBoxShape*>(body->getCollisionShape());
+      const btVector3 half = box->getHalfExtentsWithMargin();
+      double lowest = 1e9;
+      for (int c = 0; c < 8; ++c) {
+        const btVector3 corner((c & 1 ? 1 : -1) * half.x(), (c & 2 ? 1 : -1) * half.y(), (c & 4 ? 1 : -1) * half.z());
+        lowest = std::min<double>(lowest, (body->getWorldTransform() * corner).z());
+      }
+      record.deepest = std::max(record.deepest, -lowest);
+    }
+    record.max_speed = std::max(record.max_speed, fastest);
+    if (fastest < 0.01) {
+      if (record.rest_time < 0) record.rest_time = (s + 1) * kStep;
+    } else {
+      record.rest_time = -1;
+    }
+    record.final_speed = fastest;
+  }
+  return record;
+}
+
+// A block of n × n × n boxes of 0.2 m and 1 kg, 1 cm apart, its base `height` above the floor (as
+// Bullet's BasicDemo, smaller), every box compliant with modulus E.
+SceneRecord DropBlock(int n, double height, double modulus) {
+  btBoxShape box(btVector3(0.1, 0.1, 0.1));
+  btBoxShape floor(btVector3(50, 50, 50));
+  const ScopedHydroelastic tag(&box, Compliant(modulus));
+  TestWorld world;
+  world.AddBody(&floor, 0, btVector3(0, 0, -50));
+  std::vector<btRigidBody*> bodies;
+  for (int k = 0; k < n; ++k)
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < n; ++j)
+        bodies.push_back(world.AddBody(&box, 1.0, btVector3(0.21 * i, 0.21 * j, height + 0.1 + 0.21 * k)));
+  return RunScene(&world, bodies, 5.0);
+}
+
+TEST(StiffScenesTest, ABoxDroppedAt60HzLandsWithoutReboundAtAnyStiffness) {
+  for (double modulus : {1e6, 1e8, 1e10}) {
+    const SceneRecord r = DropBlock(1, 1.0, modulus);
+    const double free_fall = std::sqrt(2 * kGravity * 1.0);
+    // Tolerances: one step of gravity above the free-fall speed; 1 mm beyond the static depth
+    // (≤ 0.05 mm here) plus one step's fall at landing for the softest, whose 1 kg on 0.04 m² at
+    // 1e6 Pa with a 0.1 m field depth settles 0.25 mm deep; at rest within 5 s.
+    EXPECT_LE(r.max_speed, free_fall + kGravity * kStep) << modulus;
+    EXPECT_LE(r.deepest, 1e-3 + (modulus < 1e7 ? 0.02 : 0.0)) << modulus;
+    EXPECT_GE(r.rest_time, 0) << modulus;
+    EXPECT_LT(r.final_speed, 0.01) << modulus;
+  }
+}
+
+TEST(StiffScenesTest, ABlockOfStiffBoxesDroppedAt60HzStaysTogetherAndComesToRest) {
+  // 2 × 2 × 2 boxes of 1e8 and 1e10 Pa from 0.5 m: the top layer lands on the bottom one in the
+  // step the bottom one lands, the case that threw boxes out at their arrival speed.
+  for (double modulus : {1e8, 1e10}) {
+    const SceneRecord r = DropBlock(2, 0.5, modulus);
+    const double free_fall = std::sqrt(2 * kGravity * (0.5 + 0.21));
+    EXPECT_LE(r.max_speed, free_fall + kGravity * kStep) << modulus;
+    EXPECT_LE(r.deepest, 0.01) << modulus;  // measured ≤ 7 mm at the impact step; see the issue note
+    EXPECT_GE(r.rest_time, 0) << modulus;
+  }
+}
+
+TEST(StiffScenesTest, ATenBoxStackAt1e9StandsStill) {
+  // Ten 10 cm boxes stacked at rest on the floor at E = 1e9 Pa, 60 Hz: the top box stays within 1 mm.
+  btBoxShape box(btVector3(0.05, 0.05, 0.05));
+  btBoxShape floor(btVector3(50, 50, 50));
+  const ScopedHydroelastic tag(&box, Compliant(1e9));
+  TestWorld world;
+  world.AddBody(&floor, 0, btVector3(0, 0, -50));
+  std::vector<btRigidBody*> bodies;
+  for (int i = 0; i < 10; ++i) bodies.push_back(world.AddBody(&box, 1.0, btVector3(0, 0, 0.05 + 0.1 * i)));
+  const btVector3 start = bodies.back()->getCenterOfMassPosition();
+  const SceneRecord r = RunScene(&world, bodies, 3.0);
+  EXPECT_LT((bodies.back()->getCenterOfMassPosition() - start).length(), 1e-3);
+  EXPECT_LT(r.max_speed, 0.2);
+  EXPECT_LT(r.final_speed, 0.01);
+}
+
+}  // namespace
+}  // namespace hydro
