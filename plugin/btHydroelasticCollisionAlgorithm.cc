@@ -85,12 +85,6 @@ void btHydroelasticCollisionAlgorithm::processCollision(const btCollisionObjectW
       return true;
     };
     patch = make_points(X_WS0, X_WS1);
-    // Speculative contact: when the bodies do not touch yet, or will press further into each other
-    // over the step than they overlap now, the surface is taken at the poses they reach by the end
-    // of the step if nothing touches them (plugin/free_motion.h). A body about to hit the ground
-    // then meets it within this step's solve, instead of a step later, deep inside it. Otherwise
-    // the present surface is kept: a body lifted off its support is not predicted away from it by
-    // the fall its support will stop. Closest-point queries ask about the present only.
     bool mapped = false;  // the points carry their own places on body1 (points_on_B)
     // Speculative contact, first kind: when the bodies do not touch yet, or will press further into
     // each other over the step than they overlap now, the surface is taken at the poses they reach
@@ -159,6 +153,13 @@ void btHydroelasticCollisionAlgorithm::processCollision(const btCollisionObjectW
           hydro::CombineDissipationByModulus(g0->modulus_Pa, g0->dissipation_s_per_m, g1->modulus_Pa,
                                              g1->dissipation_s_per_m);
       m_state->time_step = dispatchInfo.m_timeStep;
+      // Shapes can overlap with an empty patch: a compliant body pushed wholly inside a rigid one
+      // (a rigid shape is a surface only), or overlap deeper than the fields reach. Bullet's own
+      // contact then pushes them apart, as stock Bullet would; it stands down once a patch exists.
+      if (m_state->points.empty())
+        RunFallbackForDeepOverlap(body0Wrap, body1Wrap, dispatchInfo, resultOut);
+      else if (m_state->fallback_contact)
+        ClearFallbackContact();
       hydro::bullet::EmitPoints(m_state);
       hydro::bullet::RecordPatch(
           timed ? std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() : 0.0,
@@ -207,6 +208,30 @@ void btHydroelasticCollisionAlgorithm::processPointContact(const btCollisionObje
     // Hunt–Crossley f = k·x·(1 + d·ẋ): damping d·k·x at the current depth.
     cp.m_combinedContactDamping1 = params.dissipation_s_per_m * stiffness * depth;
   }
+}
+
+void btHydroelasticCollisionAlgorithm::RunFallbackForDeepOverlap(const btCollisionObjectWrapper* body0Wrap,
+                                                                 const btCollisionObjectWrapper* body1Wrap,
+                                                                 const btDispatcherInfo& dispatchInfo,
+                                                                 btManifoldResult* resultOut) {
+  if (!m_fallback) return;
+  m_fallback->processCollision(body0Wrap, body1Wrap, dispatchInfo, resultOut);
+  // Kept only where the shapes truly overlap: Bullet's speculative points (positive distance)
+  // would otherwise act before the patch does, on bodies the patch keeps apart by itself.
+  btManifoldArray manifolds;
+  m_fallback->getAllContactManifolds(manifolds);
+  bool overlap = false;
+  for (int m = 0; m < manifolds.size(); ++m)
+    for (int i = 0; i < manifolds[m]->getNumContacts(); ++i) overlap = overlap || manifolds[m]->getContactPoint(i).getDistance() < 0;
+  m_state->fallback_contact = true;
+  if (!overlap) ClearFallbackContact();
+}
+
+void btHydroelasticCollisionAlgorithm::ClearFallbackContact() {
+  btManifoldArray manifolds;
+  m_fallback->getAllContactManifolds(manifolds);
+  for (int m = 0; m < manifolds.size(); ++m) manifolds[m]->clearManifold();
+  m_state->fallback_contact = false;
 }
 
 void btHydroelasticCollisionAlgorithm::ReduceIfAsked(const btCollisionShape* shape0, const btCollisionShape* shape1) {

@@ -51,6 +51,11 @@ class btHydroelasticCollisionAlgorithm : public btCollisionAlgorithm {
   double ClosingBound(btScalar dt) const;
   void MapToPresentPoses(const btTransform& X_WS0, const btTransform& X_WS0_end, const btTransform& X_WS1,
                          const btTransform& X_WS1_end, btScalar dt);
+  // Bullet's own contact for shapes that overlap with an empty patch (kept only if they truly
+  // overlap), and its removal once a patch exists again.
+  void RunFallbackForDeepOverlap(const btCollisionObjectWrapper* body0Wrap, const btCollisionObjectWrapper* body1Wrap,
+                                 const btDispatcherInfo& dispatchInfo, btManifoldResult* resultOut);
+  void ClearFallbackContact();
   void processPointContact(const btCollisionObjectWrapper* body0Wrap, const btCollisionObjectWrapper* body1Wrap,
                            btManifoldResult* resultOut);
 

@@ -53,6 +53,7 @@ void EmitPoints(PatchState* state) {
     PatchRegistry::Instance().MapManifold(state->manifolds.back(), state);
   }
   for (btPersistentManifold* manifold : state->manifolds) manifold->clearManifold();
+  TrimManifolds(state, needed);
   state->keys.assign(4 * state->manifolds.size(), 0);
   const btTransform X_0W = state->body0->getWorldTransform().inverse();
   const btTransform X_1W = state->body1->getWorldTransform().inverse();
@@ -109,13 +110,33 @@ void EmitPoints(PatchState* state) {
   state->num_points_emitted = n;
 }
 
-void ReleaseManifolds(PatchState* state) {
-  for (btPersistentManifold* manifold : state->manifolds) {
+void TrimManifolds(PatchState* state, size_t needed) {
+  // Bullet's island manager sorts, and its solver visits, every manifold the dispatcher holds,
+  // empty or not: a pair that once had a large patch must give back what it no longer uses. Once
+  // a state has held more manifolds than it needed for kManifoldReleaseSteps emissions in a row,
+  // it keeps only the most any of those emissions needed, so a patch whose size flickers does
+  // not allocate and release every step.
+  if (state->manifolds.size() <= needed) {
+    state->surplus_emissions = 0;
+    state->peak_manifolds_needed = 0;
+    return;
+  }
+  state->peak_manifolds_needed = std::max(state->peak_manifolds_needed, needed);
+  if (++state->surplus_emissions < kManifoldReleaseSteps) return;
+  ReleaseManifolds(state, state->peak_manifolds_needed);
+  state->surplus_emissions = 0;
+  state->peak_manifolds_needed = 0;
+}
+
+void ReleaseManifolds(PatchState* state, size_t keep) {
+  // Only trailing manifolds are released, and they are empty when called from TrimManifolds.
+  while (state->manifolds.size() > keep) {
+    btPersistentManifold* manifold = state->manifolds.back();
     PatchRegistry::Instance().UnmapManifold(manifold);
     state->dispatcher->releaseManifold(manifold);
+    state->manifolds.pop_back();
   }
-  state->manifolds.clear();
-  state->keys.clear();
+  state->keys.resize(4 * state->manifolds.size());
 }
 
 }  // namespace bullet

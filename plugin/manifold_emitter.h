@@ -16,8 +16,16 @@ void HarvestWarmStart(PatchState* state);
 // the impulse its element pair carried last step.
 void EmitPoints(PatchState* state);
 
-// Releases every manifold back to the dispatcher.
-void ReleaseManifolds(PatchState* state);
+// How many emissions in a row a pair keeps manifolds it does not use before giving them back (a
+// sixth of a second at Bullet's 60 Hz step).
+constexpr int kManifoldReleaseSteps = 10;
+
+// Called by EmitPoints with the manifolds this emission needs: after kManifoldReleaseSteps
+// emissions in a row with manifolds to spare, releases those none of them needed.
+void TrimManifolds(PatchState* state, size_t needed);
+
+// Releases the state's manifolds beyond the first `keep` back to the dispatcher (all by default).
+void ReleaseManifolds(PatchState* state, size_t keep = 0);
 
 }  // namespace bullet
 }  // namespace hydro

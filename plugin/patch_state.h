@@ -22,6 +22,9 @@ struct PatchState {
   const btCollisionObject* body0{nullptr};
   const btCollisionObject* body1{nullptr};
   std::vector<btPersistentManifold*> manifolds;
+  // Emissions in a row that left manifolds unused, and the most any of them needed (TrimManifolds).
+  int surplus_emissions{0};
+  size_t peak_manifolds_needed{0};
   // keys[4·m + i]: the element pair of point i of manifold m.
   std::vector<std::uint64_t> keys;
   // What each element pair's point carried out of the last solve, sorted by key (no allocation
@@ -46,6 +49,7 @@ struct PatchState {
   double combined_friction{0};
   double combined_dissipation_s_per_m{0};
   double time_step{0};  // of the step being set up (dispatch info)
+  bool fallback_contact{false};  // the wrapped Bullet algorithm's manifold may hold points
   bool closest_points{false};  // a query's algorithm: reports points, keeps no manifolds
   // Set by btHydroelasticConstraintSolver: the last step's net impulse on body0, [torque; force]
   // about the world point `warm_wrench_about`, to start the next step's block from.

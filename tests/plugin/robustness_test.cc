@@ -8,6 +8,7 @@
 
 #include "hydro/contact_wrench.h"
 #include "plugin/btHydroelasticContactQuery.h"
+#include "plugin/patch_registry.h"
 #include "test_world.h"
 
 namespace hydro {
@@ -204,6 +205,35 @@ TEST(BadInputTest, NanPosesZeroSizeShapesAndDeepPenetrationDoNotBreakTheWorld) {
   EXPECT_TRUE(std::isfinite(healthy->getWorldTransform().getOrigin().length()));
   // Still resting on its patch (about 5.7 mm deep for this E and weight).
   EXPECT_NEAR(healthy->getWorldTransform().getOrigin().z(), 0.0443, 1e-3);
+}
+
+TEST(DeepOverlapTest, ABodyWhollyInsideARigidBoxIsPushedOutByBulletsContact) {
+  // A compliant box pushed wholly inside the rigid ground in one step (6 m/s at 60 Hz moves 0.1 m)
+  // meets no rigid surface: its patch is empty. Bullet's own contact takes over until the patch
+  // exists again, as stock Bullet would push it out; without it the box falls forever.
+  btBoxShape box(btVector3(0.1, 0.1, 0.1));
+  const ScopedHydroelastic tag(&box, Compliant(1e8));
+  btBoxShape ground(btVector3(5, 5, 5));
+  TestWorld world;
+  world.AddBody(&ground, 0, btVector3(0, 0, -5));
+  btRigidBody* body = world.AddBody(&box, 1.0, btVector3(0, 0, -0.12));  // its top 2 cm below the floor's
+  for (int i = 0; i < 120; ++i) {
+    world.Step(1, 1.0 / 60);
+    ASSERT_GT(body->getCenterOfMassPosition().z(), -0.2) << "lost through the floor at step " << i;
+  }
+  // Back on the floor at its static depth (µm at 1e8 Pa; 1 mm tolerance), at rest, and on its
+  // patch alone: Bullet's points are gone once the patch carries the box.
+  EXPECT_NEAR(body->getCenterOfMassPosition().z(), 0.1, 1e-3);
+  EXPECT_LT(body->getLinearVelocity().length(), 0.01);
+  const auto patches = hydroGetContactPatches(world.dispatcher(), 1.0 / 60);
+  ASSERT_EQ(patches.size(), 1u);
+  EXPECT_NEAR(std::abs(patches[0].m_forceOnBody0.z()), 9.81, 0.1);
+  int bullet_points = 0;
+  for (int m = 0; m < world.dispatcher()->getNumManifolds(); ++m) {
+    const btPersistentManifold* manifold = world.dispatcher()->getManifoldByIndexInternal(m);
+    if (!hydro::bullet::PatchRegistry::Instance().StateOfManifold(manifold)) bullet_points += manifold->getNumContacts();
+  }
+  EXPECT_EQ(bullet_points, 0);
 }
 
 }  // namespace

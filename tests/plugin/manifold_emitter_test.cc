@@ -1,0 +1,79 @@
+// A patch's points reach Bullet through manifolds the pair holds; the pair gives back the ones it
+// stops using, so Bullet's island manager and solver see only what the live patches need.
+#include <gtest/gtest.h>
+
+#include "plugin/manifold_emitter.h"
+#include "plugin/patch_registry.h"
+#include "test_world.h"
+
+namespace hydro {
+namespace {
+
+using test::TestWorld;
+
+int PatchManifolds(btDispatcher* dispatcher) {
+  int count = 0;
+  for (int m = 0; m < dispatcher->getNumManifolds(); ++m)
+    count += bullet::PatchRegistry::Instance().StateOfManifold(dispatcher->getManifoldByIndexInternal(m)) != nullptr;
+  return count;
+}
+
+TEST(ManifoldEmitterTest, PairReleasesManifoldsItNoLongerNeedsAfterAWindow) {
+  btBoxShape box(btVector3(0.05, 0.05, 0.05));
+  btBoxShape floor(btVector3(1, 1, 1));
+  // A fine mesh and whole patches: the box's face patch has many points, in many manifolds.
+  const test::ScopedHydroelastic tag(&box, test::Compliant(1e6, 0.01));
+  const test::ScopedWholePatches whole;
+  TestWorld world;
+  world.AddBody(&floor, 0, btVector3(0, 0, -1));
+  btRigidBody* body = world.AddBody(&box, 1.0, btVector3(0, 0, 0.05));
+  world.Step(100);
+  const int resting = PatchManifolds(world.dispatcher());
+  ASSERT_GT(resting, 4);
+  EXPECT_NEAR(body->getCenterOfMassPosition().z(), 0.05, 1e-3);
+
+  // Held 1 mm above the floor (no gravity, no speed): the pair stays in the broadphase, the patch
+  // is empty. The manifolds are kept for a window, then released, all of them.
+  body->setGravity(btVector3(0, 0, 0));
+  body->setLinearVelocity(btVector3(0, 0, 0));
+  body->setAngularVelocity(btVector3(0, 0, 0));
+  body->setWorldTransform(btTransform(btQuaternion::getIdentity(), btVector3(0, 0, 0.051)));
+  world.Step(hydro::bullet::kManifoldReleaseSteps - 1);
+  EXPECT_EQ(PatchManifolds(world.dispatcher()), resting) << "released within the window";
+  world.Step(1);
+  // What is left is the one manifold of Bullet's own algorithm for the pair, empty.
+  EXPECT_EQ(PatchManifolds(world.dispatcher()), 0);
+  ASSERT_EQ(world.dispatcher()->getNumManifolds(), 1);
+  EXPECT_EQ(world.dispatcher()->getManifoldByIndexInternal(0)->getNumContacts(), 0);
+  EXPECT_NEAR(body->getCenterOfMassPosition().z(), 0.051, 1e-9);
+
+  // Let down again: new manifolds carry the patch, and the box rests as before.
+  body->setGravity(world.world()->getGravity());
+  world.Step(200);
+  // As many as before, give or take the few points by which a resting patch's count flickers.
+  EXPECT_NEAR(PatchManifolds(world.dispatcher()), resting, 0.05 * resting);
+  EXPECT_NEAR(body->getCenterOfMassPosition().z(), 0.05, 1e-3);
+  EXPECT_LT(body->getLinearVelocity().length(), 1e-3);
+}
+
+TEST(ManifoldEmitterTest, ManifoldsFollowTheLargestPatchOfTheWindow) {
+  // A patch that shrinks for good (whole face to the default 16-point reduction) ends with the
+  // manifolds the smaller patch needs: at most 16 points, in at most 4 manifolds.
+  btBoxShape box(btVector3(0.05, 0.05, 0.05));
+  btBoxShape floor(btVector3(1, 1, 1));
+  const test::ScopedHydroelastic tag(&box, test::Compliant(1e6, 0.01));
+  TestWorld world;
+  world.AddBody(&floor, 0, btVector3(0, 0, -1));
+  world.AddBody(&box, 1.0, btVector3(0, 0, 0.05));
+  {
+    const test::ScopedWholePatches whole;
+    world.Step(20);
+  }
+  ASSERT_GT(PatchManifolds(world.dispatcher()), 4);
+  world.Step(hydro::bullet::kManifoldReleaseSteps);
+  EXPECT_LE(PatchManifolds(world.dispatcher()), (hydro::bullet::kDefaultMaxPatchPoints + 3) / 4);
+  EXPECT_GE(PatchManifolds(world.dispatcher()), 1);
+}
+
+}  // namespace
+}  // namespace hydro
