@@ -69,9 +69,32 @@ void ReadStridingMesh(const btStridingMeshInterface& mesh, const btVector3& scal
   if (triangles->empty()) throw InvalidInput("triangle mesh shape has no non-degenerate triangles");
 }
 
-double DefaultHint(double smallest_dimension, const btHydroelasticProperties* properties) {
+// Without a hint, an eighth of the smallest dimension resolves the field across it; but a thin
+// plate or a long rod would then get millions of tets (a 2 m × 2 m × 2 cm box: 31 M), so the hint
+// is at least a sixteenth of the largest dimension, which bounds the mesh to some thousands.
+// Without a hint, an eighth of the smallest dimension resolves the field across it; but a thin
+// plate or a long rod would then get millions of tets (a 2 m × 2 m × 2 cm box: 31 M), so the hint
+// is at least a sixteenth of the largest dimension.
+double DefaultHint(double smallest_dimension, double largest_dimension) {
+  return std::max(smallest_dimension / 8, largest_dimension / 16);
+}
+
+double HintOrDefault(double smallest_dimension, double largest_dimension, const btHydroelasticProperties* properties) {
   if (properties && properties->m_resolutionHint > 0) return properties->m_resolutionHint;
-  return smallest_dimension / 8;
+  return DefaultHint(smallest_dimension, largest_dimension);
+}
+
+// The volume mesh `make(hint)` at the user's hint if one is given; otherwise at the default hint,
+// coarsened by half again until it has at most kMaxDefaultTets (a flat cone's hull, whose
+// triangles are each subdivided by the hint, needs it).
+template <typename Make>
+VolumeMeshWithExtent MakeBoundedVolume(const Make& make, double smallest_dimension, double largest_dimension,
+                                       const btHydroelasticProperties* properties) {
+  if (properties && properties->m_resolutionHint > 0) return make(properties->m_resolutionHint);
+  double hint = DefaultHint(smallest_dimension, largest_dimension);
+  VolumeMeshWithExtent volume = make(hint);
+  while (volume.mesh->num_tets() > kMaxDefaultTets) volume = make(hint *= 1.5);
+  return volume;
 }
 
 }  // namespace
@@ -190,20 +213,21 @@ ShapeGeometry MakeShapeGeometry(const btCollisionShape& shape, const btHydroelas
     case SPHERE_SHAPE_PROXYTYPE: {
       const double r = static_cast<const btSphereShape&>(shape).getRadius();
       CheckPositive(r, name + ": radius");
-      finish_volume(MakeSphereVolumeMesh(r, DefaultHint(2 * r, properties)));
+      finish_volume(MakeBoundedVolume([&](double hint) { return MakeSphereVolumeMesh(r, hint); }, 2 * r, 2 * r, properties));
       break;
     }
     case BOX_SHAPE_PROXYTYPE: {
       const Vector3 size = 2 * ToEigen(static_cast<const btBoxShape&>(shape).getHalfExtentsWithMargin());
       for (int i = 0; i < 3; ++i) CheckPositive(size[i], name + ": size");
-      const double hint = DefaultHint(size.minCoeff(), properties);
       if (compliant) {
-        finish_volume(MakeBoxVolumeMesh(size, hint));
+        finish_volume(MakeBoundedVolume([&](double hint) { return MakeBoxVolumeMesh(size, hint); }, size.minCoeff(),
+                                        size.maxCoeff(), properties));
       } else {
         // The faces are flat, but against a compliant half-space every rigid triangle becomes one
         // solver point: a grid at the hint gives a face enough points to resist rocking.
         g.kind = ShapeGeometry::Kind::kRigidMesh;
-        g.rigid_mesh = std::make_shared<RigidMesh>(MakeBoxSurfaceMesh(size, hint));
+        g.rigid_mesh = std::make_shared<RigidMesh>(
+            MakeBoxSurfaceMesh(size, HintOrDefault(size.minCoeff(), size.maxCoeff(), properties)));
       }
       break;
     }
@@ -214,7 +238,8 @@ ShapeGeometry MakeShapeGeometry(const btCollisionShape& shape, const btHydroelas
       const double length = 2 * cylinder.getHalfExtentsWithMargin()[up];
       CheckPositive(r, name + ": radius");
       CheckPositive(length, name + ": length");
-      finish_volume(MakeCylinderVolumeMesh(r, length, DefaultHint(std::min(2 * r, length), properties)));
+      finish_volume(MakeBoundedVolume([&](double hint) { return MakeCylinderVolumeMesh(r, length, hint); },
+                                      std::min(2 * r, length), std::max(2 * r, length), properties));
       g.X_SG = AxisFrame(up);
       break;
     }
@@ -223,7 +248,8 @@ ShapeGeometry MakeShapeGeometry(const btCollisionShape& shape, const btHydroelas
       const double r = capsule.getRadius(), length = 2 * capsule.getHalfHeight();
       CheckPositive(r, name + ": radius");
       CheckPositive(length, name + ": cylinder length");
-      finish_volume(MakeCapsuleVolumeMesh(r, length, DefaultHint(2 * r, properties)));
+      finish_volume(MakeBoundedVolume([&](double hint) { return MakeCapsuleVolumeMesh(r, length, hint); }, 2 * r,
+                                      length + 2 * r, properties));
       g.X_SG = AxisFrame(capsule.getUpAxis());
       break;
     }
@@ -232,14 +258,22 @@ ShapeGeometry MakeShapeGeometry(const btCollisionShape& shape, const btHydroelas
       const double r = cone.getRadius(), h = cone.getHeight();
       CheckPositive(r, name + ": radius");
       CheckPositive(h, name + ": height");
-      const double hint = DefaultHint(std::min(2 * r, h), properties);
-      const int segments = std::max(8, static_cast<int>(std::ceil(2 * M_PI * r / hint)));
-      std::vector<Vector3> points = {Vector3(0, 0, h / 2)};  // apex along +up, base at −h/2
-      for (int i = 0; i < segments; ++i)
-        points.emplace_back(r * std::cos(2 * M_PI * i / segments), r * std::sin(2 * M_PI * i / segments), -h / 2);
-      const TriangleSurfaceMesh hull = MakeConvexHull(points);
-      if (compliant) finish_volume(MakeConvexVolumeMesh(hull, hint));
-      else g.kind = ShapeGeometry::Kind::kRigidMesh, g.rigid_mesh = std::make_shared<RigidMesh>(hull);
+      // The base circle as a polygon of edges about the hint long.
+      auto hull_at = [&](double hint) {
+        const int segments = std::max(8, static_cast<int>(std::ceil(2 * M_PI * r / hint)));
+        std::vector<Vector3> points = {Vector3(0, 0, h / 2)};  // apex along +up, base at −h/2
+        for (int i = 0; i < segments; ++i)
+          points.emplace_back(r * std::cos(2 * M_PI * i / segments), r * std::sin(2 * M_PI * i / segments), -h / 2);
+        return MakeConvexHull(points);
+      };
+      const double smallest = std::min(2 * r, h), largest = std::max(2 * r, h);
+      if (compliant) {
+        finish_volume(MakeBoundedVolume([&](double hint) { return MakeConvexVolumeMesh(hull_at(hint), hint); },
+                                        smallest, largest, properties));
+      } else {
+        g.kind = ShapeGeometry::Kind::kRigidMesh;
+        g.rigid_mesh = std::make_shared<RigidMesh>(hull_at(HintOrDefault(smallest, largest, properties)));
+      }
       g.X_SG = AxisFrame(cone.getConeUpIndex());
       break;
     }
@@ -259,7 +293,9 @@ ShapeGeometry MakeShapeGeometry(const btCollisionShape& shape, const btHydroelas
       const TriangleSurfaceMesh hull = MakeConvexHull(points);
       Vector3 lo = hull.vertex(0), hi = lo;
       for (const Vector3& p : hull.vertices()) lo = lo.cwiseMin(p), hi = hi.cwiseMax(p);
-      if (compliant) finish_volume(MakeConvexVolumeMesh(hull, DefaultHint((hi - lo).minCoeff(), properties)));
+      if (compliant)
+        finish_volume(MakeBoundedVolume([&](double hint) { return MakeConvexVolumeMesh(hull, hint); },
+                                        (hi - lo).minCoeff(), (hi - lo).maxCoeff(), properties));
       else g.kind = ShapeGeometry::Kind::kRigidMesh, g.rigid_mesh = std::make_shared<RigidMesh>(hull);
       break;
     }

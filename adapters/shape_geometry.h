@@ -29,6 +29,10 @@ struct ShapeGeometry {
   bool is_compliant() const { return kind == Kind::kCompliantMesh || kind == Kind::kCompliantHalfSpace; }
 };
 
+// The most tets a generated mesh has when the shape gives no resolution hint (with one, the user
+// decides): about 1 MB of mesh, field and BVH.
+constexpr int kMaxDefaultTets = 20000;
+
 // Builds the geometry for `shape`. `properties` is null for an untagged shape (made rigid).
 // Supported: sphere, box, cylinder (X/Y/Z), capsule (X/Y/Z), cone (X/Y/Z), convex hull, convex
 // triangle mesh, BVH triangle mesh and its scaled variant (rigid, or compliant from a user tet

@@ -1,6 +1,9 @@
 #include "adapters/shape_registry.h"
 
+#include <BulletCollision/CollisionShapes/btConvexHullShape.h>
+
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <set>
 
@@ -92,6 +95,48 @@ bool ShapeRegistry::HasTaggedShapes() const {
   return false;
 }
 
+namespace {
+
+// Everything MakeShapeGeometry reads from a shape and its properties, for the shapes it reads
+// completely: primitives by their dimensions, convex hulls by their points. Empty for the others
+// (triangle meshes are big and rarely duplicated; they are not shared).
+std::vector<double> SharingKey(const btCollisionShape& shape, const btHydroelasticProperties* properties) {
+  std::vector<double> key;
+  switch (shape.getShapeType()) {
+    case SPHERE_SHAPE_PROXYTYPE:
+    case BOX_SHAPE_PROXYTYPE:
+    case CYLINDER_SHAPE_PROXYTYPE:
+    case CAPSULE_SHAPE_PROXYTYPE:
+    case CONE_SHAPE_PROXYTYPE:
+    case STATIC_PLANE_PROXYTYPE: {
+      const ShapeFingerprintValues fingerprint = ShapeFingerprint(shape);
+      key.assign(fingerprint.begin(), fingerprint.end());
+      break;
+    }
+    case CONVEX_HULL_SHAPE_PROXYTYPE: {
+      const auto& hull = static_cast<const btConvexHullShape&>(shape);
+      key = {static_cast<double>(shape.getShapeType()), hull.getLocalScaling().x(), hull.getLocalScaling().y(),
+             hull.getLocalScaling().z(), static_cast<double>(hull.getNumPoints())};
+      for (int i = 0; i < hull.getNumPoints(); ++i)
+        for (int k = 0; k < 3; ++k) key.push_back(hull.getUnscaledPoints()[i][k]);
+      break;
+    }
+    default: return key;
+  }
+  if (properties) {
+    // Every property field that MakeShapeGeometry reads; a volume mesh is shared by address.
+    key.insert(key.end(), {1.0, static_cast<double>(properties->m_kind), properties->m_hydroelasticModulus,
+                           properties->m_huntCrossleyDissipation, properties->m_resolutionHint,
+                           properties->m_slabThickness, properties->m_stiffening,
+                           static_cast<double>(reinterpret_cast<std::uintptr_t>(properties->m_volumeMesh.get()))});
+  } else {
+    key.push_back(0.0);  // untagged: rigid
+  }
+  return key;
+}
+
+}  // namespace
+
 std::shared_ptr<const ShapeGeometry> ShapeRegistry::Geometry(const btCollisionShape* shape) {
   std::lock_guard<std::mutex> lock(mutex_);
   Entry& entry = entries_[shape];
@@ -99,9 +144,19 @@ std::shared_ptr<const ShapeGeometry> ShapeRegistry::Geometry(const btCollisionSh
   if (entry.geometry && entry.fingerprint != fingerprint)
     entry.geometry.reset();  // the address was reused by another shape, or the shape changed
   if (!entry.geometry) {
+    const btHydroelasticProperties* properties = entry.properties ? &*entry.properties : nullptr;
+    const std::vector<double> key = SharingKey(*shape, properties);
+    if (!key.empty()) {
+      const auto found = shared_.find(key);
+      if (auto existing = found != shared_.end() ? found->second.lock() : nullptr) {
+        entry.geometry = std::move(existing);
+        entry.fingerprint = fingerprint;
+        return entry.geometry;
+      }
+    }
     auto geometry = std::make_shared<ShapeGeometry>();
     try {
-      *geometry = MakeShapeGeometry(*shape, entry.properties ? &*entry.properties : nullptr);
+      *geometry = MakeShapeGeometry(*shape, properties);
     } catch (const InvalidInput& e) {
       geometry->kind = ShapeGeometry::Kind::kUnsupported;
       geometry->error = e.what();
@@ -113,6 +168,10 @@ std::shared_ptr<const ShapeGeometry> ShapeRegistry::Geometry(const btCollisionSh
     }
     entry.geometry = std::move(geometry);
     entry.fingerprint = fingerprint;
+    if (!key.empty()) {
+      for (auto it = shared_.begin(); it != shared_.end();) it = it->second.expired() ? shared_.erase(it) : std::next(it);
+      shared_[key] = entry.geometry;
+    }
   }
   return entry.geometry;
 }

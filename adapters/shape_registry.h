@@ -1,7 +1,9 @@
 #pragma once
 // The per-shape compliance registry: which btCollisionShapes are hydroelastic (and how), keyed by
 // the shape pointer — never by Bullet's user pointer or index, which belong to the application.
-// Geometry (mesh, field, BVH) is built once per shape, on first contact, and shared.
+// Geometry (mesh, field, BVH) is built once per shape, on first contact, and shared: by every object
+// that uses the shape, and by every shape of equal type, dimensions and properties (Bullet
+// programs often make a shape per body).
 //
 // Thread-safe. A shape deleted while tagged should be untagged (hydroRemoveShape); cached geometry
 // carries its shape's fingerprint (type, scaling, dimensions), so a new shape at a reused address,
@@ -12,6 +14,8 @@
 #include <mutex>
 #include <optional>
 #include <unordered_map>
+#include <map>
+#include <vector>
 
 #include "adapters/hydroelastic_properties.h"
 #include "adapters/shape_geometry.h"
@@ -63,6 +67,8 @@ class ShapeRegistry {
   };
   mutable std::mutex mutex_;
   std::unordered_map<const btCollisionShape*, Entry> entries_;
+  // Built geometry by everything it was built from (SharingKey), while some shape uses it.
+  std::map<std::vector<double>, std::weak_ptr<const ShapeGeometry>> shared_;
   int default_max_patch_points_{kDefaultMaxPatchPoints};
 };
 

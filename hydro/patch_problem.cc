@@ -287,7 +287,9 @@ PatchProblemReport PatchProblem::Solve(const std::vector<Vector6>& V, int max_it
         for (int i = p.first_point; i < p.first_point + p.num_points; ++i) {
           gamma_[i] = CalcPointImpulse(laws_[i], vc_[i], nullptr, &H);
           g.noalias() += C_[i].transpose() * gamma_[i];
-          M.noalias() += C_[i].transpose() * (H * C_[i]);
+          // Coefficient-wise: Eigen would send a 12×3·3×12 product through its general GEMM.
+          const Eigen::Matrix<double, 3, 12> HC = H.lazyProduct(C_[i]);
+          M.noalias() += C_[i].transpose().lazyProduct(HC);
         }
         if (a >= 0) impulse_sum.segment<6>(a) += g.head<6>();
         if (b >= 0) impulse_sum.segment<6>(b) += g.tail<6>();
@@ -323,7 +325,8 @@ PatchProblemReport PatchProblem::Solve(const std::vector<Vector6>& V, int max_it
           const double width = hi - lo;
           alpha = std::clamp(lo - lo_slope * width / (hi_slope - lo_slope), lo + 0.05 * width, hi - 0.05 * width);
           const double s = Slope(alpha, z, step);
-          if (std::abs(s) <= 1e-10 * std::abs(slope0)) break;
+          // Close enough for Newton's next step: the convergence test is on the gradient.
+          if (std::abs(s) <= 1e-3 * std::abs(slope0)) break;
           if (s < 0) lo = alpha, lo_slope = s;
           else hi = alpha, hi_slope = s;
         }

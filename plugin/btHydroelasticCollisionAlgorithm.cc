@@ -88,36 +88,49 @@ void btHydroelasticCollisionAlgorithm::processCollision(const btCollisionObjectW
     bool mapped = false;  // the points carry their own places on body1 (points_on_B)
     // Speculative contact, first kind: when the bodies do not touch yet, or will press further into
     // each other over the step than they overlap now, the surface is taken at the poses they reach
-    // by the end of the step if nothing touches them (plugin/free_motion.h), its points mapped back
-    // to each body's present pose. A body about to hit the ground then meets it within this step's
-    // solve, inelastically, instead of a step later, deep inside it — which the compliant law would
-    // return as a rebound at depth/δt. Otherwise the present surface is kept: a body lifted off its
-    // support is not predicted away from it by the fall its support will stop.
-    if (patch && !m_state->closest_points && dt > 0 && (m_state->points.empty() || ApproachesWithinStep(dt))) {
-      const bool touching = !m_state->points.empty();
-      const btTransform X_WS0_end = hydro::bullet::FreeMotionPose(m_state->body0, X_WS0, dt);
-      const btTransform X_WS1_end = hydro::bullet::FreeMotionPose(m_state->body1, X_WS1, dt);
-      make_points(X_WS0_end, X_WS1_end);
-      mapped = !m_state->points.empty();
-      if (mapped) {
-        ReduceIfAsked(shape0, shape1);
-        MapToPresentPoses(X_WS0, X_WS0_end, X_WS1, X_WS1_end, dt);
-      } else if (touching) {
-        make_points(X_WS0, X_WS1);
+    // along their free motion if nothing touches them (plugin/free_motion.h), its points mapped
+    // back to each body's present pose. A body about to hit the ground then meets it within this
+    // step's solve, inelastically, instead of a step later, deep inside it — which the compliant
+    // law would return as a rebound at depth/δt. Otherwise the present surface is kept: a body
+    // lifted off its support is not predicted away from it by the fall its support will stop.
+    // The free motion is followed only until it presses the bodies a little deeper than now
+    // (SpeculativeOverlapLimit), or for the whole step if that is less: a box arriving at 6 m/s
+    // would otherwise be met 10 cm inside the ground, where its field levels off at its centre
+    // and the patch's points carry nothing.
+    double depth = 0, approach = 0;
+    const bool touching = !m_state->points.empty();
+    if (touching) MeasureApproach(dt, &depth, &approach);
+    if (patch && !m_state->closest_points && dt > 0 && (!touching || approach > depth)) {
+      const double limit = hydro::bullet::SpeculativeOverlapLimit(*g0, *g1);
+      const double fraction = touching ? std::min(1.0, limit / approach)
+                                       : FractionToOverlap(*g0, X_WS0, *g1, X_WS1, dt, limit);
+      for (double f : {fraction, 1.0}) {
+        const btScalar tau = f * dt;
+        const btTransform X_WS0_ahead = hydro::bullet::FreeMotionPose(m_state->body0, X_WS0, tau);
+        const btTransform X_WS1_ahead = hydro::bullet::FreeMotionPose(m_state->body1, X_WS1, tau);
+        make_points(X_WS0_ahead, X_WS1_ahead);
+        mapped = !m_state->points.empty();
+        if (mapped) {
+          ReduceIfAsked(shape0, shape1);
+          MapToPresentPoses(X_WS0, X_WS0_ahead, X_WS1, X_WS1_ahead, tau);
+          break;
+        }
+        if (f == 1.0) break;  // a shorter advance found nothing: the whole step may
       }
+      if (!mapped && touching) make_points(X_WS0, X_WS1);
     }
     // Speculative contact, second kind: bodies apart now and apart at their free-motion poses may
     // still meet within the step, when something stops one of them — a box falling onto a box that
     // lands this step in the same fall. If they are closer along the line between them than they
-    // could close in a step (their free speeds and spins), the patch is taken with body1 moved that
-    // gap (plus 0.1 mm) toward body0, each point's distance then lengthened by the move: the solver
-    // lets them close the gap, not more.
+    // could close in a step (ClosingBound), the patch is taken with body1 moved that gap (plus
+    // 0.1 mm) toward body0, each point's distance then lengthened by the move: the solver lets
+    // them close the gap, not more.
     if (patch && !mapped && m_state->points.empty() && !m_state->closest_points && dt > 0) {
       hydro::Vector3 d;
       double gap = 0;
       if (hydro::bullet::CalcGapAlongCentres(*g0, hydro::bullet::ToRigidTransform(X_WS0), *g1,
                                              hydro::bullet::ToRigidTransform(X_WS1), &d, &gap) &&
-          gap < ClosingBound(dt)) {
+          gap < ClosingBound(dt, hydro::bullet::ToBullet(d))) {
         constexpr double kTouch = 1e-4;
         const double shift = std::max(gap, 0.0) + kTouch;
         btTransform X_WS1_moved = X_WS1;
@@ -140,6 +153,7 @@ void btHydroelasticCollisionAlgorithm::processCollision(const btCollisionObjectW
         ReduceIfAsked(shape0, shape1);
         m_state->points_on_B.clear();
       }
+      hydro::bullet::LimitRecoveryDepth(hydro::bullet::SpeculativeOverlapLimit(*g0, *g1), &m_state->points);
       if (m_state->closest_points) {
         // A query: report each solver point through the caller's result, normal on body1.
         for (const hydro::ContactPoint& point : m_state->points)
@@ -244,46 +258,67 @@ void btHydroelasticCollisionAlgorithm::ReduceIfAsked(const btCollisionShape* sha
   }
 }
 
-bool btHydroelasticCollisionAlgorithm::ApproachesWithinStep(btScalar dt) const {
+void btHydroelasticCollisionAlgorithm::MeasureApproach(btScalar dt, double* depth, double* approach) const {
   // How far the free motion presses the bodies together over the step, against how deep they are.
-  double depth = 0, approach = 0;
+  *depth = *approach = 0;
   for (const hydro::ContactPoint& point : m_state->points) {
     const btVector3 p = hydro::bullet::ToBullet(point.p_WC);
     const btScalar vn = hydro::bullet::ToBullet(point.nhat_BA_W)
                             .dot(hydro::bullet::FreePointVelocity(m_state->body0, p, dt) -
                                  hydro::bullet::FreePointVelocity(m_state->body1, p, dt));
-    depth = std::max(depth, -point.phi0_m);
-    approach = std::max(approach, -dt * vn);
+    *depth = std::max(*depth, -point.phi0_m);
+    *approach = std::max(*approach, -dt * vn);
   }
-  return approach > depth;
 }
 
-void btHydroelasticCollisionAlgorithm::MapToPresentPoses(const btTransform& X_WS0, const btTransform& X_WS0_end,
-                                                         const btTransform& X_WS1, const btTransform& X_WS1_end,
-                                                         btScalar dt) {
-  // Each point moves back with each body's own motion over the step; its distance becomes the one
-  // at the start of the step that the point law expects: φ0 = φ_end − δt·vn_free, since with
-  // separation speed vn the end-of-step distance is φ_end + δt·(vn − vn_free).
-  const btTransform M0 = X_WS0 * X_WS0_end.inverse();
-  const btTransform M1 = X_WS1 * X_WS1_end.inverse();
+double btHydroelasticCollisionAlgorithm::FractionToOverlap(const hydro::bullet::ShapeGeometry& g0, const btTransform& X_WS0,
+                                                           const hydro::bullet::ShapeGeometry& g1, const btTransform& X_WS1,
+                                                           btScalar dt, double overlap) const {
+  // Bodies apart: the part of the step after which their free motion along the line between their
+  // centres has closed the gap and pressed `overlap` further.
+  hydro::Vector3 d;
+  double gap = 0;
+  if (!hydro::bullet::CalcGapAlongCentres(g0, hydro::bullet::ToRigidTransform(X_WS0), g1,
+                                          hydro::bullet::ToRigidTransform(X_WS1), &d, &gap))
+    return 1;
+  const btVector3 dhat = hydro::bullet::ToBullet(d);  // from body1 toward body0
+  auto centre_velocity = [dt](const btCollisionObject* object) {
+    const btRigidBody* body = btRigidBody::upcast(object);
+    return body ? hydro::bullet::FreePointVelocity(object, body->getCenterOfMassPosition(), dt) : btVector3(0, 0, 0);
+  };
+  const double closing = -dhat.dot(centre_velocity(m_state->body0) - centre_velocity(m_state->body1));
+  if (!(closing > 0)) return 1;
+  return std::clamp((std::max(gap, 0.0) + overlap) / (closing * dt), 0.0, 1.0);
+}
+
+void btHydroelasticCollisionAlgorithm::MapToPresentPoses(const btTransform& X_WS0, const btTransform& X_WS0_ahead,
+                                                         const btTransform& X_WS1, const btTransform& X_WS1_ahead,
+                                                         btScalar tau) {
+  // Each point moves back with each body's own motion over the time τ it was advanced; its distance
+  // becomes the one at the start of the step that the point law expects: φ0 = φ_τ − τ·vn_free,
+  // since with separation speed vn the distance after τ is φ_τ + τ·(vn − vn_free).
+  const btTransform M0 = X_WS0 * X_WS0_ahead.inverse();
+  const btTransform M1 = X_WS1 * X_WS1_ahead.inverse();
   m_state->points_on_B.resize(m_state->points.size());
   for (size_t i = 0; i < m_state->points.size(); ++i) {
     hydro::ContactPoint& point = m_state->points[i];
     const btVector3 p_end = hydro::bullet::ToBullet(point.p_WC);
     const btVector3 p_A = M0 * p_end, p_B = M1 * p_end;
     const btVector3 n = M0.getBasis() * hydro::bullet::ToBullet(point.nhat_BA_W);
-    const btScalar vn_free = n.dot(hydro::bullet::FreePointVelocity(m_state->body0, p_A, dt) -
-                                   hydro::bullet::FreePointVelocity(m_state->body1, p_B, dt));
+    const btScalar vn_free = n.dot(hydro::bullet::FreePointVelocity(m_state->body0, p_A, tau) -
+                                   hydro::bullet::FreePointVelocity(m_state->body1, p_B, tau));
     point.p_WC = hydro::bullet::ToEigen(p_A);
     point.nhat_BA_W = hydro::bullet::ToEigen(n);
-    point.phi0_m -= dt * vn_free;
+    point.phi0_m -= tau * vn_free;
     m_state->points_on_B[i] = hydro::bullet::ToEigen(p_B);
   }
 }
 
-double btHydroelasticCollisionAlgorithm::ClosingBound(btScalar dt) const {
-  // The farthest the two could close in a step: each body's free speed plus its spin times its
-  // bounding radius (gravity and applied forces included in the free motion).
+double btHydroelasticCollisionAlgorithm::ClosingBound(btScalar dt, const btVector3& dhat) const {
+  // The farthest the two could close along d̂ in a step: each body's free speed along d̂ plus its
+  // spin times its bounding radius (gravity and applied forces included in the free motion). Any
+  // of them may be stopped by a third body, so the speeds add whatever their signs; only the
+  // part along the line between them counts: neighbours falling side by side do not close.
   double bound = 0;
   for (const btCollisionObject* object : {m_state->body0, m_state->body1}) {
     const btRigidBody* body = btRigidBody::upcast(object);
@@ -292,7 +327,7 @@ double btHydroelasticCollisionAlgorithm::ClosingBound(btScalar dt) const {
     btScalar radius = 0;
     object->getCollisionShape()->getBoundingSphere(centre, radius);
     const btVector3 v = hydro::bullet::FreePointVelocity(object, body->getCenterOfMassPosition(), dt);
-    bound += dt * (v.length() + body->getAngularVelocity().length() * radius);
+    bound += dt * (btFabs(v.dot(dhat)) + body->getAngularVelocity().length() * radius);
   }
   return bound;
 }

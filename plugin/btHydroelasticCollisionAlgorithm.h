@@ -15,6 +15,7 @@
 namespace hydro {
 namespace bullet {
 struct PatchState;
+struct ShapeGeometry;
 }
 }  // namespace hydro
 
@@ -47,10 +48,13 @@ class btHydroelasticCollisionAlgorithm : public btCollisionAlgorithm {
 
  private:
   void ReduceIfAsked(const btCollisionShape* shape0, const btCollisionShape* shape1);
-  bool ApproachesWithinStep(btScalar dt) const;
-  double ClosingBound(btScalar dt) const;
-  void MapToPresentPoses(const btTransform& X_WS0, const btTransform& X_WS0_end, const btTransform& X_WS1,
-                         const btTransform& X_WS1_end, btScalar dt);
+  void MeasureApproach(btScalar dt, double* depth, double* approach) const;
+  double FractionToOverlap(const hydro::bullet::ShapeGeometry& g0, const btTransform& X_WS0,
+                           const hydro::bullet::ShapeGeometry& g1, const btTransform& X_WS1, btScalar dt,
+                           double overlap) const;
+  double ClosingBound(btScalar dt, const btVector3& dhat) const;
+  void MapToPresentPoses(const btTransform& X_WS0, const btTransform& X_WS0_ahead, const btTransform& X_WS1,
+                         const btTransform& X_WS1_ahead, btScalar tau);
   // Bullet's own contact for shapes that overlap with an empty patch (kept only if they truly
   // overlap), and its removal once a patch exists again.
   void RunFallbackForDeepOverlap(const btCollisionObjectWrapper* body0Wrap, const btCollisionObjectWrapper* body1Wrap,

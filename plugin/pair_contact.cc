@@ -1,6 +1,7 @@
 #include "plugin/pair_contact.h"
 
 #include <algorithm>
+#include <limits>
 
 #include "hydro/contact_surface_calculator.h"
 #include "hydro/depth_bound.h"
@@ -94,6 +95,26 @@ bool CalcGapAlongCentres(const ShapeGeometry& a, const RigidTransform& X_WSa, co
   *dhat_W = d;
   *gap_m = low_A - high_B;
   return true;
+}
+
+double SpeculativeOverlapLimit(const ShapeGeometry& a, const ShapeGeometry& b) {
+  double limit = std::numeric_limits<double>::infinity();
+  for (const ShapeGeometry* g : {&a, &b}) {
+    if (g->kind == Kind::kCompliantMesh)
+      limit = std::min(limit, 0.5 * g->compliant_mesh->bvh().root_box().half_size.minCoeff());
+    else if (g->kind == Kind::kCompliantHalfSpace)
+      limit = std::min(limit, 0.5 * g->compliant_half_space->slab_thickness());
+  }
+  return limit;
+}
+
+void LimitRecoveryDepth(double limit_m, std::vector<ContactPoint>* points) {
+  if (!(limit_m < std::numeric_limits<double>::infinity())) return;
+  for (ContactPoint& point : *points) {
+    if (point.phi0_m >= -limit_m) continue;
+    point.phi0_m = -limit_m;
+    point.fn0_N = point.stiffness_N_per_m * limit_m;
+  }
 }
 
 void BoundPointDepths(const ShapeGeometry& a, const RigidTransform& X_WSa, const ShapeGeometry& b,

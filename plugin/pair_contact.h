@@ -21,6 +21,18 @@ bool ComputePairSurface(const ShapeGeometry& a, const RigidTransform& X_WSa, con
 // bounding boxes (exact for boxes, an underestimate otherwise) or a half-space's face. Also gives
 // the direction d̂ used: from b's bounding-box centre to a's, or a half-space's normal. False when
 // both are half-spaces.
+// How much deeper than now a speculative patch may be taken (m): a quarter of the smallest
+// compliant field's reach (its mesh's smallest bounding half-size, or a slab's thickness); +∞ when
+// neither side is compliant. Deeper, a surface can reach where a field levels off (a box's centre)
+// and its points would carry nothing.
+double SpeculativeOverlapLimit(const ShapeGeometry& a, const ShapeGeometry& b);
+
+// Points deeper than `limit_m` (SpeculativeOverlapLimit) are taken at that depth: bodies found
+// that deep (pushed there by a third body, teleported, or just out of Bullet's fallback contact
+// for a body wholly inside another) are pushed out over several steps, as Bullet's own contact
+// would, instead of at depth/δt in one (a box 11 cm inside the ground left it at 7.5 m/s).
+void LimitRecoveryDepth(double limit_m, std::vector<ContactPoint>* points);
+
 bool CalcGapAlongCentres(const ShapeGeometry& a, const RigidTransform& X_WSa, const ShapeGeometry& b,
                          const RigidTransform& X_WSb, Vector3* dhat_W, double* gap_m);
 

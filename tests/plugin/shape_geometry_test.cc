@@ -5,6 +5,8 @@
 #include <BulletCollision/CollisionShapes/btTriangleMesh.h>
 #include <btBulletCollisionCommon.h>
 
+#include <cstdio>
+#include <initializer_list>
 #include <new>
 
 #include "adapters/shape_geometry.h"
@@ -165,6 +167,63 @@ TEST(ShapeGeometryTest, CachedGeometryFollowsTheShapeAtAnAddress) {
   EXPECT_EQ(ShapeRegistry::Instance().Geometry(second), g2);
   hydroRemoveShape(second);
   second->~btBoxShape();
+}
+
+TEST(ShapeGeometryTest, ShapesOfEqualTypeSizeAndPropertiesShareOneGeometry) {
+  // Bullet scenes make a shape per body (1,496 ragdoll capsules in a handful of sizes): equal
+  // shapes with equal properties must share one mesh, and anything that differs must not.
+  ShapeRegistry& registry = ShapeRegistry::Instance();
+  btCapsuleShape a(0.05, 0.3), b(0.05, 0.3), longer(0.05, 0.4);
+  btConvexHullShape hull_a, hull_b, hull_c;
+  for (const btVector3& p : {btVector3(0, 0, 0), btVector3(0.1, 0, 0), btVector3(0, 0.1, 0), btVector3(0, 0, 0.1)}) {
+    hull_a.addPoint(p);
+    hull_b.addPoint(p);
+    hull_c.addPoint(2 * p);
+  }
+  btCapsuleShape stiffer(0.05, 0.3);
+  for (btCollisionShape* shape : std::initializer_list<btCollisionShape*>{&a, &b, &longer, &hull_a, &hull_b, &hull_c})
+    hydroSetHydroelastic(shape, Soft());
+  btHydroelasticProperties stiff = Soft();
+  stiff.m_hydroelasticModulus = 1e7;
+  hydroSetHydroelastic(&stiffer, stiff);
+  EXPECT_EQ(registry.Geometry(&a), registry.Geometry(&b));
+  EXPECT_EQ(registry.Geometry(&hull_a), registry.Geometry(&hull_b));
+  EXPECT_NE(registry.Geometry(&a), registry.Geometry(&longer));
+  EXPECT_NE(registry.Geometry(&hull_a), registry.Geometry(&hull_c));
+  EXPECT_NE(registry.Geometry(&a), registry.Geometry(&stiffer));
+  EXPECT_EQ(registry.Geometry(&stiffer)->modulus_Pa, 1e7);
+  // Rigid and compliant use of the same size are different geometries too.
+  btCapsuleShape rigid(0.05, 0.3);
+  EXPECT_EQ(registry.Geometry(&rigid)->kind, Kind::kRigidMesh);
+  EXPECT_EQ(registry.Geometry(&a)->kind, Kind::kCompliantMesh);
+  // A shared geometry outlives the shape that built it, for the others that use it.
+  const auto shared = registry.Geometry(&b);
+  hydroRemoveShape(&a);
+  EXPECT_EQ(registry.Geometry(&b), shared);
+  for (btCollisionShape* shape :
+       std::initializer_list<btCollisionShape*>{&b, &longer, &hull_a, &hull_b, &hull_c, &stiffer, &rigid})
+    hydroRemoveShape(shape);
+}
+
+TEST(ShapeGeometryTest, DefaultResolutionIsBoundedForEveryShape) {
+  // Without a resolution hint every primitive gets a mesh of bounded size, however thin or long
+  // it is (a 1:100 plate or rod), so that a scene of many bodies stays within memory. With a hint
+  // the user decides.
+  btBoxShape cube(btVector3(0.1, 0.1, 0.1)), plate(btVector3(1, 1, 0.01)), rod(btVector3(1, 0.01, 0.01));
+  btSphereShape ball(0.1);
+  btCapsuleShape capsule(0.01, 2.0), stubby(0.1, 0.05);
+  btCylinderShapeZ disk(btVector3(0.5, 0.5, 0.005)), pole(btVector3(0.01, 0.01, 1.0));
+  btConeShapeZ cone(0.5, 0.01);
+  for (btCollisionShape* shape : std::initializer_list<btCollisionShape*>{&cube, &plate, &rod, &ball, &capsule, &stubby,
+                                                                          &disk, &pole, &cone}) {
+    const btHydroelasticProperties soft = Soft();
+    const ShapeGeometry g = MakeShapeGeometry(*shape, &soft);
+    ASSERT_EQ(g.kind, Kind::kCompliantMesh) << ShapeTypeName(shape->getShapeType());
+    const int tets = g.compliant_mesh->mesh().num_tets();
+    EXPECT_LE(tets, kMaxDefaultTets) << ShapeTypeName(shape->getShapeType());
+    EXPECT_GE(tets, 12) << ShapeTypeName(shape->getShapeType());
+    std::printf("%s default mesh: %d tets\n", ShapeTypeName(shape->getShapeType()).c_str(), tets);
+  }
 }
 
 }  // namespace

@@ -90,9 +90,11 @@ TEST(StiffScenesTest, ABoxDroppedAt60HzLandsWithoutReboundAtAnyStiffness) {
 }
 
 TEST(StiffScenesTest, ABlockOfStiffBoxesDroppedAt60HzStaysTogetherAndComesToRest) {
-  // 2 × 2 × 2 boxes of 1e8 and 1e10 Pa from 0.5 m: the top layer lands on the bottom one in the
-  // step the bottom one lands, the case that threw boxes out at their arrival speed.
-  for (double modulus : {1e8, 1e10}) {
+  // 2 × 2 × 2 boxes of 1e6, 1e8 and 1e10 Pa from 0.5 m: the top layer lands on the bottom one in
+  // the step the bottom one lands, the case that threw boxes out at their arrival speed. At 1e6
+  // the speculative patch once met the boxes at the end of the step 10 cm inside the ground, where
+  // the field levels off at their centres: they sank 21 cm and were thrown back up.
+  for (double modulus : {1e6, 1e8, 1e10}) {
     const SceneRecord r = DropBlock(2, 0.5, modulus);
     const double free_fall = std::sqrt(2 * kGravity * (0.5 + 0.21));
     EXPECT_LE(r.max_speed, free_fall + kGravity * kStep) << modulus;
