@@ -5,6 +5,14 @@
 
 namespace hydro {
 
+double NearRigidScale(double stiffness_N_per_m, double dt_s, double dissipation_time_s, double inverse_mass_wn,
+                      double beta) {
+  const double horizon = dt_s + std::max(dissipation_time_s, 0.0);
+  const double compliant = 1.0 / (dt_s * stiffness_N_per_m * horizon);
+  const double rigid = beta * beta / (4 * M_PI * M_PI) * inverse_mass_wn;
+  return rigid > compliant ? compliant / rigid : 1.0;
+}
+
 CompliantPointLaw MakeCompliantPointLaw(const Vector3& nhat_W, double stiffness_N_per_m, double phi0_m, double dt_s,
                                         double dissipation_time_s, double inverse_mass_wn, double inverse_mass_wt,
                                         double beta, double sigma, bool* near_rigid) {

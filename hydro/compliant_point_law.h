@@ -40,6 +40,13 @@ struct CompliantPointLaw {
   double compliance_Rt{1e-8};        // Rt (s/kg), > 0
 };
 
+// The factor (≤ 1) by which a point's stiffness k must be scaled for δt to resolve it, with the
+// near-rigid threshold β of SAP (Castro et al. 2022): its compliance 1/(δt·k·(δt + τd)) is at
+// least β²·wn/(4π²), the compliance of a spring whose period is β·δt for inverse mass wn. 1 when
+// β = 0 or when k is resolved already.
+double NearRigidScale(double stiffness_N_per_m, double dt_s, double dissipation_time_s, double inverse_mass_wn,
+                      double beta);
+
 // Builds the law of a point with stiffness k (N/m) and signed distance φ0 (m) over a step δt (s),
 // with dissipation time scale τd (s) and near-rigid threshold β (0 turns the regime off), where wn
 // and wt (1/kg) are the inverse masses the point sees along its normal and tangentially, and σ

@@ -132,7 +132,7 @@ class PatchProblem {
   std::vector<Patch> patches_;
   std::vector<int> patch_of_;          // per point
   std::vector<Vector3> p_A_, p_B_;     // per point
-  std::vector<double> mu_, wt_;  // per point: μ, tangential inverse mass
+  std::vector<double> mu_, wt_, wn_;  // per point: μ, tangential and normal inverse mass
   std::vector<CompliantPointLaw> laws_;
   std::vector<MatrixC> C_;
   std::vector<Vector3> vc_start_, vc_, dvc_, gamma_;

@@ -4,11 +4,13 @@
 #include <BulletDynamics/Dynamics/btRigidBody.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 
 #include "adapters/bullet_conversions.h"
 #include "hydro/patch_problem.h"
 #include "plugin/patch_registry.h"
+#include "plugin/btHydroelasticStats.h"
 #include "plugin/patch_state.h"
 
 using hydro::Vector3;
@@ -55,6 +57,21 @@ hydro::PatchBody BodyOf(const btSolverBody& body) {
 
 btHydroelasticConstraintSolver::btHydroelasticConstraintSolver() = default;
 btHydroelasticConstraintSolver::~btHydroelasticConstraintSolver() = default;
+
+btScalar btHydroelasticConstraintSolver::solveGroup(btCollisionObject** bodies, int numBodies,
+                                                    btPersistentManifold** manifold, int numManifolds,
+                                                    btTypedConstraint** constraints, int numConstraints,
+                                                    const btContactSolverInfo& info, btIDebugDraw* debugDrawer,
+                                                    btDispatcher* dispatcher) {
+  if (!hydroStatsTiming())
+    return btSequentialImpulseConstraintSolver::solveGroup(bodies, numBodies, manifold, numManifolds, constraints,
+                                                           numConstraints, info, debugDrawer, dispatcher);
+  const auto start = std::chrono::steady_clock::now();
+  const btScalar result = btSequentialImpulseConstraintSolver::solveGroup(
+      bodies, numBodies, manifold, numManifolds, constraints, numConstraints, info, debugDrawer, dispatcher);
+  hydro::bullet::RecordSolve(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  return result;
+}
 
 void btHydroelasticConstraintSolver::prepareSolve(int numBodies, int numManifolds) {
   btSequentialImpulseConstraintSolver::prepareSolve(numBodies, numManifolds);

@@ -60,6 +60,10 @@ class btHydroelasticConstraintSolver : public btSequentialImpulseConstraintSolve
   int lastNewtonIterations() const { return m_lastNewtonIterations; }
 
   void prepareSolve(int numBodies, int numManifolds) override;
+  // Bullet's solveGroup, timed for btHydroelasticStats when its timing is on.
+  btScalar solveGroup(btCollisionObject** bodies, int numBodies, btPersistentManifold** manifold, int numManifolds,
+                      btTypedConstraint** constraints, int numConstraints, const btContactSolverInfo& info,
+                      btIDebugDraw* debugDrawer, btDispatcher* dispatcher) override;
 
  protected:
   btScalar solveGroupCacheFriendlySetup(btCollisionObject** bodies, int numBodies, btPersistentManifold** manifoldPtr,

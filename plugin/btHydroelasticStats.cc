@@ -3,13 +3,14 @@
 #include <atomic>
 
 namespace {
-std::atomic<long long> g_nanoseconds{0}, g_patches{0}, g_points{0}, g_steps{0};
+std::atomic<long long> g_nanoseconds{0}, g_solver_nanoseconds{0}, g_patches{0}, g_points{0}, g_steps{0};
 std::atomic<bool> g_timing{false};
 }  // namespace
 
 btHydroelasticStats hydroGetStats() {
   btHydroelasticStats stats;
   stats.m_surfaceSeconds = 1e-9 * static_cast<double>(g_nanoseconds.load());
+  stats.m_solverSeconds = 1e-9 * static_cast<double>(g_solver_nanoseconds.load());
   stats.m_patches = g_patches.load();
   stats.m_points = g_points.load();
   stats.m_steps = g_steps.load();
@@ -18,6 +19,7 @@ btHydroelasticStats hydroGetStats() {
 
 void hydroResetStats() {
   g_nanoseconds = 0;
+  g_solver_nanoseconds = 0;
   g_patches = 0;
   g_points = 0;
   g_steps = 0;
@@ -34,5 +36,6 @@ void RecordPatch(double seconds, int points, bool patch) {
   g_patches += patch ? 1 : 0;
   g_steps += 1;
 }
+void RecordSolve(double seconds) { g_solver_nanoseconds += static_cast<long long>(seconds * 1e9); }
 }  // namespace bullet
 }  // namespace hydro

@@ -6,6 +6,7 @@
 
 struct btHydroelasticStats {
   double m_surfaceSeconds{0};  // computing contact surfaces, solver points and manifolds (timing on)
+  double m_solverSeconds{0};   // in btHydroelasticConstraintSolver, Bullet's rows and patches (timing on)
   long long m_patches{0};      // pair-steps with patch contact
   long long m_points{0};       // solver points written
   long long m_steps{0};        // pair-steps processed by the plugin (patch or not)
@@ -21,5 +22,7 @@ namespace hydro {
 namespace bullet {
 // Called by the collision algorithm.
 void RecordPatch(double seconds, int points, bool patch);
+// Called by btHydroelasticConstraintSolver for each island group it solves, when timing is on.
+void RecordSolve(double seconds);
 }  // namespace bullet
 }  // namespace hydro
