@@ -17,6 +17,7 @@
 #include "hydro/point_reduction.h"
 #include "plugin/manifold_emitter.h"
 #include "plugin/pair_contact.h"
+#include "plugin/btHydroelasticConstraintSolver.h"
 #include "plugin/btHydroelasticStats.h"
 #include "plugin/free_motion.h"
 #include "plugin/patch_registry.h"
@@ -249,9 +250,11 @@ void btHydroelasticCollisionAlgorithm::ClearFallbackContact() {
 }
 
 void btHydroelasticCollisionAlgorithm::ReduceIfAsked(const btCollisionShape* shape0, const btCollisionShape* shape1) {
-  // The world-wide default applies to patches btHydroelasticConstraintSolver solves; under another
-  // solver, Bullet's rows take each polygon's point as before unless a shape asks for fewer.
-  const int max_points = ShapeRegistry::Instance().MaxPatchPoints(shape0, shape1, m_state->block_solved);
+  // The world-wide default applies to patches btHydroelasticConstraintSolver solves (to every pair
+  // from its first step while such a solver exists); under another solver, Bullet's rows take each
+  // polygon's point as before unless a shape asks for fewer.
+  const bool block_solved = m_state->block_solved || btHydroelasticConstraintSolver::anyExists();
+  const int max_points = ShapeRegistry::Instance().MaxPatchPoints(shape0, shape1, block_solved);
   if (max_points > 0 && static_cast<int>(m_state->points.size()) > max_points) {
     hydro::ReduceContactPoints(m_state->points, max_points, &m_state->reduced_points);
     m_state->points.swap(m_state->reduced_points);

@@ -4,6 +4,7 @@
 #include <BulletDynamics/Dynamics/btRigidBody.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 
@@ -55,8 +56,13 @@ hydro::PatchBody BodyOf(const btSolverBody& body) {
 
 }  // namespace
 
-btHydroelasticConstraintSolver::btHydroelasticConstraintSolver() = default;
-btHydroelasticConstraintSolver::~btHydroelasticConstraintSolver() = default;
+namespace {
+std::atomic<int> g_live_solvers{0};
+}  // namespace
+
+btHydroelasticConstraintSolver::btHydroelasticConstraintSolver() { ++g_live_solvers; }
+btHydroelasticConstraintSolver::~btHydroelasticConstraintSolver() { --g_live_solvers; }
+bool btHydroelasticConstraintSolver::anyExists() { return g_live_solvers.load(std::memory_order_relaxed) > 0; }
 
 btScalar btHydroelasticConstraintSolver::solveGroup(btCollisionObject** bodies, int numBodies,
                                                     btPersistentManifold** manifold, int numManifolds,

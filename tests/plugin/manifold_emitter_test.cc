@@ -2,6 +2,7 @@
 // stops using, so Bullet's island manager and solver see only what the live patches need.
 #include <gtest/gtest.h>
 
+#include "plugin/btHydroelasticContactQuery.h"
 #include "plugin/manifold_emitter.h"
 #include "plugin/patch_registry.h"
 #include "test_world.h"
@@ -73,6 +74,23 @@ TEST(ManifoldEmitterTest, ManifoldsFollowTheLargestPatchOfTheWindow) {
   world.Step(hydro::bullet::kManifoldReleaseSteps);
   EXPECT_LE(PatchManifolds(world.dispatcher()), (hydro::bullet::kDefaultMaxPatchPoints + 3) / 4);
   EXPECT_GE(PatchManifolds(world.dispatcher()), 1);
+}
+
+TEST(ManifoldEmitterTest, APatchIsMergedFromItsFirstStep) {
+  // Under btHydroelasticConstraintSolver the default point budget holds from a pair's first step
+  // (a 1,000-brick wall built at rest spent minutes on its first step's whole patches).
+  btBoxShape box(btVector3(0.05, 0.05, 0.05));
+  btBoxShape floor(btVector3(1, 1, 1));
+  const test::ScopedHydroelastic tag(&box, test::Compliant(1e6, 0.01));
+  TestWorld world;
+  world.AddBody(&floor, 0, btVector3(0, 0, -1));
+  world.AddBody(&box, 1.0, btVector3(0, 0, 0.0499));
+  world.Step(1);
+  const auto patches = hydroGetContactPatches(world.dispatcher(), 1e-3);
+  ASSERT_EQ(patches.size(), 1u);
+  EXPECT_LE(patches[0].m_numSolverPoints, hydro::bullet::kDefaultMaxPatchPoints);
+  EXPECT_GE(patches[0].m_numSolverPoints, 4);
+  EXPECT_LE(PatchManifolds(world.dispatcher()), (hydro::bullet::kDefaultMaxPatchPoints + 3) / 4);
 }
 
 }  // namespace
