@@ -37,7 +37,13 @@ VolumeMeshWithExtent MakeCylinderVolumeMesh(double radius, double length, double
   internal::MeshBuilder builder;
   auto vertex = [&](int qx, int qy, int layer) {
     const int m = std::abs(qx) + std::abs(qy);
-    const double rho = radius * m / rings;  // the nominal radius of ring m, which sets its extent
+    // The nominal radius of ring m, which sets its extent. A disk thinner than its rings are wide
+    // has its medial surface's rim edge (where the side is as near as the faces, L/2 in from the
+    // rim) inside the outer ring; the last inner ring is moved out to it, so the outer ring's field
+    // rises to the faces' at its inner edge and the pressure under a pressed disk stays uniform
+    // out to L/2 from the rim.
+    const double rho = m == rings - 1 && rings >= 2 ? std::max(radius * m / rings, radius - 0.5 * length)
+                                                    : radius * m / rings;
     Vector3 p(0, 0, -0.5 * length + length * layer / layers);
     if (m > 0) p.head<2>() = ring_scale[m] * rho * Eigen::Vector2d(qx, qy).normalized();
     const double e = std::min(radius - rho, 0.5 * length - std::abs(p.z())) / depth_scale;
@@ -62,6 +68,11 @@ VolumeMeshWithExtent MakeCylinderVolumeMesh(double radius, double length, double
               builder.AddPrism(bottom, top);
             }
           }
+  // The rim ring's prisms have a tet with all four vertices on the side or a cap; give each an
+  // interior vertex with the exact normalized distance there.
+  builder.SplitBoundaryOnlyTets([&](const Vector3& p) {
+    return std::clamp(std::min(radius - p.head<2>().norm(), 0.5 * length - std::abs(p.z())) / depth_scale, 0.0, 1.0);
+  });
   return builder.Build();
 }
 

@@ -44,6 +44,31 @@ class MeshBuilder {
   // tets around its (0,0,0)–(1,1,1) diagonal; hexes whose local axes follow the same global
   // directions then agree on their shared faces.
   void AddHex(const std::array<int, 8>& c);
+  // Splits every tet whose four vertices lie on the boundary (extent 0) at its centroid c, with
+  // extent extent_at(c) there: such a tet would carry no pressure at all (Drake's medial-axis
+  // meshes have an interior vertex in every tet; a generator whose lattice misses it in places, a
+  // thin cylinder's rim, calls this). Faces are kept, so the mesh stays conforming.
+  template <typename ExtentAt>
+  void SplitBoundaryOnlyTets(const ExtentAt& extent_at) {
+    const std::vector<Tet> tets = std::move(tets_);
+    tets_.clear();
+    for (const Tet& t : tets) {
+      const bool boundary_only = extent_[t[0]] == 0 && extent_[t[1]] == 0 && extent_[t[2]] == 0 && extent_[t[3]] == 0;
+      const Vector3 c = 0.25 * (positions_[t[0]] + positions_[t[1]] + positions_[t[2]] + positions_[t[3]]);
+      const double e = boundary_only ? extent_at(c) : 0.0;
+      if (!(e > 0)) {
+        tets_.push_back(t);
+        continue;
+      }
+      const int centroid = static_cast<int>(positions_.size());
+      positions_.push_back(c);
+      extent_.push_back(e);
+      AddTet(t[0], t[1], t[2], centroid);
+      AddTet(t[0], t[1], t[3], centroid);
+      AddTet(t[0], t[2], t[3], centroid);
+      AddTet(t[1], t[2], t[3], centroid);
+    }
+  }
   VolumeMeshWithExtent Build();
 
   const Vector3& position(int v) const { return positions_[v]; }
