@@ -106,8 +106,6 @@ int PatchProblem::AddPatch(int body_A, int body_B, const std::vector<PatchPoint>
     const Eigen::Matrix<double, 12, 1> Ctn = C.transpose() * q.nhat_BA_W;
     const double wn = Ctn.squaredNorm();
     const double wt = std::max(0.5 * (C.squaredNorm() - wn), 0.0);
-    stiffness_scale = std::min(stiffness_scale, NearRigidScale(q.stiffness_N_per_m, dt_, q.dissipation_time_s, wn,
-                                                               options_.near_rigid_beta));
     C_.push_back(C);
     p_A_.push_back(q.p_WQ);
     p_B_.push_back(p_B);
@@ -119,9 +117,35 @@ int PatchProblem::AddPatch(int body_A, int body_B, const std::vector<PatchPoint>
   // The near-rigid regime of SAP (Castro et al. 2022, cited in seeds 000 and 002) softens each
   // point that δt cannot resolve to a period of β·δt for the mass it sees. Applied point by point,
   // it would soften a patch unevenly — a coin's rim points see five times its centre's inverse
-  // mass — and so redistribute its pressure: at 1 GPa the coin's torsional friction moment was
-  // wrong and its ε off by 15 %. The whole patch is softened instead, by the factor its most
-  // demanding point needs, which keeps the pressure's shape (000 §IV: k = g·A per point).
+  // mass — and so redistribute its pressure (at 1 GPa the coin's ε was off by 15 %); and it would
+  // make a patch's stiffness grow with its number of points. The whole patch is softened instead,
+  // uniformly, which keeps its pressure's shape (000 §IV: k = g·A per point), to a period of
+  // β·δt/4 for the inverse mass it sees at its centre of stiffness along its mean normal: the
+  // stiffness 16 points of SAP's rule would have (a stack of ten stiff boxes at 60 Hz then sags
+  // under a millimetre). Implicit steps stay stable at any stiffness; the bound keeps Newton's
+  // problem well conditioned.
+  {
+    double K = 0, horizon_K = 0;
+    Vector3 c = Vector3::Zero(), n = Vector3::Zero();
+    for (const PatchPoint& q : points) {
+      K += q.stiffness_N_per_m;
+      horizon_K += q.stiffness_N_per_m * (dt_ + std::max(q.dissipation_time_s, 0.0));
+      c += q.stiffness_N_per_m * q.p_WQ;
+      n += q.stiffness_N_per_m * q.nhat_BA_W;
+    }
+    if (K > 0 && n.norm() > 0) {
+      c /= K;
+      n.normalize();
+      MatrixC C = MatrixC::Zero();
+      if (A.offset >= 0) C.leftCols<6>() = PointJacobian(c - A.c) * A.B;
+      if (B.offset >= 0) C.rightCols<6>() = -PointJacobian(c - B.c) * B.B;
+      const double w = (C.transpose() * n).squaredNorm();
+      constexpr double kPatchPeriodDivisor = 4;
+      const double beta = options_.near_rigid_beta / kPatchPeriodDivisor;
+      // The patch's compliance 1/(δt·Σk·horizon) against β²·w/(4π²), as NearRigidScale per point.
+      stiffness_scale = NearRigidScale(horizon_K / dt_, dt_, 0.0, w, beta);
+    }
+  }
   if (stiffness_scale < 1) near_rigid_points_ += static_cast<int>(points.size());
   for (size_t i = 0; i < points.size(); ++i) {
     const PatchPoint& q = points[i];

@@ -216,7 +216,7 @@ TEST(PatchProblemTest, ANearRigidPatchKeepsItsPressureShape) {
   // A stiff patch of equal points, at the corners and centre of a cube's base: the corners see
   // more inverse mass (the cube turns about them), so softening each point to its own near-rigid
   // period would take load off the corners. The patch is softened as a whole: equal points carry
-  // equal impulses, whatever their place, and the weight is carried over the step.
+  // equal impulses, whatever their place, and the stiffness is the patch's closed form.
   const double m = 1, a = 0.05, k = 1e9, dt = 1.0 / 60;
   std::vector<PatchPoint> points = BottomCorners(a, k, 0, 0);
   points.push_back(points[0]);
@@ -229,11 +229,12 @@ TEST(PatchProblemTest, ANearRigidPatchKeepsItsPressureShape) {
   const double centre = block.impulse(4).z();
   for (int i = 0; i < 4; ++i) EXPECT_NEAR(block.impulse(i).z() / centre, 1.0, 1e-9) << "corner " << i;
   EXPECT_NEAR(dV_A.head<3>().norm(), 0, 1e-12);
-  // Each point softened to the near-rigid stiffness of the corners, 4π²/(β²·w·δt²) with β = 1 and
-  // w = 1/m + 2a²/I = 4/kg; starting at zero depth, the implicit springs K' = 5 of them give
-  // γ = m·g·δt · δt²K'/(m + δt²K') (0.160 N·s against the weight's 0.1635 over the step).
-  const double w = 1 / m + 2 * a * a / (m * 4 * a * a / 6);
-  const double K = 5 * 4 * M_PI * M_PI / (w * dt * dt);
+  // The patch softened as a whole to a period of β·δt/4 (β = 1) for the inverse mass at its centre
+  // of stiffness, the base's centre, below the cube's: w = 1/m. Its stiffness K = 16·4π²/(w·δt²)
+  // is shared equally; starting at zero depth, the implicit springs give
+  // γ = m·g·δt · δt²K/(m + δt²K).
+  const double w = 1 / m;
+  const double K = 16 * 4 * M_PI * M_PI / (w * dt * dt);
   const double expected = m * kGravity * dt * dt * dt * K / (m + dt * dt * K);
   EXPECT_NEAR(block.WrenchOnA()[5], expected, 1e-9 * expected);
 }

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <vector>
 
 #include "test_world.h"
@@ -105,6 +106,21 @@ TEST(StiffScenesTest, ABlockOfStiffBoxesDroppedAt60HzStaysTogetherAndComesToRest
   }
 }
 
+TEST(StiffScenesTest, BasicDemosBlockLandsAndRestsAtEveryStiffness) {
+  // Bullet's BasicDemo, 3 × 3 × 3 of its 5 × 5 × 5 boxes (the whole block is in plugin_bench), from
+  // 2 m at 1e6, 1e8 and 1e10 Pa. Deepest below the floor: 1 mm beyond the static depth (µm) for the
+  // stiff ones (measured 0.5–0.7 mm); at 1e6 the landing itself compresses a box's 4e5 N/m patch
+  // by v/ω = 6.2 m/s / 632 s⁻¹ ≈ 1 cm (measured 9.1 mm), which no solver should remove.
+  for (double modulus : {1e6, 1e8, 1e10}) {
+    const SceneRecord r = DropBlock(3, 2.0, modulus);
+    const double free_fall = std::sqrt(2 * kGravity * (2.0 + 2 * 0.21));
+    EXPECT_LE(r.max_speed, free_fall + kGravity * kStep) << modulus;
+    EXPECT_LE(r.deepest, modulus < 1e7 ? 0.0105 : 1e-3) << modulus;
+    EXPECT_GE(r.rest_time, 0) << modulus;
+    EXPECT_LT(r.final_speed, 0.01) << modulus;
+  }
+}
+
 TEST(StiffScenesTest, PatchContactDoesNotDependOnTheProgramsSolverSettings) {
   // BenchmarkDemo sets 5 iterations after making its world, which overwrote what patch contact
   // asked of Bullet's solver. btHydroelasticConstraintSolver solves patches itself: with Bullet's
@@ -122,9 +138,9 @@ TEST(StiffScenesTest, PatchContactDoesNotDependOnTheProgramsSolverSettings) {
 }
 
 TEST(StiffScenesTest, ATenBoxStackAt1e9StandsStill) {
-  // Ten 10 cm boxes stacked at rest on the floor at E = 1e9 Pa, 60 Hz. The top box settles by the
-  // near-rigid contacts' compliance (each a spring of one step's period, β = 1): 1.4 mm measured,
-  // bounded here at 2 mm (1 mm is the goal; β = 0.5 reaches it but loosens piles).
+  // Ten 10 cm boxes stacked at rest on the floor at E = 1e9 Pa, 60 Hz. Each contact is a near-rigid
+  // patch softened to a period of δt/4 for the masses it moves, so the top box settles by the sum
+  // of ten such springs' compressions: 0.43 mm measured; the bound is 1 mm.
   btBoxShape box(btVector3(0.05, 0.05, 0.05));
   btBoxShape floor(btVector3(50, 50, 50));
   const ScopedHydroelastic tag(&box, Compliant(1e9));
@@ -134,7 +150,7 @@ TEST(StiffScenesTest, ATenBoxStackAt1e9StandsStill) {
   for (int i = 0; i < 10; ++i) bodies.push_back(world.AddBody(&box, 1.0, btVector3(0, 0, 0.05 + 0.1 * i)));
   const btVector3 start = bodies.back()->getCenterOfMassPosition();
   const SceneRecord r = RunScene(&world, bodies, 3.0);
-  EXPECT_LT((bodies.back()->getCenterOfMassPosition() - start).length(), 2e-3);
+  EXPECT_LT((bodies.back()->getCenterOfMassPosition() - start).length(), 1e-3);
   EXPECT_LT(r.max_speed, 0.2);
   EXPECT_LT(r.final_speed, 0.01);
 }
