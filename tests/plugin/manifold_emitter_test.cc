@@ -12,6 +12,24 @@ namespace {
 
 using test::TestWorld;
 
+// A compliant 10 cm box (fine mesh: a face patch has many points) on a rigid floor.
+class BoxOnFloor {
+ public:
+  explicit BoxOnFloor(double height) {
+    world_.AddBody(&floor_, 0, btVector3(0, 0, -1));
+    body_ = world_.AddBody(&box_, 1.0, btVector3(0, 0, height));
+  }
+  TestWorld& world() { return world_; }
+  btRigidBody* body() { return body_; }
+
+ private:
+  btBoxShape box_{btVector3(0.05, 0.05, 0.05)};
+  btBoxShape floor_{btVector3(1, 1, 1)};
+  const test::ScopedHydroelastic tag_{&box_, test::Compliant(1e6, 0.01)};
+  TestWorld world_;
+  btRigidBody* body_{nullptr};
+};
+
 int PatchManifolds(btDispatcher* dispatcher) {
   int count = 0;
   for (int m = 0; m < dispatcher->getNumManifolds(); ++m)
@@ -20,14 +38,11 @@ int PatchManifolds(btDispatcher* dispatcher) {
 }
 
 TEST(ManifoldEmitterTest, PairReleasesManifoldsItNoLongerNeedsAfterAWindow) {
-  btBoxShape box(btVector3(0.05, 0.05, 0.05));
-  btBoxShape floor(btVector3(1, 1, 1));
-  // A fine mesh and whole patches: the box's face patch has many points, in many manifolds.
-  const test::ScopedHydroelastic tag(&box, test::Compliant(1e6, 0.01));
+  // Whole patches: the box's face patch has many points, in many manifolds.
   const test::ScopedWholePatches whole;
-  TestWorld world;
-  world.AddBody(&floor, 0, btVector3(0, 0, -1));
-  btRigidBody* body = world.AddBody(&box, 1.0, btVector3(0, 0, 0.05));
+  BoxOnFloor scene(0.05);
+  TestWorld& world = scene.world();
+  btRigidBody* body = scene.body();
   world.Step(100);
   const int resting = PatchManifolds(world.dispatcher());
   ASSERT_GT(resting, 4);
@@ -60,12 +75,8 @@ TEST(ManifoldEmitterTest, PairReleasesManifoldsItNoLongerNeedsAfterAWindow) {
 TEST(ManifoldEmitterTest, ManifoldsFollowTheLargestPatchOfTheWindow) {
   // A patch that shrinks for good (whole face to the default 16-point reduction) ends with the
   // manifolds the smaller patch needs: at most 16 points, in at most 4 manifolds.
-  btBoxShape box(btVector3(0.05, 0.05, 0.05));
-  btBoxShape floor(btVector3(1, 1, 1));
-  const test::ScopedHydroelastic tag(&box, test::Compliant(1e6, 0.01));
-  TestWorld world;
-  world.AddBody(&floor, 0, btVector3(0, 0, -1));
-  world.AddBody(&box, 1.0, btVector3(0, 0, 0.05));
+  BoxOnFloor scene(0.05);
+  TestWorld& world = scene.world();
   {
     const test::ScopedWholePatches whole;
     world.Step(20);
@@ -79,12 +90,8 @@ TEST(ManifoldEmitterTest, ManifoldsFollowTheLargestPatchOfTheWindow) {
 TEST(ManifoldEmitterTest, APatchIsMergedFromItsFirstStep) {
   // Under btHydroelasticConstraintSolver the default point budget holds from a pair's first step
   // (a 1,000-brick wall built at rest spent minutes on its first step's whole patches).
-  btBoxShape box(btVector3(0.05, 0.05, 0.05));
-  btBoxShape floor(btVector3(1, 1, 1));
-  const test::ScopedHydroelastic tag(&box, test::Compliant(1e6, 0.01));
-  TestWorld world;
-  world.AddBody(&floor, 0, btVector3(0, 0, -1));
-  world.AddBody(&box, 1.0, btVector3(0, 0, 0.0499));
+  BoxOnFloor scene(0.0499);
+  TestWorld& world = scene.world();
   world.Step(1);
   const auto patches = hydroGetContactPatches(world.dispatcher(), 1e-3);
   ASSERT_EQ(patches.size(), 1u);
