@@ -154,7 +154,6 @@ void btHydroelasticCollisionAlgorithm::processCollision(const btCollisionObjectW
         ReduceIfAsked(shape0, shape1);
         m_state->points_on_B.clear();
       }
-      hydro::bullet::LimitRecoveryDepth(hydro::bullet::SpeculativeOverlapLimit(*g0, *g1), &m_state->points);
       if (m_state->closest_points) {
         // A query: report each solver point through the caller's result, normal on body1.
         for (const hydro::ContactPoint& point : m_state->points)
@@ -162,6 +161,8 @@ void btHydroelasticCollisionAlgorithm::processCollision(const btCollisionObjectW
                                      point.phi0_m);
         return;
       }
+      // Queries above report the true depths; the solver gets them bounded.
+      hydro::bullet::LimitRecoveryDepth(hydro::bullet::SpeculativeOverlapLimit(*g0, *g1), &m_state->points);
       m_state->combined_friction =
           hydro::CombineFriction(m_state->body0->getFriction(), m_state->body1->getFriction());
       m_state->combined_dissipation_s_per_m =
