@@ -62,7 +62,7 @@ struct PatchProblemOptions {
   // divide it by 10 a round down to stiction_sigma, each from the last round's solution, inside
   // whose stick set the problem is then nearly quadratic (continuation). A stuck point creeps at
   // σ times the velocity change its friction impulse makes in a step.
-  double stiction_sigma{1e-5};
+  double stiction_sigma{1e-4};
   double stiction_sigma_start{1e-3};
   double relative_tolerance{1e-6};  // |∇f| ≤ this · max(|z|, |Σ Cᵀγ|)
 };
