@@ -13,6 +13,10 @@ double NearRigidScale(double stiffness_N_per_m, double dt_s, double dissipation_
   return rigid > compliant ? compliant / rigid : 1.0;
 }
 
+double PatchNearRigidScale(double horizon_stiffness_N_per_m, double dt_s, double inverse_mass_w, double beta) {
+  return NearRigidScale(horizon_stiffness_N_per_m, dt_s, 0.0, inverse_mass_w, beta / kPatchPeriodDivisor);
+}
+
 CompliantPointLaw MakeCompliantPointLaw(const Vector3& nhat_W, double stiffness_N_per_m, double phi0_m, double dt_s,
                                         double dissipation_time_s, double inverse_mass_wn, double inverse_mass_wt,
                                         double beta, double sigma, bool* near_rigid) {

@@ -48,6 +48,13 @@ struct CompliantPointLaw {
 double NearRigidScale(double stiffness_N_per_m, double dt_s, double dissipation_time_s, double inverse_mass_wn,
                       double beta);
 
+// The same rule for a whole patch, softened uniformly (patch_problem.cc says why): the factor (≤ 1)
+// for every point's stiffness so that the patch, of horizon stiffness Σ k_i·(δt + τd_i)/δt, has a
+// period of at least β·δt/kPatchPeriodDivisor for the inverse mass w it sees at its centre of
+// stiffness along its mean normal.
+constexpr double kPatchPeriodDivisor = 4;
+double PatchNearRigidScale(double horizon_stiffness_N_per_m, double dt_s, double inverse_mass_w, double beta);
+
 // Builds the law of a point with stiffness k (N/m) and signed distance φ0 (m) over a step δt (s),
 // with dissipation time scale τd (s) and near-rigid threshold β (0 turns the regime off), where wn
 // and wt (1/kg) are the inverse masses the point sees along its normal and tangentially, and σ

@@ -32,6 +32,13 @@ Eigen::Matrix<double, 3, 6> PointJacobian(const Vector3& r) {
 
 Vector3 PointVelocity(const Vector6& V, const Vector3& r) { return V.tail<3>() + V.head<3>().cross(r); }
 
+// Jᵀ·γ for J = PointJacobian(r): the wrench [r × γ; γ] of an impulse γ at offset r.
+Vector6 Wrench(const Vector3& r, const Vector3& gamma) {
+  Vector6 W;
+  W << r.cross(gamma), gamma;
+  return W;
+}
+
 }  // namespace
 
 Matrix6 RigidBodyMobility(const Matrix3& inverse_inertia_W, double inverse_mass, const Vector3& angular_factor,
@@ -48,16 +55,16 @@ void PatchProblem::Reset(double dt_s, const PatchProblemOptions& options) {
   CheckPositive(options.stiction_sigma_start, "patch problem initial stiction regularization");
   dt_ = dt_s;
   options_ = options;
+  groups_.clear();
   bodies_.clear();
   patches_.clear();
   patch_of_.clear();
-  p_A_.clear();
-  p_B_.clear();
+  r_A_.clear();
+  r_B_.clear();
   mu_.clear();
   wt_.clear();
   wn_.clear();
   laws_.clear();
-  C_.clear();
   num_unknowns_ = 0;
   finalized_ = false;
   bounds_set_ = false;
@@ -65,16 +72,63 @@ void PatchProblem::Reset(double dt_s, const PatchProblemOptions& options) {
   near_rigid_points_ = 0;
 }
 
+int PatchProblem::AddGroup(int dim) {
+  Group g;
+  g.dim = dim;
+  if (dim > 0) {
+    g.offset = num_unknowns_;
+    num_unknowns_ += dim;
+  }
+  groups_.push_back(g);
+  finalized_ = false;
+  return static_cast<int>(groups_.size()) - 1;
+}
+
 int PatchProblem::AddBody(const PatchBody& body) {
+  Matrix6 B;
+  const bool moves = FactorMobility(body.mobility, &B);
   Body b;
   b.c = body.p_WC;
-  if (FactorMobility(body.mobility, &b.B)) {
-    b.offset = num_unknowns_;
-    num_unknowns_ += 6;
-  }
+  b.group = AddGroup(moves ? 6 : 0);
+  b.B = moves ? Eigen::Matrix<double, 6, Eigen::Dynamic>(B) : Eigen::Matrix<double, 6, Eigen::Dynamic>(6, 0);
   bodies_.push_back(b);
-  finalized_ = false;
   return static_cast<int>(bodies_.size()) - 1;
+}
+
+int PatchProblem::AddCoupledBodies(const Eigen::MatrixXd& B, const std::vector<Vector3>& p_WC) {
+  const int k = static_cast<int>(p_WC.size());
+  if (k == 0 || B.rows() != 6 * k)
+    throw InvalidInput("patch problem: coupled bodies need a mobility factor of 6 rows per body (" +
+                       std::to_string(k) + " bodies, " + std::to_string(B.rows()) + " rows)");
+  if (!B.allFinite()) throw InvalidInput("patch problem: coupled bodies' mobility factor is not finite");
+  for (const Vector3& p : p_WC)
+    if (!IsFinite(p)) throw InvalidInput("patch problem: a coupled body's reference point is not finite");
+  const int group = AddGroup(static_cast<int>(B.cols()));
+  const int first = static_cast<int>(bodies_.size());
+  for (int j = 0; j < k; ++j) {
+    Body b;
+    b.c = p_WC[j];
+    b.group = group;
+    b.B = B.middleRows(6 * j, 6);
+    bodies_.push_back(b);
+  }
+  return first;
+}
+
+void PatchProblem::InverseMasses(int body_A, int body_B, const Vector3& p_A, const Vector3& p_B, const Vector3& n,
+                                 double* wn, double* wt) const {
+  // C = ∂vc/∂z over the groups' unknowns: J_A·B_A − J_B·B_B (the same columns when A and B are
+  // coupled); the point's Delassus block is C·Cᵀ.
+  const Body& A = bodies_[body_A];
+  const Body& B = bodies_[body_B];
+  const int dim_A = groups_[A.group].dim;
+  const bool same = A.group == B.group;
+  Eigen::Matrix<double, 3, Eigen::Dynamic> C = Eigen::Matrix<double, 3, Eigen::Dynamic>::Zero(3, same ? dim_A : dim_A + groups_[B.group].dim);
+  if (dim_A > 0) C.leftCols(dim_A) += PointJacobian(p_A - A.c) * A.B;
+  if (B.B.cols() > 0) C.rightCols(B.B.cols()) -= PointJacobian(p_B - B.c) * B.B;
+  const double w_n = (C.transpose() * n).squaredNorm();
+  *wn = w_n;
+  *wt = std::max(0.5 * (C.squaredNorm() - w_n), 0.0);
 }
 
 int PatchProblem::AddPatch(int body_A, int body_B, const std::vector<PatchPoint>& points) {
@@ -98,17 +152,12 @@ int PatchProblem::AddPatch(int body_A, int body_B, const std::vector<PatchPoint>
       throw InvalidInput("patch problem: point " + std::to_string(i) + " of patch " +
                          std::to_string(patches_.size()) + " has a non-finite or non-positive value");
     const Vector3 p_B = IsFinite(q.p_WQ_B) ? q.p_WQ_B : q.p_WQ;
-    MatrixC C = MatrixC::Zero();
-    if (A.offset >= 0) C.leftCols<6>() = PointJacobian(q.p_WQ - A.c) * A.B;
-    if (B.offset >= 0) C.rightCols<6>() = -PointJacobian(p_B - B.c) * B.B;
-    // The inverse masses the point sees (its Delassus block C·Cᵀ): along the normal, n̂ᵀ·C·Cᵀ·n̂,
-    // and tangentially, the mean over the two tangent directions.
-    const Eigen::Matrix<double, 12, 1> Ctn = C.transpose() * q.nhat_BA_W;
-    const double wn = Ctn.squaredNorm();
-    const double wt = std::max(0.5 * (C.squaredNorm() - wn), 0.0);
-    C_.push_back(C);
-    p_A_.push_back(q.p_WQ);
-    p_B_.push_back(p_B);
+    // The inverse masses the point sees: along the normal, and tangentially (the mean over the two
+    // tangent directions).
+    double wn = 0, wt = 0;
+    InverseMasses(body_A, body_B, q.p_WQ, p_B, q.nhat_BA_W, &wn, &wt);
+    r_A_.push_back(q.p_WQ - A.c);
+    r_B_.push_back(p_B - B.c);
     mu_.push_back(std::max(q.friction, 0.0));
     wt_.push_back(wt);
     wn_.push_back(wn);
@@ -136,14 +185,9 @@ int PatchProblem::AddPatch(int body_A, int body_B, const std::vector<PatchPoint>
     if (K > 0 && n.norm() > 0) {
       c /= K;
       n.normalize();
-      MatrixC C = MatrixC::Zero();
-      if (A.offset >= 0) C.leftCols<6>() = PointJacobian(c - A.c) * A.B;
-      if (B.offset >= 0) C.rightCols<6>() = -PointJacobian(c - B.c) * B.B;
-      const double w = (C.transpose() * n).squaredNorm();
-      constexpr double kPatchPeriodDivisor = 4;
-      const double beta = options_.near_rigid_beta / kPatchPeriodDivisor;
-      // The patch's compliance 1/(δt·Σk·horizon) against β²·w/(4π²), as NearRigidScale per point.
-      stiffness_scale = NearRigidScale(horizon_K / dt_, dt_, 0.0, w, beta);
+      double w = 0, unused = 0;
+      InverseMasses(body_A, body_B, c, c, n, &w, &unused);
+      stiffness_scale = PatchNearRigidScale(horizon_K / dt_, dt_, w, options_.near_rigid_beta);
     }
   }
   if (stiffness_scale < 1) near_rigid_points_ += static_cast<int>(points.size());
@@ -164,35 +208,37 @@ void PatchProblem::BuildPattern() {
   vc_.assign(n, Vector3::Zero());
   dvc_.assign(n, Vector3::Zero());
   gamma_.assign(n, Vector3::Zero());
+  body_dV_.assign(bodies_.size(), Vector6::Zero());
   z_.setZero(num_unknowns_);
   z_start_.setZero(num_unknowns_);
-  patch_curvature_.resize(patches_.size());
-  // One 6×6 block per body with unknowns, and two per patch between two such bodies.
+  z_solve_start_.setZero(num_unknowns_);
+  // One block per group with unknowns, and two per patch between two such groups.
   std::vector<Eigen::Triplet<double>> triplets;
-  auto add_block = [&](int row, int col) {
-    for (int c = 0; c < 6; ++c)
-      for (int r = 0; r < 6; ++r) triplets.emplace_back(row + r, col + c, 0.0);
+  auto add_block = [&](const Group& s, const Group& t) {
+    for (int c = 0; c < t.dim; ++c)
+      for (int r = 0; r < s.dim; ++r) triplets.emplace_back(s.offset + r, t.offset + c, 0.0);
   };
-  for (const Body& b : bodies_)
-    if (b.offset >= 0) add_block(b.offset, b.offset);
+  for (const Group& g : groups_)
+    if (g.dim > 0) add_block(g, g);
   for (const Patch& p : patches_) {
-    const int a = bodies_[p.body_A].offset, b = bodies_[p.body_B].offset;
-    if (a >= 0 && b >= 0) add_block(a, b), add_block(b, a);
+    const Group& a = groups_[bodies_[p.body_A].group];
+    const Group& b = groups_[bodies_[p.body_B].group];
+    if (a.dim > 0 && b.dim > 0 && &a != &b) add_block(a, b), add_block(b, a);
   }
   hessian_.resize(num_unknowns_, num_unknowns_);
   hessian_.setFromTriplets(triplets.begin(), triplets.end());  // duplicates (two patches, one pair) sum
   hessian_.makeCompressed();
-  block_slots_.assign(patches_.size(), {});
-  for (size_t k = 0; k < patches_.size(); ++k) {
-    const int offsets[2] = {bodies_[patches_[k].body_A].offset, bodies_[patches_[k].body_B].offset};
-    // Slots of the blocks (s, t) ∈ {A, B}², row-major within each block; null where a body has none.
-    std::vector<double*>& slots = block_slots_[k];
-    slots.assign(4 * 36, nullptr);
+  for (Patch& p : patches_) {
+    const Group* side[2] = {&groups_[bodies_[p.body_A].group], &groups_[bodies_[p.body_B].group]};
+    // Slots of the blocks (s, t) ∈ {A, B}², column-major within each block; none where a group has
+    // no unknowns. Coupled A and B share a group: all four blocks land on its one block.
     for (int s = 0; s < 2; ++s)
       for (int t = 0; t < 2; ++t) {
-        if (offsets[s] < 0 || offsets[t] < 0) continue;
-        for (int r = 0; r < 6; ++r)
-          for (int c = 0; c < 6; ++c) slots[(2 * s + t) * 36 + 6 * r + c] = &hessian_.coeffRef(offsets[s] + r, offsets[t] + c);
+        std::vector<double*>& slots = p.slots[2 * s + t];
+        slots.clear();
+        for (int c = 0; c < side[t]->dim; ++c)
+          for (int r = 0; r < side[s]->dim; ++r)
+            slots.push_back(&hessian_.coeffRef(side[s]->offset + r, side[t]->offset + c));
       }
   }
   if (num_unknowns_ > 0) factorization_.analyzePattern(hessian_);
@@ -209,30 +255,39 @@ void PatchProblem::StartFromWrench(int patch, const Vector6& W_A, std::vector<Ve
   Vector6 W_B;
   W_B.head<3>() = -(W_A.head<3>() + (A.c - B.c).cross(W_A.tail<3>()));
   W_B.tail<3>() = -W_A.tail<3>();
-  if (A.offset >= 0) {
-    const Vector6 dz = A.B.transpose() * W_A;
-    z_.segment<6>(A.offset) += dz;
-    (*dV)[p.body_A] += A.B * dz;
+  Eigen::VectorXd dz = Eigen::VectorXd::Zero(num_unknowns_);
+  for (const auto& [body, W] : {std::make_pair(&A, W_A), std::make_pair(&B, W_B)}) {
+    const Group& g = groups_[body->group];
+    if (g.dim > 0) dz.segment(g.offset, g.dim) += body->B.transpose() * W;
   }
-  if (B.offset >= 0) {
-    const Vector6 dz = B.B.transpose() * W_B;
-    z_.segment<6>(B.offset) += dz;
-    (*dV)[p.body_B] += B.B * dz;
+  z_ += dz;
+  std::vector<Vector6> twist;
+  BodyTwists(dz, &twist);
+  for (size_t b = 0; b < bodies_.size(); ++b) (*dV)[b] += twist[b];
+}
+
+void PatchProblem::BodyTwists(const Eigen::VectorXd& dz, std::vector<Vector6>* dV) const {
+  dV->resize(bodies_.size());
+  for (size_t b = 0; b < bodies_.size(); ++b) {
+    const Body& body = bodies_[b];
+    const Group& g = groups_[body.group];
+    if (g.dim == 6) (*dV)[b] = Rigid(body) * dz.segment<6>(g.offset);
+    else (*dV)[b] = g.dim > 0 ? Vector6(body.B * dz.segment(g.offset, g.dim)) : Vector6::Zero();
   }
 }
 
-Vector3 PatchProblem::Times(int i, const Eigen::VectorXd& z) const {
-  const Patch& p = patches_[patch_of_[i]];
-  const int a = bodies_[p.body_A].offset, b = bodies_[p.body_B].offset;
-  Vector3 v = Vector3::Zero();
-  if (a >= 0) v += C_[i].leftCols<6>() * z.segment<6>(a);
-  if (b >= 0) v += C_[i].rightCols<6>() * z.segment<6>(b);
-  return v;
+void PatchProblem::PointVelocities(const std::vector<Vector6>& dV, const std::vector<Vector3>* base,
+                                   std::vector<Vector3>* vc) const {
+  for (size_t i = 0; i < laws_.size(); ++i) {
+    const Patch& p = patches_[patch_of_[i]];
+    (*vc)[i] = PointVelocity(dV[p.body_A], r_A_[i]) - PointVelocity(dV[p.body_B], r_B_[i]);
+    if (base) (*vc)[i] += (*base)[i];
+  }
 }
 
 void PatchProblem::RefreshVelocities(const Eigen::VectorXd& z) {
-  const Eigen::VectorXd dz = z - z_start_;
-  for (size_t i = 0; i < laws_.size(); ++i) vc_[i] = vc_start_[i] + Times(static_cast<int>(i), dz);
+  BodyTwists(z - z_start_, &body_dV_);
+  PointVelocities(body_dV_, &vc_start_, &vc_);
 }
 
 void PatchProblem::SetStictionRegularization(double sigma) {
@@ -271,11 +326,18 @@ double PatchProblem::Slope(double alpha, const Eigen::VectorXd& z, const Eigen::
   return s;
 }
 
+Eigen::VectorXd PatchProblem::GroupChange(int group) const {
+  const Group& g = groups_[group];
+  if (g.dim == 0 || !finalized_) return Eigen::VectorXd::Zero(g.dim);  // nothing applied yet
+  return z_.segment(g.offset, g.dim) - z_solve_start_.segment(g.offset, g.dim);
+}
+
 PatchProblemReport PatchProblem::Solve(const std::vector<Vector6>& V, int max_iterations, int friction_rounds,
                                        std::vector<Vector6>* dV) {
   if (!finalized_) BuildPattern();
   PatchProblemReport report;
   dV->assign(bodies_.size(), Vector6::Zero());
+  z_solve_start_ = z_;
   if (num_unknowns_ == 0 || laws_.empty()) {
     report.converged = true;
     return report;
@@ -284,12 +346,12 @@ PatchProblemReport PatchProblem::Solve(const std::vector<Vector6>& V, int max_it
   z_start_ = z_;
   for (size_t i = 0; i < laws_.size(); ++i) {
     const Patch& p = patches_[patch_of_[i]];
-    vc_start_[i] = PointVelocity(V[p.body_A], p_A_[i] - bodies_[p.body_A].c) -
-                   PointVelocity(V[p.body_B], p_B_[i] - bodies_[p.body_B].c);
+    vc_start_[i] = PointVelocity(V[p.body_A], r_A_[i]) - PointVelocity(V[p.body_B], r_B_[i]);
     vc_[i] = vc_start_[i];
   }
   Eigen::VectorXd z = z_;
-  Eigen::VectorXd gradient(num_unknowns_), step(num_unknowns_);
+  Eigen::VectorXd gradient(num_unknowns_), step(num_unknowns_), impulse_sum(num_unknowns_);
+  std::vector<Vector6> step_dV;
   // A solve that is the whole problem (several rounds) starts its continuation over; a solve that is
   // one visit of a sweep among Bullet's rows continues where the last visit left σ.
   const double sigma_start = std::max(options_.stiction_sigma_start, options_.stiction_sigma);
@@ -310,36 +372,50 @@ PatchProblemReport PatchProblem::Solve(const std::vector<Vector6>& V, int max_it
     solved_sigma = sigma_;
     report.converged = false;
     for (int iteration = 0; iteration < max_iterations; ++iteration) {
-      gradient = z;
       std::fill(hessian_.valuePtr(), hessian_.valuePtr() + hessian_.nonZeros(), 0.0);
-      for (const Body& b : bodies_)
-        if (b.offset >= 0)
-          for (int k = 0; k < 6; ++k) hessian_.coeffRef(b.offset + k, b.offset + k) += 1.0;
-      Eigen::VectorXd impulse_sum = Eigen::VectorXd::Zero(num_unknowns_);
-      for (size_t k = 0; k < patches_.size(); ++k) {
-        const Patch& p = patches_[k];
-        const int a = bodies_[p.body_A].offset, b = bodies_[p.body_B].offset;
-        Eigen::Matrix<double, 12, 12>& M = patch_curvature_[k];
-        M.setZero();
-        Eigen::Matrix<double, 12, 1> g = Eigen::Matrix<double, 12, 1>::Zero();
+      for (const Group& g : groups_)
+        for (int k = 0; k < g.dim; ++k) hessian_.coeffRef(g.offset + k, g.offset + k) += 1.0;
+      impulse_sum.setZero();
+      for (const Patch& p : patches_) {
+        // The patch's wrenches on its two bodies and its curvature in their twists (6×6 blocks of
+        // Σ Jᵀ·H·J, H = −∂γ/∂vc), then carried to the groups' unknowns by B_A, B_B.
+        Vector6 W_A = Vector6::Zero(), W_B = Vector6::Zero();
+        Matrix6 S_AA = Matrix6::Zero(), S_AB = Matrix6::Zero(), S_BB = Matrix6::Zero();
         Matrix3 H;
         for (int i = p.first_point; i < p.first_point + p.num_points; ++i) {
           gamma_[i] = CalcPointImpulse(laws_[i], vc_[i], nullptr, &H);
-          g.noalias() += C_[i].transpose() * gamma_[i];
-          // Coefficient-wise: Eigen would send a 12×3·3×12 product through its general GEMM.
-          const Eigen::Matrix<double, 3, 12> HC = H.lazyProduct(C_[i]);
-          M.noalias() += C_[i].transpose().lazyProduct(HC);
+          W_A += Wrench(r_A_[i], gamma_[i]);
+          W_B -= Wrench(r_B_[i], gamma_[i]);
+          const Eigen::Matrix<double, 3, 6> J_A = PointJacobian(r_A_[i]), J_B = PointJacobian(r_B_[i]);
+          // Coefficient-wise: Eigen would send these small products through its general GEMM.
+          const Eigen::Matrix<double, 3, 6> HJ_A = H.lazyProduct(J_A), HJ_B = H.lazyProduct(J_B);
+          S_AA.noalias() += J_A.transpose().lazyProduct(HJ_A);
+          S_AB.noalias() += J_A.transpose().lazyProduct(HJ_B);
+          S_BB.noalias() += J_B.transpose().lazyProduct(HJ_B);
         }
-        if (a >= 0) impulse_sum.segment<6>(a) += g.head<6>();
-        if (b >= 0) impulse_sum.segment<6>(b) += g.tail<6>();
-        const std::vector<double*>& slots = block_slots_[k];
+        const Body* side[2] = {&bodies_[p.body_A], &bodies_[p.body_B]};
+        const Vector6* wrench[2] = {&W_A, &W_B};
+        for (int s = 0; s < 2; ++s) {
+          const Group& g = groups_[side[s]->group];
+          if (g.dim == 6) impulse_sum.segment<6>(g.offset).noalias() += Rigid(*side[s]).transpose() * *wrench[s];
+          else if (g.dim > 0) impulse_sum.segment(g.offset, g.dim).noalias() += side[s]->B.transpose() * *wrench[s];
+        }
+        // vc = J_A·V_A − J_B·V_B: the blocks (A,A) = S_AA, (A,B) = −S_AB, (B,A) = −S_ABᵀ, (B,B) = S_BB.
+        const Matrix6 S[4] = {S_AA, -S_AB, -S_AB.transpose(), S_BB};
         for (int s = 0; s < 2; ++s)
-          for (int t = 0; t < 2; ++t)
-            for (int r = 0; r < 6; ++r)
-              for (int c = 0; c < 6; ++c)
-                if (double* slot = slots[(2 * s + t) * 36 + 6 * r + c]) *slot += M(6 * s + r, 6 * t + c);
+          for (int t = 0; t < 2; ++t) {
+            const std::vector<double*>& slots = p.slots[2 * s + t];
+            if (slots.empty()) continue;
+            if (groups_[side[s]->group].dim == 6 && groups_[side[t]->group].dim == 6) {  // fixed-size products
+              const Matrix6 block = Rigid(*side[s]).transpose() * S[2 * s + t] * Rigid(*side[t]);
+              for (int k = 0; k < 36; ++k) *slots[k] += block.data()[k];
+            } else {
+              const Eigen::MatrixXd block = side[s]->B.transpose() * S[2 * s + t] * side[t]->B;
+              for (size_t k = 0; k < slots.size(); ++k) *slots[k] += block.data()[k];
+            }
+          }
       }
-      gradient -= impulse_sum;
+      gradient = z - impulse_sum;
       const double scale = std::max(z.norm(), impulse_sum.norm());
       if (gradient.norm() <= options_.relative_tolerance * scale || scale == 0) {
         report.converged = true;
@@ -349,7 +425,8 @@ PatchProblemReport PatchProblem::Solve(const std::vector<Vector6>& V, int max_it
       factorization_.factorize(hessian_);
       if (factorization_.info() != Eigen::Success) break;
       step = factorization_.solve(-gradient);
-      for (size_t i = 0; i < laws_.size(); ++i) dvc_[i] = Times(static_cast<int>(i), step);
+      BodyTwists(step, &step_dV);
+      PointVelocities(step_dV, nullptr, &dvc_);
       // Exact line search: f is convex along the step, so its slope rises through zero.
       const double slope0 = gradient.dot(step);
       if (!(slope0 < 0)) {
@@ -379,24 +456,16 @@ PatchProblemReport PatchProblem::Solve(const std::vector<Vector6>& V, int max_it
   }
   for (size_t i = 0; i < laws_.size(); ++i) gamma_[i] = CalcPointImpulse(laws_[i], vc_[i], nullptr);
   RefreshFrictionBounds();  // for the next solve
-  for (size_t b = 0; b < bodies_.size(); ++b) {
-    const Body& body = bodies_[b];
-    if (body.offset < 0) continue;
-    (*dV)[b] = body.B * (z.segment<6>(body.offset) - z_.segment<6>(body.offset));
-    report.velocity_change = std::max(report.velocity_change, (*dV)[b].norm());
-  }
+  BodyTwists(z - z_, dV);
+  for (const Vector6& d : *dV) report.velocity_change = std::max(report.velocity_change, d.norm());
   z_ = z;
   return report;
 }
 
 Vector6 PatchProblem::WrenchOnA(int patch) const {
   const Patch& p = patches_[patch];
-  const Vector3& c_A = bodies_[p.body_A].c;
   Vector6 W = Vector6::Zero();
-  for (int i = p.first_point; i < p.first_point + p.num_points; ++i) {
-    W.head<3>() += (p_A_[i] - c_A).cross(gamma_[i]);
-    W.tail<3>() += gamma_[i];
-  }
+  for (int i = p.first_point; i < p.first_point + p.num_points; ++i) W += Wrench(r_A_[i], gamma_[i]);
   return W;
 }
 

@@ -6,19 +6,24 @@
 // Each body b is a rigid body, or anything that moves like one at its patches: its twist
 // V_b = [ω; v] about its reference point c_b changes by G_b·W for an impulse wrench W = [τ; f]
 // about c_b, G_b ⪰ 0 its mobility (the inverse of its 6×6 spatial inertia; 0 for a fixed or
-// kinematic body, whose twist is given). Write G_b = B_b·B_bᵀ and V_b = V_b⁰ + B_b·z_b, V_b⁰ the
-// twist without the patches' impulses. The velocities minimize
+// kinematic body, whose twist is given). Bodies may be coupled: the links of one multibody move
+// together, the twists of its k bodies changing by G·W for the 6k-vector W of their wrenches,
+// G = J·M⁻¹·Jᵀ. A group of coupled bodies (one body alone is a group) has unknowns z_g with
+// G = B·Bᵀ, B = [B_1; …; B_k] (6k × dim z_g), and V_b = V_b⁰ + B_b·z_g: V_b⁰ the twist without the
+// patches' impulses. The velocities minimize
 //
 //   f(z) = ½·|z|² + Σ_i ℓ_i(vc_i(z)),   vc_i = J_Ai·V_A − J_Bi·V_B,  J_si = [−[p_i − c_s]×, I],
 //
 // over every point i of every patch (A, B its bodies), ℓ_i the convex point law of
-// hydro/compliant_point_law.h. In z the mass weighting is the identity, so every unknown has one
-// scale and the stopping rule needs no scaling. The optimality condition is momentum balance,
-// z_b = B_bᵀ·Σ ±J_biᵀ·γ_i. Newton's method with an exact line search solves it: an iteration
-// costs one pass over the points and a sparse factorization with one 6×6 block per body and per
-// touching pair. Solving the island's patches together is what lets a stack of stiff boxes settle:
-// patch by patch (block Gauss–Seidel), two 0.2 m boxes at 1e8 Pa and 60 Hz still rocked at
-// 0.3 rad/s after 10 sweeps a step and needed 50.
+// hydro/compliant_point_law.h. In z the mass weighting is the identity (½|z|² is the kinetic
+// energy of the impulses, ½·Wᵀ·G·W), so every unknown has one scale and the stopping rule needs no
+// scaling. The optimality condition is momentum balance, z_g = Σ_b∈g B_bᵀ·Σ ±J_biᵀ·γ_i. Newton's
+// method with an exact line search solves it: an iteration costs one pass over the points, each
+// patch's curvature summed in its two bodies' twist space (6×6 blocks) and carried to z once per
+// patch, and a sparse factorization with one block per group and per touching pair of groups.
+// Solving the island's patches together is what lets a stack of stiff boxes settle: patch by
+// patch (block Gauss–Seidel), two 0.2 m boxes at 1e8 Pa and 60 Hz still rocked at 0.3 rad/s after
+// 10 sweeps a step and needed 50.
 //
 // The friction bound μ·γ̄n of every point is lagged: it is that of the normal impulses of the last
 // solve (or of the warm start, at first), refreshed between rounds, so that the fixed point of the
@@ -79,12 +84,17 @@ class PatchProblem {
   void Reset(double dt_s, const PatchProblemOptions& options = {});
   // Adds a body; returns its index.
   int AddBody(const PatchBody& body);
+  // Adds k = p_WC.size() coupled bodies with reference points p_WC and mobility factor B
+  // (6k × r, B·Bᵀ = G, r ≥ 0 the unknowns they share); returns the first one's index (the others
+  // follow). Throws InvalidInput on a size mismatch or a non-finite value.
+  int AddCoupledBodies(const Eigen::MatrixXd& B, const std::vector<Vector3>& p_WC);
   // Adds a patch between bodies A and B (indices from AddBody); returns its index. Throws
   // InvalidInput on a bad index or a non-finite or non-positive point value.
   int AddPatch(int body_A, int body_B, const std::vector<PatchPoint>& points);
 
   // Warm start: the patch's impulse wrench W_A on A about c_A (−W_A on B, transported). Returns,
-  // per body, the twist change that makes the bodies' velocities include it (added to *dV).
+  // per body, the twist change that makes the bodies' velocities include it (added to *dV; every
+  // body of a coupled group moves).
   void StartFromWrench(int patch, const Vector6& W_A, std::vector<Vector6>* dV);
 
   // Solves from the bodies' twists now, V (per body, including the problem's own share): at most
@@ -94,6 +104,9 @@ class PatchProblem {
                            std::vector<Vector6>* dV);
 
   int num_bodies() const { return static_cast<int>(bodies_.size()); }
+  // A body's group, and the change of a group's unknowns z_g over the last Solve (dim z_g).
+  int group_of(int body) const { return bodies_[body].group; }
+  Eigen::VectorXd GroupChange(int group) const;
   int num_patches() const { return static_cast<int>(patches_.size()); }
   int num_points(int patch) const { return patches_[patch].num_points; }
   int near_rigid_points() const { return near_rigid_points_; }
@@ -103,18 +116,29 @@ class PatchProblem {
   Vector6 WrenchOnA(int patch) const;
 
  private:
+  struct Group {
+    int offset{-1};  // of its unknowns in z; -1: it has none
+    int dim{0};
+  };
   struct Body {
     Vector3 c{Vector3::Zero()};
-    Matrix6 B{Matrix6::Zero()};
-    int offset{-1};  // of its six unknowns in z; -1: it has none
+    Eigen::Matrix<double, 6, Eigen::Dynamic> B;  // 6 × its group's dim
+    int group{-1};
   };
   struct Patch {
     int body_A{-1}, body_B{-1};
     int first_point{0}, num_points{0};
+    std::vector<double*> slots[4];  // into hessian_: blocks (A,A), (A,B), (B,A), (B,B) of the groups, column-major
   };
-  using MatrixC = Eigen::Matrix<double, 3, 12>;  // ∂vc/∂[z_A; z_B]
 
+  int AddGroup(int dim);
+  // B of a body whose group has six unknowns, as a fixed-size matrix.
+  static Eigen::Map<const Matrix6> Rigid(const Body& body) { return Eigen::Map<const Matrix6>(body.B.data()); }
   void BuildPattern();
+  // Each body's twist change B_b·(z − z0)_g, then each point's contact velocity change.
+  void BodyTwists(const Eigen::VectorXd& dz, std::vector<Vector6>* dV) const;
+  // vc_i = base_i (none: 0) + J_Ai·dV_A − J_Bi·dV_B.
+  void PointVelocities(const std::vector<Vector6>& dV, const std::vector<Vector3>* base, std::vector<Vector3>* vc) const;
   void RefreshVelocities(const Eigen::VectorXd& z);
   double RefreshFrictionBounds();
   // How far μ·γn at the current velocities is from the bounds in use.
@@ -123,30 +147,31 @@ class PatchProblem {
   void SetStictionRegularization(double sigma);
   double sigma_{0};
   double Slope(double alpha, const Eigen::VectorXd& z, const Eigen::VectorXd& d) const;
-  // C·z over the point's two bodies' unknowns.
-  Vector3 Times(int point, const Eigen::VectorXd& z) const;
+  // The Delassus block C·Cᵀ of a point p (on A) / p_B (on B) along n: its normal and mean
+  // tangential inverse mass.
+  void InverseMasses(int body_A, int body_B, const Vector3& p_A, const Vector3& p_B, const Vector3& n, double* wn,
+                     double* wt) const;
 
   double dt_{0};
   PatchProblemOptions options_;
+  std::vector<Group> groups_;
   std::vector<Body> bodies_;
   std::vector<Patch> patches_;
   std::vector<int> patch_of_;          // per point
-  std::vector<Vector3> p_A_, p_B_;     // per point
+  std::vector<Vector3> r_A_, r_B_;     // per point: its place on A and on B from their reference points
   std::vector<double> mu_, wt_, wn_;  // per point: μ, tangential and normal inverse mass
   std::vector<CompliantPointLaw> laws_;
-  std::vector<MatrixC> C_;
   std::vector<Vector3> vc_start_, vc_, dvc_, gamma_;
-  Eigen::VectorXd z_, z_start_;
+  std::vector<Vector6> body_dV_;
+  Eigen::VectorXd z_, z_start_, z_solve_start_;
   int num_unknowns_{0};
   bool finalized_{false};
   bool bounds_set_{false};
   double largest_bound_{0};
   int near_rigid_points_{0};
-  // Newton's matrix: its pattern (one 6×6 block per body and per patch's pair) and factorization.
+  // Newton's matrix: its pattern (one block per group and per touching pair of groups) and factorization.
   Eigen::SparseMatrix<double> hessian_;
-  std::vector<std::vector<double*>> block_slots_;  // per patch: pointers into hessian_ for its 4 blocks
   Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>> factorization_;
-  std::vector<Eigen::Matrix<double, 12, 12>> patch_curvature_;
 };
 
 // G of a rigid body about its centre of mass, twist order [ω; v]: blockdiag(F_ω·I⁻¹_W·F_ω, m⁻¹·F_v),

@@ -287,8 +287,8 @@ double btHydroelasticCollisionAlgorithm::FractionToOverlap(const hydro::bullet::
     return 1;
   const btVector3 dhat = hydro::bullet::ToBullet(d);  // from body1 toward body0
   auto centre_velocity = [dt](const btCollisionObject* object) {
-    const btRigidBody* body = btRigidBody::upcast(object);
-    return body ? hydro::bullet::FreePointVelocity(object, body->getCenterOfMassPosition(), dt) : btVector3(0, 0, 0);
+    btVector3 v(0, 0, 0), w(0, 0, 0);
+    return hydro::bullet::FreeTwist(object, dt, &v, &w) ? v : btVector3(0, 0, 0);
   };
   const double closing = -dhat.dot(centre_velocity(m_state->body0) - centre_velocity(m_state->body1));
   if (!(closing > 0)) return 1;
@@ -325,13 +325,12 @@ double btHydroelasticCollisionAlgorithm::ClosingBound(btScalar dt, const btVecto
   // part along the line between them counts: neighbours falling side by side do not close.
   double bound = 0;
   for (const btCollisionObject* object : {m_state->body0, m_state->body1}) {
-    const btRigidBody* body = btRigidBody::upcast(object);
-    if (!body || object->isStaticObject()) continue;
+    btVector3 v, w;
+    if (!hydro::bullet::FreeTwist(object, dt, &v, &w)) continue;
     btVector3 centre;
     btScalar radius = 0;
     object->getCollisionShape()->getBoundingSphere(centre, radius);
-    const btVector3 v = hydro::bullet::FreePointVelocity(object, body->getCenterOfMassPosition(), dt);
-    bound += dt * (btFabs(v.dot(dhat)) + body->getAngularVelocity().length() * radius);
+    bound += dt * (btFabs(v.dot(dhat)) + w.length() * radius);
   }
   return bound;
 }

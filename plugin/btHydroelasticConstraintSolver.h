@@ -19,8 +19,9 @@
 // impulse, friction modes, warm-starting settings, ERP and CFM: programs that set those after
 // creating the world change Bullet's rows, not the patches.
 //
-// Pairs whose patch involves a multibody link are left to Bullet's rows (their points carry the
-// compliant point law as stiffness and damping), as are all patches under any other solver.
+// Pairs whose patch involves a multibody link are left to Bullet's rows here (their points carry the
+// compliant point law as stiffness and damping), as are all patches under any other solver; in a
+// btMultiBodyDynamicsWorld use btHydroelasticMultiBodyConstraintSolver, which solves them as blocks.
 #include <BulletDynamics/ConstraintSolver/btSequentialImpulseConstraintSolver.h>
 
 #include <memory>
@@ -40,7 +41,7 @@ class btHydroelasticConstraintSolver : public btSequentialImpulseConstraintSolve
   btHydroelasticConstraintSolver();
   ~btHydroelasticConstraintSolver() override;
 
-  // True while some btHydroelasticConstraintSolver exists: patches then take the world-wide
+  // True while some btHydroelasticConstraintSolver or btHydroelasticMultiBodyConstraintSolver exists: patches then take the world-wide
   // default point budget from their first step (a pair not yet seen by the solver would otherwise
   // start with its whole patch: a 1,000-brick wall's first step took minutes).
   static bool anyExists();

@@ -9,8 +9,18 @@
 namespace hydro {
 namespace bullet {
 
-// The free velocity of the object's material point at p_W (world). Zero for static objects and for
-// objects that are not rigid bodies (multibody links: their velocities live in their multibody).
+// The object's free twist over the step: the velocity of its centre of mass v and its spin ω
+// (world), or false when it does not move (static objects, plain collision objects, the base of a
+// fixed-base multibody). A multibody link's is its twist now (from its multibody's joint
+// velocities), plus what its applied force adds over the step when the multibody is a lone base
+// (for a jointed link that would take the articulated dynamics: the solver finds the true motion,
+// this only chooses where a speculative patch is taken).
+bool FreeTwist(const btCollisionObject* object, btScalar dt, btVector3* v_WC, btVector3* w_W);
+
+// The object's centre of mass (world): a rigid body's, or a multibody link's frame origin.
+btVector3 CentreOfMass(const btCollisionObject* object);
+
+// The free velocity of the object's material point at p_W (world); zero when it does not move.
 btVector3 FreePointVelocity(const btCollisionObject* object, const btVector3& p_W, btScalar dt);
 
 // The pose at the end of the step of a shape with pose X_WS now, attached to `object`.

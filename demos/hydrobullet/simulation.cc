@@ -5,6 +5,7 @@
 #include "adapters/bullet_conversions.h"
 #include "plugin/btHydroelasticCollisionConfiguration.h"
 #include "plugin/btHydroelasticContactQuery.h"
+#include "plugin/btHydroelasticMultiBodyConstraintSolver.h"
 #include "plugin/btHydroelasticSolverSettings.h"
 #include "hydro/vtk_volume_mesh.h"
 
@@ -17,7 +18,9 @@ Simulation::Simulation(bool use_plugin) : plugin(use_plugin) {
   if (plugin) configuration = std::make_unique<btHydroelasticCollisionConfiguration>();
   else configuration = std::make_unique<btDefaultCollisionConfiguration>();
   dispatcher = std::make_unique<btCollisionDispatcher>(configuration.get());
-  world = std::make_unique<btMultiBodyDynamicsWorld>(dispatcher.get(), &broadphase, &solver, configuration.get());
+  if (plugin) solver = std::make_unique<btHydroelasticMultiBodyConstraintSolver>();
+  else solver = std::make_unique<btMultiBodyConstraintSolver>();
+  world = std::make_unique<btMultiBodyDynamicsWorld>(dispatcher.get(), &broadphase, solver.get(), configuration.get());
   if (plugin) hydroConfigureSolverInfo(world->getSolverInfo());
 }
 

@@ -18,7 +18,8 @@ namespace hydro {
 namespace cli {
 
 struct Simulation {
-  // `plugin`: btHydroelasticCollisionConfiguration and hydroConfigureSolverInfo; else stock.
+  // `plugin`: btHydroelasticCollisionConfiguration, btHydroelasticMultiBodyConstraintSolver and
+  // hydroConfigureSolverInfo; else stock.
   explicit Simulation(bool plugin);
   ~Simulation();
   // Drives the file's joint motors to their targets at `time`, then steps by dt.
@@ -29,7 +30,7 @@ struct Simulation {
   std::unique_ptr<btCollisionConfiguration> configuration;
   std::unique_ptr<btCollisionDispatcher> dispatcher;
   btDbvtBroadphase broadphase;
-  btMultiBodyConstraintSolver solver;
+  std::unique_ptr<btMultiBodyConstraintSolver> solver;
   std::unique_ptr<btMultiBodyDynamicsWorld> world;
   urdf::Scene scene;
   std::unique_ptr<urdf::BuiltScene> built;

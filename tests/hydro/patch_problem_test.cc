@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <Eigen/Cholesky>
+
 #include <cmath>
 #include <vector>
 
@@ -237,6 +239,69 @@ TEST(PatchProblemTest, ANearRigidPatchKeepsItsPressureShape) {
   const double K = 16 * 4 * M_PI * M_PI / (w * dt * dt);
   const double expected = m * kGravity * dt * dt * dt * K / (m + dt * dt * K);
   EXPECT_NEAR(block.WrenchOnA()[5], expected, 1e-9 * expected);
+}
+
+}  // namespace
+}  // namespace hydro
+
+namespace hydro {
+namespace {
+
+// Coupled bodies (the links of a multibody): one rigid cube entered as two coupled bodies, its
+// centre c and a point c + d of it, whose twists are V and T·V (T moves a twist from c to c + d).
+// A patch on the second must act exactly as on the cube entered alone, and the two bodies' twist
+// changes must stay those of one rigid body: the coupling terms of G = [I; T]·G_c·[I; T]ᵀ carry it.
+TEST(PatchProblemTest, CoupledBodiesMoveAsTheOneBodyTheyAre) {
+  const double dt = 1.0 / 60;
+  const Vector3 c(0.01, -0.02, 0.1), d(0.3, 0.1, -0.05);
+  const PatchBody cube = Cube(2.0, 0.1, c);
+  std::vector<PatchPoint> points = BottomCorners(0.1, 1e7, -1e-4, 0.5);
+  for (PatchPoint& p : points) p.p_WQ += Vector3(c.x(), c.y(), 0);
+  points[0].phi0_m = -3e-4;
+  const Vector6 V_c = Twist(Vector3(0.3, 0, 0.1), Vector3(0.2, 0, -1));
+  Matrix6 T = Matrix6::Identity();
+  T.bottomLeftCorner<3, 3>() << 0, d.z(), -d.y(), -d.z(), 0, d.x(), d.y(), -d.x(), 0;  // v + ω × d = v − [d]×·ω
+
+  PatchProblem alone;
+  alone.Reset(dt);
+  alone.AddBody(cube);
+  alone.AddBody(PatchBody{});
+  alone.AddPatch(0, 1, points);
+  std::vector<Vector6> dV_alone;
+  alone.Solve({V_c, Vector6::Zero()}, 50, 5, &dV_alone);
+
+  PatchProblem coupled;
+  coupled.Reset(dt);
+  const Eigen::LLT<Matrix6> llt(cube.mobility);
+  const Matrix6 B_c = llt.matrixL();
+  Eigen::MatrixXd B(12, 6);
+  B << B_c, T * B_c;
+  const int first = coupled.AddCoupledBodies(B, {c, c + d});
+  const int ground = coupled.AddBody(PatchBody{});
+  coupled.AddPatch(first + 1, ground, points);  // the patch on the second body
+  std::vector<Vector6> dV;
+  coupled.Solve({V_c, T * V_c, Vector6::Zero()}, 50, 5, &dV);
+
+  EXPECT_EQ(coupled.group_of(first), coupled.group_of(first + 1));
+  const double scale = dV_alone[0].norm();
+  EXPECT_LT((dV[first] - dV_alone[0]).norm(), 1e-8 * scale);
+  EXPECT_LT((dV[first + 1] - T * dV_alone[0]).norm(), 1e-8 * scale);
+  for (int i = 0; i < 4; ++i)
+    EXPECT_LT((coupled.impulse(0, i) - alone.impulse(0, i)).norm(), 1e-8 * alone.impulse(0, i).norm() + 1e-14);
+  // The group's unknowns changed by exactly what moved it: B·Δz is both bodies' twist change.
+  const Eigen::VectorXd dz = coupled.GroupChange(coupled.group_of(first));
+  EXPECT_LT((B.topRows<6>() * dz - dV[first]).norm(), 1e-12 * scale);
+}
+
+TEST(PatchProblemTest, RejectsCoupledBodiesOfTheWrongShape) {
+  PatchProblem problem;
+  problem.Reset(1e-3);
+  EXPECT_THROW(problem.AddCoupledBodies(Eigen::MatrixXd::Identity(6, 6), {}), InvalidInput);
+  EXPECT_THROW(problem.AddCoupledBodies(Eigen::MatrixXd::Identity(6, 6), {Vector3::Zero(), Vector3::Zero()}),
+               InvalidInput);
+  Eigen::MatrixXd nan = Eigen::MatrixXd::Identity(6, 6);
+  nan(2, 2) = NAN;
+  EXPECT_THROW(problem.AddCoupledBodies(nan, {Vector3::Zero()}), InvalidInput);
 }
 
 }  // namespace

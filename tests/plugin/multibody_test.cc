@@ -10,8 +10,10 @@
 #include <BulletDynamics/Featherstone/btMultiBodyLinkCollider.h>
 
 #include <cstdio>
+#include <memory>
 
 #include "plugin/btHydroelasticContactQuery.h"
+#include "plugin/btHydroelasticMultiBodyConstraintSolver.h"
 #include "test_world.h"
 
 namespace hydro {
@@ -43,14 +45,18 @@ TEST(MultibodyTest, ArmPressingAPadMatchesTheRigidBodyArm) {
   link2_shape.addChildShape(btTransform::getIdentity(), &link_box);
   link2_shape.addChildShape(btTransform(btQuaternion::getIdentity(), btVector3(kLink / 2, 0, 0)), &tip);
 
-  // The multibody arm.
-  double multibody_force;
-  {
+  // The multibody arm, under Bullet's Featherstone solver (the patch's points as Bullet rows) and
+  // under btHydroelasticMultiBodyConstraintSolver (the patch as one block, the link's articulated
+  // mobility).
+  double multibody_force[2];
+  for (int patch_solver = 0; patch_solver < 2; ++patch_solver) {
     btHydroelasticCollisionConfiguration configuration;
     btCollisionDispatcher dispatcher(&configuration);
     btDbvtBroadphase broadphase;
-    btMultiBodyConstraintSolver solver;
-    btMultiBodyDynamicsWorld world(&dispatcher, &broadphase, &solver, &configuration);
+    std::unique_ptr<btMultiBodyConstraintSolver> solver;
+    if (patch_solver) solver = std::make_unique<btHydroelasticMultiBodyConstraintSolver>();
+    else solver = std::make_unique<btMultiBodyConstraintSolver>();
+    btMultiBodyDynamicsWorld world(&dispatcher, &broadphase, solver.get(), &configuration);
     world.setGravity(btVector3(0, 0, -9.81));
     hydroConfigureSolverInfo(world.getSolverInfo());
     btRigidBody::btRigidBodyConstructionInfo pad_info(0, nullptr, &pad.shape);
@@ -83,9 +89,10 @@ TEST(MultibodyTest, ArmPressingAPadMatchesTheRigidBodyArm) {
     world.addCollisionObject(&collider1, btBroadphaseProxy::DefaultFilter, btBroadphaseProxy::AllFilter);
     world.addCollisionObject(&collider2, btBroadphaseProxy::DefaultFilter, btBroadphaseProxy::AllFilter);
     for (int i = 0; i < 1000; ++i) world.stepSimulation(1e-3, 0, 1e-3);
-    multibody_force = ContactForceOn(&dispatcher);
-    std::printf("multibody arm: tip force %.5f N (moment balance %.5f N), joint angle %.3e rad\n", multibody_force,
-                kExpectedForce, arm.getJointPos(0));
+    multibody_force[patch_solver] = ContactForceOn(&dispatcher);
+    std::printf("multibody arm (%s): tip force %.5f N (moment balance %.5f N), joint angle %.3e rad\n",
+                patch_solver ? "btHydroelasticMultiBodyConstraintSolver" : "btMultiBodyConstraintSolver",
+                multibody_force[patch_solver], kExpectedForce, arm.getJointPos(0));
     world.removeCollisionObject(&collider2);
     world.removeCollisionObject(&collider1);
     world.removeMultiBody(&arm);
@@ -109,9 +116,11 @@ TEST(MultibodyTest, ArmPressingAPadMatchesTheRigidBodyArm) {
     std::printf("rigid-body arm: tip force %.5f N\n", rigid_force);
     world.world()->removeConstraint(&hinge);
   }
-  EXPECT_NEAR(multibody_force / kExpectedForce, 1.0, 0.01);
+  for (double force : multibody_force) {
+    EXPECT_NEAR(force / kExpectedForce, 1.0, 0.01);
+    EXPECT_NEAR(force / rigid_force, 1.0, 0.01);
+  }
   EXPECT_NEAR(rigid_force / kExpectedForce, 1.0, 0.01);
-  EXPECT_NEAR(multibody_force / rigid_force, 1.0, 0.01);
 }
 
 }  // namespace
