@@ -232,52 +232,54 @@ TEST(CoinTest, SlidingAndSpinningCoinFollowsTheRigidDiskReference) {
 namespace hydro {
 namespace {
 
-TEST(CoinTest, GigapascalSlabAsTheSeedStatesItAtEveryHint) {
-  // 000 §V-A's coin at E = 1 GPa (here the slab's), 1 ms steps: every patch point is stiffer than
-  // the step resolves, so the near-rigid regime softens the patch — as a whole, keeping its
-  // pressure uniform (point by point it moved pressure off the rim and ε was off by 15 %). ε within
-  // 3 % of the rigid disk at u < 10 %, 5 % and 2 % (the ε0 = 10 exception at 2 % as above), and
-  // the coin's tilt below 1e-5 rad, for every ε0 at hint R/8 and for two at R/4 and R/12.
+// 000 §V-A's coin at E = 1 GPa as the seed states it, 1 ms steps, in both configurations, at one
+// hint R/divisor, for ε0 ∈ {0.1, 0.3, 0.5, 1, 2, 3, 10}: ε within 3 % of the rigid disk at
+// u < 10 %, 5 % and 2 % (the ε0 = 10 exception at 2 % as above), and the coin's tilt below
+// 1e-5 rad throughout. Two measured exceptions, both for a coin that mostly spins (ε0 ≤ 0.3):
+//  - at u < 2 %, 4 %: the step's first-order error as the coin stops (ε0 = 0.1, compliant, R/8:
+//    −3.1 % at 1 ms, −1.7 % at 0.5 ms, −1.1 % at 0.25 ms, toward −0.5 %);
+//  - at hint R/4, 7 %: the coarse bottom face's polygons near the spin centre, whose slip turns
+//    within a polygon (ε0 = 0.1: −2.4 %, −3.5 %, −6.6 % at the three levels, against −1.1 %,
+//    −1.7 %, −3.1 % at R/8).
+//  - Rigid coin on a 1 GPa slab: every patch point is stiffer than the step resolves, so the
+//    near-rigid regime softens the patch — as a whole, keeping its pressure uniform (point by point
+//    it moved pressure off the rim and ε was off by 15 %).
+//  - Compliant 1 GPa coin on a rigid plane (its generated mesh): its pressure is uniform out to
+//    the rim only because the mesh follows the medial cone there (make_cylinder_mesh.cc); with
+//    the rim tets split across the cone ε was 3–6 % low, with boundary-only tets 25 % low.
+void CheckGigapascalCoin(bool compliant_coin, double divisor) {
   CoinSetup setup;
   setup.slab_modulus_Pa = 1e9;
-  for (double divisor : {8.0, 4.0, 12.0}) {
-    setup.hint_divisor = divisor;
-    const std::vector<double> starts =
-        divisor == 8 ? std::vector<double>{0.1, 0.3, 0.5, 1.0, 2.0, 3.0, 10.0} : std::vector<double>{0.5, 2.0};
-    for (double eps0 : starts) {
-      const auto ref = ReferenceEpsilon(eps0);
-      const CoinRun run = SimulateCoin(eps0, true, setup);
-      std::printf("R/%-2.0f ε0 %4.1f: %.4f %.4f %.4f (reference %.4f %.4f %.4f), tilt %.1e rad\n", divisor, eps0,
-                  run.eps[0], run.eps[1], run.eps[2], ref[0], ref[1], ref[2], run.max_tilt_rad);
-      for (int i = 0; i < 3; ++i) {
-        if (eps0 == 10.0 && i == 2) continue;
-        EXPECT_NEAR(run.eps[i] / ref[i], 1.0, 0.03) << "R/" << divisor << ", ε0 = " << eps0 << ", level " << kLevels[i];
-      }
-      EXPECT_LT(run.max_tilt_rad, 1e-5) << "R/" << divisor << ", ε0 = " << eps0;
-    }
-  }
-}
-
-TEST(CoinTest, GigapascalCompliantCoinOnARigidPlane) {
-  // The other configuration: the coin compliant at 1 GPa (its generated mesh, every tet with an
-  // interior vertex), the plane rigid. Tilt below 1e-5 rad as required. ε is held to 6 %, not the
-  // 3 % of the slab configuration: measured 1–3 % low at R/8 and R/12, 3–4 % at R/4, and at R/8
-  // with ε0 = 0.1 up to 6 % (the 3 % is not met yet in this configuration). Before every
-  // generated tet had an interior vertex, the rim ring carried no pressure: ε 25 % low at R/8.
-  CoinSetup setup;
-  setup.slab_modulus_Pa = 1e9;
-  setup.compliant_coin = true;
-  for (const auto& [divisor, eps0] : std::vector<std::pair<double, double>>{{8, 0.5}, {8, 2.0}, {4, 0.5}, {12, 2.0}}) {
-    setup.hint_divisor = divisor;
+  setup.compliant_coin = compliant_coin;
+  setup.hint_divisor = divisor;
+#ifdef HYDRO_SANITIZED
+  const std::vector<double> starts = {0.1, 2.0};  // a corner of the matrix (CMakeLists.txt)
+#else
+  const std::vector<double> starts = {0.1, 0.3, 0.5, 1.0, 2.0, 3.0, 10.0};
+#endif
+  for (double eps0 : starts) {
     const auto ref = ReferenceEpsilon(eps0);
     const CoinRun run = SimulateCoin(eps0, true, setup);
-    std::printf("compliant coin R/%-2.0f ε0 %4.1f: %.4f %.4f %.4f (reference %.4f %.4f %.4f), tilt %.1e rad\n", divisor,
-                eps0, run.eps[0], run.eps[1], run.eps[2], ref[0], ref[1], ref[2], run.max_tilt_rad);
-    for (int i = 0; i < 3; ++i)
-      EXPECT_NEAR(run.eps[i] / ref[i], 1.0, 0.06) << "R/" << divisor << ", ε0 = " << eps0 << ", level " << kLevels[i];
+    std::printf("%s R/%-2.0f ε0 %4.1f: %.4f %.4f %.4f (reference %.4f %.4f %.4f), tilt %.1e rad\n",
+                compliant_coin ? "compliant coin" : "rigid coin on slab", divisor, eps0, run.eps[0], run.eps[1],
+                run.eps[2], ref[0], ref[1], ref[2], run.max_tilt_rad);
+    for (int i = 0; i < 3; ++i) {
+      if (eps0 == 10.0 && i == 2) continue;
+      double tolerance = 0.03;
+      if (eps0 <= 0.3 && i == 2) tolerance = 0.04;
+      if (eps0 <= 0.3 && divisor == 4) tolerance = 0.07;
+      EXPECT_NEAR(run.eps[i] / ref[i], 1.0, tolerance) << "R/" << divisor << ", ε0 = " << eps0 << ", level " << kLevels[i];
+    }
     EXPECT_LT(run.max_tilt_rad, 1e-5) << "R/" << divisor << ", ε0 = " << eps0;
   }
 }
+
+TEST(CoinTest, GigapascalSlabAtHintR4) { CheckGigapascalCoin(false, 4); }
+TEST(CoinTest, GigapascalSlabAtHintR8) { CheckGigapascalCoin(false, 8); }
+TEST(CoinTest, GigapascalSlabAtHintR12) { CheckGigapascalCoin(false, 12); }
+TEST(CoinTest, GigapascalCompliantCoinAtHintR4) { CheckGigapascalCoin(true, 4); }
+TEST(CoinTest, GigapascalCompliantCoinAtHintR8) { CheckGigapascalCoin(true, 8); }
+TEST(CoinTest, GigapascalCompliantCoinAtHintR12) { CheckGigapascalCoin(true, 12); }
 
 }  // namespace
 }  // namespace hydro
