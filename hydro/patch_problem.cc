@@ -261,6 +261,7 @@ void PatchProblem::StartFromWrench(int patch, const Vector6& W_A, std::vector<Ve
     if (g.dim > 0) dz.segment(g.offset, g.dim) += body->B.transpose() * W;
   }
   z_ += dz;
+  warm_start_unsolved_ = true;
   std::vector<Vector6> twist;
   BodyTwists(dz, &twist);
   for (size_t b = 0; b < bodies_.size(); ++b) (*dV)[b] += twist[b];
@@ -326,6 +327,38 @@ double PatchProblem::Slope(double alpha, const Eigen::VectorXd& z, const Eigen::
   return s;
 }
 
+void PatchProblem::TemperWarmStart(Eigen::VectorXd* z) {
+  // Last step's impulses are a guess; an unconverged or stale one can be far worse than none (in a
+  // wall of stiff bricks an impulse a few Newton steps from solved, carried over, grew a hundredfold
+  // a step). Along d = −z, from the warm start to no impulse, f is convex: move to its minimum.
+  const Eigen::VectorXd d = -*z;
+  std::vector<Vector6> d_dV;
+  BodyTwists(d, &d_dV);
+  PointVelocities(d_dV, nullptr, &dvc_);
+  const double slope0 = Slope(0, *z, d);
+  if (!(slope0 < 0)) return;
+  *z += LineSearch(*z, d, slope0) * d;
+  RefreshVelocities(*z);
+}
+
+double PatchProblem::LineSearch(const Eigen::VectorXd& z, const Eigen::VectorXd& d, double slope0) const {
+  // f is convex along d, so its slope rises through zero: regula falsi on [0, 1], kept inside.
+  double alpha = 1;
+  double hi_slope = Slope(1, z, d);
+  if (hi_slope <= 0) return alpha;
+  double lo = 0, lo_slope = slope0, hi = 1;
+  for (int k = 0; k < 40; ++k) {
+    const double width = hi - lo;
+    alpha = std::clamp(lo - lo_slope * width / (hi_slope - lo_slope), lo + 0.05 * width, hi - 0.05 * width);
+    const double s = Slope(alpha, z, d);
+    // Close enough for Newton's next step: the convergence test is on the gradient.
+    if (std::abs(s) <= 1e-3 * std::abs(slope0)) break;
+    if (s < 0) lo = alpha, lo_slope = s;
+    else hi = alpha, hi_slope = s;
+  }
+  return alpha;
+}
+
 Eigen::VectorXd PatchProblem::GroupChange(int group) const {
   const Group& g = groups_[group];
   if (g.dim == 0 || !finalized_) return Eigen::VectorXd::Zero(g.dim);  // nothing applied yet
@@ -369,6 +402,11 @@ PatchProblemReport PatchProblem::Solve(const std::vector<Vector6>& V, int max_it
       RefreshFrictionBounds();
       bounds_set_ = true;
     }
+    if (round == 0 && warm_start_unsolved_) {
+      TemperWarmStart(&z);
+      RefreshFrictionBounds();
+    }
+    warm_start_unsolved_ = false;
     solved_sigma = sigma_;
     report.converged = false;
     for (int iteration = 0; iteration < max_iterations; ++iteration) {
@@ -433,20 +471,7 @@ PatchProblemReport PatchProblem::Solve(const std::vector<Vector6>& V, int max_it
         report.converged = true;
         break;
       }
-      double alpha = 1;
-      double hi_slope = Slope(1, z, step);
-      if (hi_slope > 0) {
-        double lo = 0, lo_slope = slope0, hi = 1;
-        for (int k = 0; k < 40; ++k) {
-          const double width = hi - lo;
-          alpha = std::clamp(lo - lo_slope * width / (hi_slope - lo_slope), lo + 0.05 * width, hi - 0.05 * width);
-          const double s = Slope(alpha, z, step);
-          // Close enough for Newton's next step: the convergence test is on the gradient.
-          if (std::abs(s) <= 1e-3 * std::abs(slope0)) break;
-          if (s < 0) lo = alpha, lo_slope = s;
-          else hi = alpha, hi_slope = s;
-        }
-      }
+      const double alpha = LineSearch(z, step, slope0);
       z += alpha * step;
       RefreshVelocities(z);
     }

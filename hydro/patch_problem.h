@@ -147,6 +147,11 @@ class PatchProblem {
   void SetStictionRegularization(double sigma);
   double sigma_{0};
   double Slope(double alpha, const Eigen::VectorXd& z, const Eigen::VectorXd& d) const;
+  // The α ∈ (0, 1] where f's slope along d (dvc_ its contact velocities) crosses zero, from z.
+  double LineSearch(const Eigen::VectorXd& z, const Eigen::VectorXd& d, double slope0) const;
+  // Scales the warm start z down (towards no patch impulse at all) as far as that lowers f.
+  void TemperWarmStart(Eigen::VectorXd* z);
+  bool warm_start_unsolved_{false};
   // The Delassus block C·Cᵀ of a point p (on A) / p_B (on B) along n: its normal and mean
   // tangential inverse mass.
   void InverseMasses(int body_A, int body_B, const Vector3& p_A, const Vector3& p_B, const Vector3& n, double* wn,

@@ -94,6 +94,36 @@ TEST(PatchProblemTest, BoxAtItsStaticDepthCarriesItsWeightOverAStep) {
   EXPECT_EQ(dV_B, Vector6::Zero());               // fixed ground
 }
 
+TEST(PatchProblemTest, AWildWarmStartCostsNoMoreThanAColdStart) {
+  // The box of the test above, warm-started with a hundred times its weight's impulse and a
+  // spurious twist (what an unconverged step can leave behind in a stiff pile). Along the line to
+  // no impulse the solve first moves to f's minimum, so a single Newton iteration still lands on
+  // the exact solution — as from a cold start. Without that, Newton's first step would only undo
+  // the warm start along that line, and one iteration would leave the box tilting.
+  const double m = 1, a = 0.05, k = 1e5, dt = 1e-3;
+  const double x = m * kGravity / (4 * k);
+  PatchProblemOptions options;
+  options.near_rigid_beta = 0;
+  PatchProblem problem;
+  problem.Reset(dt, options);
+  problem.AddBody(Cube(m, a, Vector3(0, 0, a - x)));
+  problem.AddBody(PatchBody{});
+  problem.AddPatch(0, 1, BottomCorners(a, k, -x, 0));
+  std::vector<Vector6> V = {Twist(Vector3::Zero(), Vector3(0, 0, -kGravity * dt)), Vector6::Zero()};
+  std::vector<Vector6> warm(2, Vector6::Zero());
+  const double weight_impulse = m * kGravity * dt;
+  problem.StartFromWrench(0, Twist(Vector3(0.2, -0.1, 0) * weight_impulse, Vector3(0, 0, 100 * weight_impulse)),
+                          &warm);
+  for (int b = 0; b < 2; ++b) V[b] += warm[b];
+  std::vector<Vector6> dV;
+  problem.Solve(V, 1, 1, &dV);
+  const Vector6 V_A = V[0] + dV[0];
+  const double vn = (4 * dt * k * x - m * kGravity * dt) / (m + 4 * dt * dt * k);  // as above: 0
+  EXPECT_NEAR(V_A[5], vn, 1e-9);
+  EXPECT_LT(V_A.head<3>().norm(), 1e-9);
+  EXPECT_NEAR(problem.WrenchOnA(0)[5], weight_impulse, 1e-6 * weight_impulse);
+}
+
 TEST(PatchProblemTest, TwoFreeBodiesReceiveEqualAndOppositeImpulses) {
   const double dt = 1.0 / 60;
   PatchBody A = Cube(2.0, 0.1, Vector3(0.01, -0.02, 0.1));
