@@ -153,7 +153,10 @@ VolumeMeshWithExtent ReadVtkVolumeMeshFromString(const std::string& text, const 
   VtkReadReport& rep = report ? *report : local_report;
   Tokens in(text, name);
   if (in.done()) in.Fail("empty file");
-  if (text.rfind("# vtk DataFile", 0) != 0) in.Fail("not a legacy VTK file (first line must start with '# vtk DataFile')", 1);
+  // VTK writes "# vtk DataFile Version x.y"; Bullet's reader (and files made for it, such as its
+  // data/reduced_cube) also accept the header without the space.
+  if (text.rfind("# vtk DataFile", 0) != 0 && text.rfind("#vtk DataFile", 0) != 0)
+    in.Fail("not a legacy VTK file (first line must start with '# vtk DataFile')", 1);
   if (in.SkipTo({"ASCII", "BINARY"}) != "ASCII") in.Fail("only ASCII legacy VTK files are supported", in.previous_line());
   if (in.SkipTo({"DATASET"}).empty()) in.Fail("no DATASET section");
   const int dataset_line = in.line();
@@ -202,12 +205,21 @@ VolumeMeshWithExtent ReadVtkVolumeMeshFromString(const std::string& text, const 
   std::vector<int> type_lines(num_cells, 0);
   if (in.SkipTo({"CELL_TYPES"}) == "CELL_TYPES") {
     const long n = in.Integer("number of cell types");
-    if (n != num_cells)
-      in.Fail("CELL_TYPES lists " + std::to_string(n) + " types for " + std::to_string(num_cells) + " cells",
-              in.previous_line());
-    for (long c = 0; c < num_cells; ++c) {
-      type_lines[c] = in.line();
-      types[c] = in.Integer("a cell type");
+    const bool all_four = std::all_of(cells.begin(), cells.end(), [](const auto& cell) { return cell.v.size() == 4; });
+    if (n != num_cells && all_four) {
+      // Bullet's reader ignores CELL_TYPES, and files written for it may get it wrong
+      // (Bullet's data/reduced_cube/cube_mesh.vtk writes "CELL_TYPES 10" and no list).
+      rep.warnings.push_back(name + ":" + std::to_string(in.previous_line()) + ": CELL_TYPES lists " +
+                             std::to_string(n) + " types for " + std::to_string(num_cells) +
+                             " cells; every cell has four vertices and is read as a tetrahedron, as Bullet does");
+    } else {
+      if (n != num_cells)
+        in.Fail("CELL_TYPES lists " + std::to_string(n) + " types for " + std::to_string(num_cells) + " cells",
+                in.previous_line());
+      for (long c = 0; c < num_cells; ++c) {
+        type_lines[c] = in.line();
+        types[c] = in.Integer("a cell type");
+      }
     }
   }
   std::vector<Tet> tets;

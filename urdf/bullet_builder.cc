@@ -12,6 +12,7 @@
 #include <BulletDynamics/ConstraintSolver/btFixedConstraint.h>
 #include <BulletDynamics/ConstraintSolver/btGeneric6DofSpring2Constraint.h>
 #include <BulletDynamics/ConstraintSolver/btHingeConstraint.h>
+#include <BulletDynamics/ConstraintSolver/btPoint2PointConstraint.h>
 #include <BulletDynamics/ConstraintSolver/btSliderConstraint.h>
 #include <BulletDynamics/Featherstone/btMultiBody.h>
 #include <BulletDynamics/Featherstone/btMultiBodyJointLimitConstraint.h>
@@ -49,6 +50,17 @@ struct Builder {
 
   void Error(const SourceLocation& where, const std::string& message) const {
     diagnostics->Error(where.file, where.line, message);
+  }
+  void Warning(const SourceLocation& where, const std::string& message) const {
+    diagnostics->Warning(where.file, where.line, message);
+  }
+
+  // PyBullet's default for a link that must move but has no <inertial>: 1 kg, unit moments.
+  void DefaultMass(const Model& model, const Link& link, double* mass, btVector3* moments) const {
+    Warning(link.where, "link '" + model.name + "::" + link.name +
+                            "' moves but has no <inertial>; using 1 kg and unit moments of inertia, as PyBullet does");
+    *mass = 1;
+    *moments = btVector3(1, 1, 1);
   }
 
   btCollisionShape* Keep(btCollisionShape* shape) {
@@ -234,13 +246,10 @@ struct Builder {
     btVector3 moments;
     RigidTransform X_LB;
     Inertia(link, sdf_defaults, &mass, &moments, &X_LB);
+    if (!is_static && !link.has_inertial && !(mass > 0)) DefaultMass(model, link, &mass, &moments);
+    // PyBullet's rule: a link of mass 0 is static (plane.urdf, table.urdf).
+    if (!(mass > 0)) is_static = true;
     if (is_static) mass = 0, moments.setZero();
-    if (!is_static && !(mass > 0)) {
-      // A free link without mass cannot move in Bullet.
-      Error(link.where, "link '" + model.name + "::" + link.name + "' is free but has no mass; give it an <inertial>");
-      *ok = false;
-      return;
-    }
     btCollisionShape* shape = LinkShape(link, X_LB, !is_static, ok);
     if (!*ok) return;
     if (!shape) {
@@ -334,9 +343,11 @@ void Builder::AddConstrainedBodies(const Model& model, const std::vector<int>& o
   for (int l : order) {
     const Link& link = model.links[l];
     if (!sdf && link.name == "world" && parent_joint[l] < 0) continue;
+    const size_t bodies_before = built->bodies_.size();
     AddRigidBody(model, link, false, sdf, ok);
     if (!*ok) return;
-    bodies[link.name] = built->bodies_.back().rigid_body;
+    // A static link with nothing to collide adds no body: its joints hold their children to the world.
+    if (built->bodies_.size() > bodies_before) bodies[link.name] = built->bodies_.back().rigid_body;
   }
   for (int l : order) {
     if (parent_joint[l] < 0) continue;
@@ -346,7 +357,9 @@ void Builder::AddConstrainedBodies(const Model& model, const std::vector<int>& o
       *ok = false;
       return;
     }
-    btRigidBody* child = bodies[joint.child];
+    const auto child_it = bodies.find(joint.child);
+    if (child_it == bodies.end()) continue;  // a static link with no collision: nothing to hold
+    btRigidBody* child = child_it->second;
     const auto parent_it = bodies.find(joint.parent);
     btRigidBody* parent = parent_it == bodies.end() ? nullptr : parent_it->second;
     const BuiltBody* child_built = built->FindByCollider(child);
@@ -373,14 +386,16 @@ void Builder::AddConstrainedBodies(const Model& model, const std::vector<int>& o
       case JointType::kContinuous: {
         auto* hinge = new btHingeConstraint(a, *child, frame_in_parent.getOrigin(), frame_in_child.getOrigin(),
                                             frame_in_parent.getBasis().getColumn(0), frame_in_child.getBasis().getColumn(0));
-        if (joint.type == JointType::kRevolute) hinge->setLimit(joint.lower, joint.upper);
+        if (joint.type == JointType::kRevolute && std::isfinite(joint.lower) && std::isfinite(joint.upper))
+          hinge->setLimit(joint.lower, joint.upper);
         constraint = hinge;
         break;
       }
       case JointType::kPrismatic: {
         auto* slider = new btSliderConstraint(a, *child, frame_in_parent, frame_in_child, true);
-        slider->setLowerLinLimit(joint.lower);
-        slider->setUpperLinLimit(joint.upper);
+        const bool limited = std::isfinite(joint.lower) && std::isfinite(joint.upper);
+        slider->setLowerLinLimit(limited ? joint.lower : 1);  // Bullet: lower > upper is free
+        slider->setUpperLinLimit(limited ? joint.upper : -1);
         slider->setLowerAngLimit(0);
         slider->setUpperAngLimit(0);
         constraint = slider;
@@ -396,6 +411,9 @@ void Builder::AddConstrainedBodies(const Model& model, const std::vector<int>& o
         constraint = planar;
         break;
       }
+      case JointType::kSpherical:
+        constraint = new btPoint2PointConstraint(a, *child, frame_in_parent.getOrigin(), frame_in_child.getOrigin());
+        break;
       case JointType::kFloating: continue;
     }
     world->addConstraint(constraint, /*disableCollisionsBetweenLinkedBodies=*/true);
@@ -421,7 +439,20 @@ void Builder::AddMultibody(const Model& model, const std::vector<int>& order, co
     return;
   }
   const bool base_is_world = world_joint;
-  const bool fixed = base_is_world || model.fixed_base;
+  // Base inertia and frame.
+  double base_mass = 0;
+  btVector3 base_moments(0, 0, 0);
+  RigidTransform X_LBbase = RigidTransform::Identity();
+  RigidTransform X_WBase = X_WM;
+  if (!base_is_world) {
+    const Link& base = model.links[root];
+    Inertia(base, sdf, &base_mass, &base_moments, &X_LBbase);
+    X_WBase = X_WM * base.X_ML * X_LBbase;
+    if (!model.fixed_base && !base.has_inertial && !(base_mass > 0))
+      DefaultMass(model, base, &base_mass, &base_moments);
+  }
+  // PyBullet's rule: a base of mass 0 is fixed (kuka_iiwa/model.urdf, cartpole.urdf).
+  const bool fixed = base_is_world || model.fixed_base || !(base_mass > 0);
   std::vector<int> links;  // model link index of each multibody link
   for (int l : order)
     if (base_is_world || l != root) links.push_back(l);
@@ -431,21 +462,6 @@ void Builder::AddMultibody(const Model& model, const std::vector<int>& order, co
       Error(joint.where, "joint '" + joint.name +
                              "': a floating joint inside a multibody is not supported; use rigid bodies (--rigid) "
                              "or make the child a separate model");
-      *ok = false;
-      return;
-    }
-  }
-  // Base inertia and frame.
-  double base_mass = 0;
-  btVector3 base_moments(0, 0, 0);
-  RigidTransform X_LBbase = RigidTransform::Identity();
-  RigidTransform X_WBase = X_WM;
-  if (!base_is_world) {
-    Inertia(model.links[root], sdf, &base_mass, &base_moments, &X_LBbase);
-    X_WBase = X_WM * model.links[root].X_ML * X_LBbase;
-    if (!fixed && !(base_mass > 0)) {
-      Error(model.links[root].where, "link '" + model.name + "::" + model.links[root].name +
-                                         "' is a floating base without mass; give it an <inertial>");
       *ok = false;
       return;
     }
@@ -466,6 +482,15 @@ void Builder::AddMultibody(const Model& model, const std::vector<int>& order, co
     index["world"] = -1;
     X_WB["world"] = X_WBase;
   }
+  // The mass carried beyond each link. A massless link may move on its joint when links beyond it
+  // carry mass (humanoid.urdf makes a shoulder of three revolute joints through massless links):
+  // Featherstone's articulated inertia on the joint is then that of the links beyond, as in PyBullet.
+  std::map<std::string, double> mass_beyond;
+  for (auto it = order.rbegin(); it != order.rend(); ++it) {
+    const Link& link = model.links[*it];
+    mass_beyond[link.name] += link.has_inertial ? link.inertial.mass_kg : (sdf ? 1.0 : 0.0);
+    if (parent_joint[*it] >= 0) mass_beyond[model.joints[parent_joint[*it]].parent] += mass_beyond[link.name];
+  }
   std::vector<RigidTransform> X_LB(links.size());
   for (size_t i = 0; i < links.size(); ++i) {
     const Link& link = model.links[links[i]];
@@ -473,7 +498,9 @@ void Builder::AddMultibody(const Model& model, const std::vector<int>& order, co
     double mass;
     btVector3 moments;
     Inertia(link, sdf, &mass, &moments, &X_LB[i]);
-    if (!(mass > 0) && joint.type != JointType::kFixed) {  // a welded link may be massless
+    if (!(mass > 0) && !link.has_inertial && joint.type != JointType::kFixed) DefaultMass(model, link, &mass, &moments);
+    // A welded link may be massless, and a moving one when mass lies beyond it.
+    if (!(mass > 0) && joint.type != JointType::kFixed && !(mass_beyond[link.name] > 0)) {
       Error(link.where, "link '" + model.name + "::" + link.name + "' moves on joint '" + joint.name +
                             "' but has no mass; give it an <inertial>");
       *ok = false;
@@ -507,6 +534,9 @@ void Builder::AddMultibody(const Model& model, const std::vector<int>& order, co
       case JointType::kPlanar:
         multibody->setupPlanar(me, mass, moments, parent, rot_parent_to_this, axis,
                                ToBullet(X_WP.linear().transpose() * (X_WC.translation() - X_WP.translation())), true);
+        break;
+      case JointType::kSpherical:
+        multibody->setupSpherical(me, mass, moments, parent, rot_parent_to_this, parent_com_to_pivot, pivot_to_com, true);
         break;
       case JointType::kFloating: break;
     }

@@ -35,7 +35,9 @@ bool Validate(const XmlContext& ctx, const XMLElement* element, const ReadOption
   }
   if (!ok || !options.load_deformable_meshes) return ok;
   try {
-    const VolumeMeshWithExtent mesh = ReadVtkVolumeMesh(body->mesh_path);
+    VtkReadReport report;
+    const VolumeMeshWithExtent mesh = ReadVtkVolumeMesh(body->mesh_path, &report);
+    for (const std::string& warning : report.warnings) ctx.Warning(element, "deformable '" + body->name + "': " + warning);
     body->num_vertices = mesh.mesh->num_vertices();
     body->num_tets = mesh.mesh->num_tets();
     if (mass_kg > 0) body->mass_density_kg_per_m3 = mass_kg / mesh.mesh->CalcTotalVolume();
@@ -119,12 +121,13 @@ std::optional<Deformable> ReadUrdfDeformable(const XmlContext& ctx, const XMLEle
     return std::nullopt;
   }
   if (!mesh_uri.empty()) {
-    std::string error;
-    const auto path = ResolveUri(mesh_uri, ctx.file(), options.search, &error);
+    std::string error, note;
+    const auto path = ResolveUri(mesh_uri, ctx.file(), options.search, &error, &note);
     if (!path) {
       ctx.Error(mesh_element, "deformable '" + body.name + "': missing mesh " + mesh_uri + ": " + error);
       return std::nullopt;
     }
+    if (!note.empty()) ctx.Warning(mesh_element, note);
     body.mesh_path = *path;
   }
   if (!Validate(ctx, element, options, mass, &body)) return std::nullopt;

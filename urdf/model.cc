@@ -33,6 +33,7 @@ const char* JointTypeName(JointType type) {
     case JointType::kPrismatic: return "prismatic";
     case JointType::kFloating: return "floating";
     case JointType::kPlanar: return "planar";
+    case JointType::kSpherical: return "spherical";
   }
   return "?";
 }

@@ -106,7 +106,8 @@ struct Link {
   SourceLocation where;
 };
 
-enum class JointType { kFixed, kRevolute, kContinuous, kPrismatic, kFloating, kPlanar };
+// kSpherical: PyBullet's URDF "spherical" and SDF's "ball", three rotations about the joint origin.
+enum class JointType { kFixed, kRevolute, kContinuous, kPrismatic, kFloating, kPlanar, kSpherical };
 const char* JointTypeName(JointType type);
 
 // One keyframe of a joint motor: the joint position q (m or rad) at time t (s).

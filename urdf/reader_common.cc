@@ -2,7 +2,10 @@
 #include <Eigen/Eigenvalues>
 
 #include <algorithm>
+#include <iterator>
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include "urdf/mesh_files.h"
 #include "urdf/readers_internal.h"
@@ -14,12 +17,13 @@ namespace internal {
 using tinyxml2::XMLElement;
 
 bool ResolveMesh(const XmlContext& ctx, const XMLElement* element, const ReadOptions& options, Geometry* geometry) {
-  std::string error;
-  const auto path = ResolveUri(geometry->mesh_uri, ctx.file(), options.search, &error);
+  std::string error, note;
+  const auto path = ResolveUri(geometry->mesh_uri, ctx.file(), options.search, &error, &note);
   if (!path) {
     ctx.Error(element, "missing mesh '" + geometry->mesh_uri + "': " + error);
     return false;
   }
+  if (!note.empty()) ctx.Warning(element, note);
   if (!IsSurfaceMeshFile(*path) && !IsVtkFile(*path)) {
     ctx.Error(element, "mesh '" + geometry->mesh_uri + "': unsupported format (use .obj, .stl or .vtk)");
     return false;
@@ -31,7 +35,16 @@ bool ResolveMesh(const XmlContext& ctx, const XMLElement* element, const ReadOpt
 bool FinishMesh(const XmlContext& ctx, const XMLElement* mesh, const XMLElement* scale_element, const char* scale_text,
                 const XMLElement* uri_element, const ReadOptions& options, Geometry* geometry) {
   if (scale_text) {
-    const auto s = ctx.Vector(scale_element, scale_text, "mesh scale");
+    // PyBullet reads the first three numbers of a scale; racecar_differential.urdf writes four.
+    std::string text = scale_text;
+    std::istringstream tokens(text);
+    std::vector<std::string> words{std::istream_iterator<std::string>(tokens), std::istream_iterator<std::string>()};
+    if (words.size() > 3) {
+      ctx.Warning(scale_element, "mesh scale: " + std::to_string(words.size()) +
+                                     " numbers given; the first three are used, as PyBullet does");
+      text = words[0] + " " + words[1] + " " + words[2];
+    }
+    const auto s = ctx.Vector(scale_element, text.c_str(), "mesh scale");
     if (!s) return false;
     if (!(s->cwiseAbs().minCoeff() > 0)) {
       ctx.Error(scale_element, "mesh scale: every factor must be non-zero");
@@ -67,6 +80,7 @@ std::optional<JointType> ParseJointType(const char* type) {
   if (name == "prismatic") return JointType::kPrismatic;
   if (name == "floating") return JointType::kFloating;
   if (name == "planar") return JointType::kPlanar;
+  if (name == "spherical" || name == "ball") return JointType::kSpherical;
   return std::nullopt;
 }
 

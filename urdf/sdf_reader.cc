@@ -322,7 +322,7 @@ void ReadJoint(const XmlContext& ctx, const XMLElement* element, const std::stri
   const auto joint_type = ParseJointType(type);
   if (!joint_type) {
     ctx.Error(element, "joint '" + joint.name + "': unsupported type '" + std::string(type ? type : "") +
-                           "' (fixed, revolute, continuous, prismatic, floating or planar)");
+                           "' (fixed, revolute, continuous, prismatic, floating, planar or ball)");
     return;
   }
   joint.type = *joint_type;
@@ -337,7 +337,9 @@ void ReadJoint(const XmlContext& ctx, const XMLElement* element, const std::stri
   joint.child = scoped(child);
   js.pose = ReadPose(ctx, element);
   if (!js.pose.relative_to.empty() && !prefix.empty()) js.pose.relative_to = prefix + js.pose.relative_to;
-  if (const XMLElement* axis = element->FirstChildElement("axis")) {
+  // A fixed or ball joint has no axis to use; Bullet ignores it, even a zero one.
+  const bool uses_axis = joint.type != JointType::kFixed && joint.type != JointType::kSpherical;
+  if (const XMLElement* axis = element->FirstChildElement("axis"); axis && uses_axis) {
     if (const XMLElement* xyz = axis->FirstChildElement("xyz")) {
       if (auto v = ctx.Vector(xyz, xyz->GetText(), "joint '" + joint.name + "' axis")) {
         if (!(v->norm() > 1e-12)) ctx.Error(xyz, "joint '" + joint.name + "': the axis is zero");
@@ -360,7 +362,11 @@ void ReadJoint(const XmlContext& ctx, const XMLElement* element, const std::stri
       // SDFormat writes "no limit" as ±1e16 and negative effort/velocity.
       if (joint.effort < 0) joint.effort = std::numeric_limits<double>::infinity();
       if (joint.velocity < 0) joint.velocity = std::numeric_limits<double>::infinity();
-      if (joint.lower > joint.upper) ctx.Error(limit, "joint '" + joint.name + "': lower limit above the upper limit");
+      // Bullet's convention: lower > upper means no limit.
+      if (joint.lower > joint.upper) {
+        joint.lower = -std::numeric_limits<double>::infinity();
+        joint.upper = std::numeric_limits<double>::infinity();
+      }
     }
     if (const XMLElement* dynamics = axis->FirstChildElement("dynamics")) {
       if (auto v = ChildNumber(ctx, dynamics, "damping", "joint '" + joint.name + "' damping", Check::kNonNegative, false))
@@ -388,12 +394,13 @@ std::optional<Scene> ReadInclude(const XmlContext& ctx, const XMLElement* includ
     ctx.Error(include, std::string("<include> of ") + uri + ": includes nested too deeply (a cycle?)");
     return std::nullopt;
   }
-  std::string error;
-  auto path = ResolveUri(uri, ctx.file(), options.search, &error);
+  std::string error, note;
+  auto path = ResolveUri(uri, ctx.file(), options.search, &error, &note);
   if (!path) {
     ctx.Error(include, std::string("<include> ") + uri + ": " + error);
     return std::nullopt;
   }
+  if (!note.empty()) ctx.Warning(include, note);
   namespace fs = std::filesystem;
   std::error_code ec;
   if (fs::is_directory(*path, ec)) {

@@ -2,6 +2,9 @@
 // extensions: capsules, <contact>, <deformable>, <drake:proximity_properties>, <drake_compliance>,
 // and this project's hydro:motor in <joint>.
 
+#include <filesystem>
+#include <limits>
+
 #include "urdf/contact_tags.h"
 #include "urdf/deformable_tags.h"
 #include "urdf/mesh_files.h"
@@ -57,6 +60,18 @@ bool ReadGeometry(const XmlContext& ctx, const XMLElement* parent, const ReadOpt
     if (!radius || !length) return false;
     geometry->radius = *radius;
     geometry->length = *length;
+  } else if (type == "plane") {
+    // PyBullet's <plane normal="…"/>: the half-space below a plane through the origin.
+    geometry->type = GeometryType::kPlane;
+    if (const char* text = shape->Attribute("normal")) {
+      const auto n = ctx.Vector(shape, text, "plane normal");
+      if (!n) return false;
+      if (!(n->norm() > 1e-12)) {
+        ctx.Error(shape, "plane normal: zero vector");
+        return false;
+      }
+      geometry->normal = n->normalized();
+    }
   } else if (type == "mesh") {
     geometry->type = GeometryType::kMesh;
     const char* filename = shape->Attribute("filename");
@@ -66,8 +81,11 @@ bool ReadGeometry(const XmlContext& ctx, const XMLElement* parent, const ReadOpt
     }
     geometry->mesh_uri = filename;
     return FinishMesh(ctx, shape, shape, shape->Attribute("scale"), shape, options, geometry);
+  } else if (type == "cdf") {
+    ctx.Error(shape, "PyBullet's <cdf> (a signed-distance-field shape) is not supported; use a <mesh>");
+    return false;
   } else {
-    ctx.Error(shape, "unknown geometry <" + type + "> (box, sphere, cylinder, capsule or mesh)");
+    ctx.Error(shape, "unknown geometry <" + type + "> (box, sphere, cylinder, capsule, plane or mesh)");
     return false;
   }
   return true;
@@ -107,7 +125,7 @@ void ReadJoint(const XmlContext& ctx, const XMLElement* element, Model* model) {
   const auto joint_type = ParseJointType(type);
   if (!joint_type) {
     ctx.Error(element, "joint '" + joint.name + "': unknown type '" + std::string(type ? type : "") +
-                           "' (fixed, revolute, continuous, prismatic, floating or planar)");
+                           "' (fixed, revolute, continuous, prismatic, floating, planar or spherical)");
     return;
   }
   joint.type = *joint_type;
@@ -120,7 +138,9 @@ void ReadJoint(const XmlContext& ctx, const XMLElement* element, Model* model) {
   joint.parent = parent->Attribute("link");
   joint.child = child->Attribute("link");
   joint.X_PJ = ReadOrigin(ctx, element);
-  if (const XMLElement* axis = element->FirstChildElement("axis")) {
+  // A fixed joint has no axis to use: Bullet ignores it, even a zero one (nao.urdf).
+  const XMLElement* axis = joint.type == JointType::kFixed ? nullptr : element->FirstChildElement("axis");
+  if (axis) {
     if (auto xyz = ctx.Vector(axis, axis->Attribute("xyz"), "joint '" + joint.name + "' axis")) {
       if (!(xyz->norm() > 1e-12)) ctx.Error(axis, "joint '" + joint.name + "': the axis is zero");
       else joint.axis_J = xyz->normalized();
@@ -136,8 +156,11 @@ void ReadJoint(const XmlContext& ctx, const XMLElement* element, Model* model) {
     read("upper", &joint.upper);
     read("effort", &joint.effort);
     read("velocity", &joint.velocity);
-    if (joint.lower > joint.upper)
-      ctx.Error(limit, "joint '" + joint.name + "': lower limit above the upper limit");
+    // Bullet's convention (its URDF importer and btMultiBody limits): lower > upper means no limit.
+    if (joint.lower > joint.upper) {
+      joint.lower = -std::numeric_limits<double>::infinity();
+      joint.upper = std::numeric_limits<double>::infinity();
+    }
   } else if (joint.type == JointType::kRevolute || joint.type == JointType::kPrismatic) {
     ctx.Error(element, "joint '" + joint.name + "': a " + JointTypeName(joint.type) + " joint needs a <limit>");
   }
@@ -223,14 +246,26 @@ std::optional<Scene> ReadUrdfDocument(const XMLElement* robot, const XmlContext&
   Model model;
   model.where = ctx.Where(robot);
   const char* name = robot->Attribute("name");
-  if (!name || !*name) ctx.Error(robot, "<robot> needs a name");
-  else model.name = name;
+  if (name && *name) {
+    model.name = name;
+  } else {
+    // PyBullet loads a nameless robot (humanoid.urdf); the file's name stands in.
+    model.name = std::filesystem::path(ctx.file()).stem().string();
+    if (model.name.empty()) model.name = "robot";
+    ctx.Warning(robot, "<robot> has no name; calling it '" + model.name + "'");
+  }
+  bool has_other_body = false;
   for (const XMLElement* child = robot->FirstChildElement(); child; child = child->NextSiblingElement()) {
     const std::string tag = child->Name();
     if (tag == "link") ReadLink(ctx, child, options, &model);
     else if (tag == "joint") ReadJoint(ctx, child, &model);
     else if (tag == "deformable") {
+      has_other_body = true;
       if (auto body = ReadUrdfDeformable(ctx, child, options)) scene.deformables.push_back(*body);
+    } else if (tag == "reduced_deformable") {
+      ctx.Error(child, "PyBullet's <reduced_deformable> (a reduced-order deformable body) is not supported; "
+                       "give the body as a <deformable> with a tet mesh");
+      has_other_body = true;
     } else if (tag == "hydro:initial_velocity") {
       model.initial_velocity = ReadInitialVelocity(ctx, child);
     } else if (tag == "material" || tag == "transmission" || tag == "gazebo" || tag == "ros2_control") {
@@ -239,7 +274,7 @@ std::optional<Scene> ReadUrdfDocument(const XMLElement* robot, const XmlContext&
       ctx.Warning(child, "unknown tag <" + tag + "> in <robot> ignored");
     }
   }
-  if (model.links.empty() && scene.deformables.empty())
+  if (model.links.empty() && scene.deformables.empty() && !has_other_body)
     ctx.Error(robot, "robot '" + model.name + "' has no links");
   if (ctx.diagnostics()->num_errors() > errors_before) return std::nullopt;
   if (!model.links.empty()) {

@@ -47,7 +47,8 @@ std::string Join(const std::vector<std::string>& dirs) {
 }  // namespace
 
 std::optional<std::string> ResolveUri(const std::string& uri, const std::string& referencing_file,
-                                      const SearchPaths& search, std::string* error) {
+                                      const SearchPaths& search, std::string* error, std::string* note) {
+  if (note) note->clear();
   const fs::path base = fs::path(referencing_file).parent_path();
   if (uri.empty()) {
     *error = "empty file name";
@@ -110,6 +111,20 @@ std::optional<std::string> ResolveUri(const std::string& uri, const std::string&
   const fs::path path(uri);
   const fs::path full = path.is_absolute() ? path : base / path;
   if (IsFile(full)) return full.lexically_normal().string();
+  // PyBullet's lookup: a rooted path under the file's directory, a relative one under the
+  // directories above it.
+  const fs::path relative = path.relative_path();
+  const fs::path first_dir = path.is_absolute() ? base : base.parent_path();
+  for (fs::path dir = first_dir; !relative.empty(); dir = dir.parent_path()) {
+    const fs::path candidate = (dir.empty() ? fs::path(".") : dir) / relative;
+    if (IsFile(candidate)) {
+      if (note) *note = "'" + uri + "' is not a file; using " + candidate.lexically_normal().string() +
+                        (path.is_absolute() ? ", relative to the model file" : ", from a directory above the model file") +
+                        " as PyBullet does";
+      return candidate.lexically_normal().string();
+    }
+    if (dir.empty() || dir == dir.parent_path()) break;
+  }
   *error = "no file " + full.string();
   return std::nullopt;
 }

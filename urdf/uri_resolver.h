@@ -19,9 +19,13 @@ struct SearchPaths {
 };
 
 // The file `uri` names, written in `referencing_file`. Without a match: nullopt and *error says
-// where it looked.
+// where it looked. A plain path that does not name a file is then looked for the way PyBullet
+// does: an absolute one ("/meshes/x.stl") relative to the referencing file's directory, a relative
+// one relative to each directory above it (PyBullet's data root). A file found so is returned
+// and, when `note` is given, *note says how it was found (worth a warning: the file is not
+// portable); otherwise *note is left empty.
 std::optional<std::string> ResolveUri(const std::string& uri, const std::string& referencing_file,
-                                      const SearchPaths& search, std::string* error);
+                                      const SearchPaths& search, std::string* error, std::string* note = nullptr);
 
 }  // namespace urdf
 }  // namespace hydro

@@ -76,7 +76,10 @@ std::optional<std::vector<double>> XmlContext::Numbers(const XMLElement* element
                                                        const std::string& what) const {
   const std::vector<std::string> tokens = Tokens(text);
   if (static_cast<int>(tokens.size()) != n) {
-    Error(element, what + ": expected " + std::to_string(n) + " numbers, got '" + std::string(text ? text : "") + "'");
+    const std::string given = text ? text : "";
+    const bool xacro = given.find("$(") != std::string::npos || given.find("${") != std::string::npos;
+    Error(element, what + ": expected " + std::to_string(n) + " numbers, got '" + given + "'" +
+                       (xacro ? " (a xacro substitution: expand the file with xacro first)" : ""));
     return std::nullopt;
   }
   std::vector<double> values(n);

@@ -3,57 +3,19 @@
 // inertia, as a btMultiBody and as rigid bodies with a hinge.
 #include <gtest/gtest.h>
 
-#include <BulletCollision/BroadphaseCollision/btDbvtBroadphase.h>
-#include <BulletDynamics/Featherstone/btMultiBodyConstraintSolver.h>
-
 #include <cmath>
 #include <cstdio>
 
 #include "adapters/bullet_conversions.h"
-#include "plugin/btHydroelasticCollisionConfiguration.h"
-#include "plugin/btHydroelasticSolverSettings.h"
-#include "test_files.h"
-#include "urdf/bullet_builder.h"
+#include "test_world.h"
 #include "urdf/xml_context.h"
 
 namespace hydro {
 namespace urdf {
 namespace {
 
-// A multibody world with the plugin installed.
-struct World {
-  World() {
-    world = std::make_unique<btMultiBodyDynamicsWorld>(&dispatcher, &broadphase, &solver, &configuration);
-    hydroConfigureSolverInfo(world->getSolverInfo());
-  }
-  ~World() {
-    built.reset();
-  }
-  void Build(const Scene& scene, const BuildOptions& options = {}) {
-    Diagnostics d;
-    built = BuildScene(scene, world.get(), options, &d);
-    ASSERT_TRUE(built) << d.ToString();
-  }
-  void Step(int steps, double dt) {
-    for (int i = 0; i < steps; ++i) {
-      built->ApplyJointDamping();
-      world->stepSimulation(dt, 0, dt);
-    }
-  }
-  btHydroelasticCollisionConfiguration configuration;
-  btCollisionDispatcher dispatcher{&configuration};
-  btDbvtBroadphase broadphase;
-  btMultiBodyConstraintSolver solver;
-  std::unique_ptr<btMultiBodyDynamicsWorld> world;
-  std::unique_ptr<BuiltScene> built;
-};
-
-Scene MustRead(const std::string& text, const std::string& name) {
-  Diagnostics d;
-  auto scene = test::Read(text, &d, name);
-  EXPECT_TRUE(scene) << d.ToString();
-  return scene ? *scene : Scene{};
-}
+using test::MustRead;
+using test::World;
 
 TEST(BulletBuilderTest, CompliantBallFromSdfRestsAtTheClosedFormDepth) {
   const double R = 0.05, E = 1e5, m = 1.0, g = 9.81;

@@ -258,8 +258,8 @@ INSTANTIATE_TEST_SUITE_P(
         BadFile{"two_roots.urdf", "<robot name=\"r\">\n<link name=\"a\"/><link name=\"b\"/></robot>", 1,
                 "more than one root link ('a', 'b')"},
         BadFile{"joint_type.urdf", "<robot name=\"r\"><link name=\"a\"/><link name=\"b\"/>\n"
-                                   "<joint name=\"j\" type=\"ball\"><parent link=\"a\"/><child link=\"b\"/></joint></robot>",
-                2, "unknown type 'ball'"},
+                                   "<joint name=\"j\" type=\"screw\"><parent link=\"a\"/><child link=\"b\"/></joint></robot>",
+                2, "unknown type 'screw'"},
         BadFile{"limit.urdf", "<robot name=\"r\"><link name=\"a\"/><link name=\"b\"/>\n"
                               "<joint name=\"j\" type=\"revolute\"><parent link=\"a\"/><child link=\"b\"/></joint></robot>",
                 2, "needs a <limit>"},
@@ -283,6 +283,9 @@ INSTANTIATE_TEST_SUITE_P(
                                  "<joint name=\"j\" type=\"revolute\"><parent>a</parent><child>b</child></joint>"
                                  "</model></sdf>",
                 2, "child link 'b' does not exist"},
+        BadFile{"xacro.urdf", "<robot name=\"r\"><link name=\"a\"><collision>\n<origin xyz=\"$(optenv X 0 0 1)\"/>"
+                              "<geometry><box size=\"1 1 1\"/></geometry></collision></link></robot>",
+                2, "(a xacro substitution: expand the file with xacro first)"},
         BadFile{"link_name.urdf", "<robot name=\"r\">\n<link/></robot>", 2, "<link> needs a name"},
         BadFile{"empty_geometry.urdf", "<robot name=\"r\"><link name=\"a\"><collision>\n<geometry/>\n"
                                        "</collision></link></robot>",
@@ -298,8 +301,8 @@ INSTANTIATE_TEST_SUITE_P(
                 3, "joint 'j': the axis is zero"},
         BadFile{"limits.urdf", "<robot name=\"r\"><link name=\"a\"/><link name=\"b\"/>"
                                "<joint name=\"j\" type=\"prismatic\"><parent link=\"a\"/><child link=\"b\"/>\n"
-                               "<limit lower=\"1\" upper=\"-1\"/></joint></robot>",
-                2, "lower limit above the upper limit"},
+                               "<limit lower=\"one\" upper=\"-1\"/></joint></robot>",
+                2, "limit lower: 'one' is not a number"},
         BadFile{"deformable.urdf", "<robot name=\"r\">\n<deformable name=\"d\"><inertial><mass value=\"1\"/>"
                                    "</inertial></deformable></robot>",
                 2, "needs <neohookean mu=… lambda=…/>"},

@@ -1,0 +1,343 @@
+// PyBullet's conventions for URDF (and the SDF it loads), each read from a file and built into a
+// Bullet world that behaves as PyBullet's would: a mass-0 link is static and a mass-0 base fixed,
+// a link that must move without <inertial> weighs 1 kg, lower > upper is no limit, a fixed joint's
+// axis is ignored, <plane normal>, spherical joints, a nameless robot, a robot holding only a
+// deformable (with Bullet's "#vtk" header), mesh URIs found the way PyBullet finds them, and a
+// four-number scale. urdf/TAGS.md lists them.
+#include <gtest/gtest.h>
+
+#include <BulletCollision/CollisionShapes/btStaticPlaneShape.h>
+
+#include <cmath>
+#include <string>
+
+#include "adapters/bullet_conversions.h"
+#include "test_world.h"
+
+namespace hydro {
+namespace urdf {
+namespace {
+
+using test::MustRead;
+using test::World;
+
+bool HasWarning(const Diagnostics& d, const std::string& text) {
+  for (const Diagnostic& x : d.all())
+    if (!x.is_error && x.ToString().find(text) != std::string::npos) return true;
+  return false;
+}
+
+// A box of side 0.2 m, with the given <inertial> (or none).
+std::string BoxLink(const std::string& name, const std::string& inertial) {
+  return "<link name=\"" + name + "\">" + inertial +
+         "<collision><geometry><box size=\"0.2 0.2 0.2\"/></geometry></collision></link>";
+}
+
+TEST(PyBulletConventionsTest, AMassZeroLinkIsStaticAndAMassZeroBaseIsFixed) {
+  // plane.urdf's rule: a lone link of mass 0 is a static body.
+  World world;
+  world.Build(MustRead("<robot name=\"plane\">" + BoxLink("floor", "<inertial><mass value=\"0\"/></inertial>") +
+                           "</robot>",
+                       "plane.urdf"));
+  const BuiltBody* floor = world.built->Find("plane::floor");
+  ASSERT_NE(floor, nullptr);
+  EXPECT_TRUE(floor->is_static);
+  ASSERT_NE(floor->rigid_body, nullptr);
+  EXPECT_TRUE(floor->rigid_body->isStaticObject());
+
+  // kuka_iiwa/model.urdf's rule: a jointed robot whose base has mass 0 is welded to the world; its
+  // arm (1 kg at 0.5 m, horizontal) swings down while the base stays put.
+  const std::string arm = R"(<robot name="arm">
+    <link name="base"><inertial><mass value="0"/><inertia ixx="0" iyy="0" izz="0"/></inertial>
+      <collision><geometry><box size="0.1 0.1 0.1"/></geometry></collision></link>
+    <link name="arm"><inertial><origin xyz="0.5 0 0"/><mass value="1"/>
+      <inertia ixx="0.001" iyy="0.001" izz="0.001"/></inertial></link>
+    <joint name="shoulder" type="continuous"><parent link="base"/><child link="arm"/>
+      <origin xyz="0 0 1"/><axis xyz="0 1 0"/></joint></robot>)";
+  for (bool multibody : {true, false}) {
+    World w;
+    BuildOptions options;
+    options.multibody = multibody;
+    w.Build(MustRead(arm, "arm.urdf"), options);
+    const BuiltBody* base = w.built->Find("arm::base");
+    const BuiltBody* link = w.built->Find("arm::arm");
+    ASSERT_NE(link, nullptr);
+    if (multibody) {
+      EXPECT_TRUE(link->multibody->hasFixedBase());
+    } else {
+      ASSERT_NE(base, nullptr);
+      EXPECT_TRUE(base->is_static);
+    }
+    w.Step(300, 1e-3);
+    // Falling freely from horizontal, a pendulum's tip moves along a circle about the pivot.
+    const Vector3 p_WArmCom = w.built->LinkPose(*link) * Vector3(0.5, 0, 0);
+    EXPECT_NEAR((p_WArmCom - Vector3(0, 0, 1)).norm(), 0.5, 1e-3) << multibody;
+    EXPECT_LT(p_WArmCom.z(), 0.9) << multibody;  // it has swung down
+  }
+}
+
+TEST(PyBulletConventionsTest, AMasslessLinkMovesWhenMassLiesBeyondIt) {
+  // humanoid.urdf's shoulders: two revolute joints through a massless link. The 1 kg bob, pushed
+  // about x (the first joint's axis) and free to fall about y (the second's), swings about both:
+  // the massless link turns with it.
+  const std::string two_axes = R"(<robot name="shoulder"><link name="world"/>
+    <link name="gimbal"><inertial><mass value="0"/><inertia ixx="0" iyy="0" izz="0"/></inertial></link>
+    <link name="bob"><inertial><origin xyz="0.3 0 -0.3"/><mass value="1"/>
+      <inertia ixx="0.001" iyy="0.001" izz="0.001"/></inertial></link>
+    <joint name="a" type="continuous"><parent link="world"/><child link="gimbal"/><origin xyz="0 0 1"/>
+      <axis xyz="1 0 0"/></joint>
+    <joint name="b" type="continuous"><parent link="gimbal"/><child link="bob"/><axis xyz="0 1 0"/></joint>
+    </robot>)";
+  World world;
+  world.Build(MustRead(two_axes, "shoulder.urdf"));
+  const BuiltBody* gimbal = world.built->Find("shoulder::gimbal");
+  const BuiltBody* bob = world.built->Find("shoulder::bob");
+  ASSERT_NE(gimbal, nullptr);
+  ASSERT_NE(bob, nullptr);
+  const btScalar push = 1;
+  bob->multibody->setJointVel(0, push);
+  world.Step(200, 1e-3);
+  const double q_a = bob->multibody->getJointPos(0), q_b = bob->multibody->getJointPos(1);
+  EXPECT_TRUE(std::isfinite(q_a) && std::isfinite(q_b));
+  EXPECT_GT(std::abs(q_a), 0.05);  // the push turned the massless gimbal
+  EXPECT_GT(q_b, 0.05);            // gravity swings the bob about y (its mass is at +x, below the pivot)
+  const Vector3 p_WBob = world.built->LinkPose(*bob) * Vector3(0.3, 0, -0.3);
+  EXPECT_NEAR((p_WBob - Vector3(0, 0, 1)).norm(), 0.3 * std::sqrt(2.0), 1e-6);
+
+  // With no mass beyond it, a moving massless link cannot move in Bullet: an error at the link.
+  const std::string empty_end = R"(<robot name="r"><link name="world"/>
+    <link name="tip"><inertial><mass value="0"/></inertial></link>
+    <joint name="a" type="continuous"><parent link="world"/><child link="tip"/><axis xyz="1 0 0"/></joint></robot>)";
+  Diagnostics d;
+  World bad;
+  EXPECT_FALSE(BuildScene(MustRead(empty_end, "tip.urdf"), bad.world.get(), BuildOptions{}, &d));
+  EXPECT_NE(d.FirstError().find("link 'r::tip' moves on joint 'a' but has no mass"), std::string::npos) << d.ToString();
+}
+
+TEST(PyBulletConventionsTest, ALinkThatMustMoveWithoutInertialWeighsOneKilogram) {
+  World world;
+  Diagnostics d;
+  auto scene = test::Read("<robot name=\"box\">\n" + BoxLink("body", "") + "</robot>", &d, "box.urdf");
+  ASSERT_TRUE(scene) << d.ToString();
+  world.built = BuildScene(*scene, world.world.get(), BuildOptions{}, &d);
+  ASSERT_TRUE(world.built) << d.ToString();
+  EXPECT_TRUE(HasWarning(d, "box.urdf:2: warning: link 'box::body' moves but has no <inertial>; using 1 kg"))
+      << d.ToString();
+  const BuiltBody* body = world.built->Find("box::body");
+  ASSERT_NE(body, nullptr);
+  ASSERT_NE(body->rigid_body, nullptr);
+  EXPECT_DOUBLE_EQ(body->rigid_body->getInvMass(), 1.0);
+  EXPECT_FALSE(body->is_static);
+}
+
+TEST(PyBulletConventionsTest, ALowerLimitAboveTheUpperMeansNoLimit) {
+  // Bullet's convention (Base_1.urdf): the arm swings freely past where [−0.1, 0.1] would stop it.
+  const std::string arm = R"(<robot name="arm"><link name="world"/>
+    <link name="arm"><inertial><origin xyz="0.5 0 0"/><mass value="1"/>
+      <inertia ixx="0.001" iyy="0.001" izz="0.001"/></inertial></link>
+    <joint name="shoulder" type="revolute"><parent link="world"/><child link="arm"/>
+      <origin xyz="0 0 1"/><axis xyz="0 1 0"/><limit lower="0.1" upper="-0.1" effort="1" velocity="1"/></joint>
+    </robot>)";
+  const Scene scene = MustRead(arm, "inverted.urdf");
+  ASSERT_EQ(scene.models.size(), 1u);
+  EXPECT_TRUE(std::isinf(scene.models[0].joints[0].lower));
+  EXPECT_TRUE(std::isinf(scene.models[0].joints[0].upper));
+  for (bool multibody : {true, false}) {
+    World w;
+    BuildOptions options;
+    options.multibody = multibody;
+    w.Build(scene, options);
+    w.Step(300, 1e-3);
+    const BuiltBody* link = w.built->Find("arm::arm");
+    ASSERT_NE(link, nullptr);
+    const Vector3 x = w.built->LinkPose(*link).linear() * Vector3::UnitX();
+    EXPECT_GT(std::atan2(-x.z(), x.x()), 0.5) << multibody;  // swung well past 0.1 rad
+  }
+}
+
+TEST(PyBulletConventionsTest, AFixedJointsAxisIsIgnored) {
+  // nao.urdf gives its fixed joints a zero axis; URDF and SDF alike load.
+  Diagnostics d;
+  EXPECT_TRUE(test::Read(R"(<robot name="r"><link name="a"/><link name="b"/>
+      <joint name="j" type="fixed"><parent link="a"/><child link="b"/><axis xyz="0 0 0"/></joint></robot>)",
+                         &d, "fixed.urdf"))
+      << d.ToString();
+  EXPECT_TRUE(test::Read(R"(<sdf version="1.9"><model name="m"><link name="a"/><link name="b"/>
+      <joint name="j" type="fixed"><parent>a</parent><child>b</child><axis><xyz>0 0 0</xyz></axis></joint>
+      </model></sdf>)",
+                         &d, "fixed.sdf"))
+      << d.ToString();
+  // A moving joint's zero axis is still an error.
+  Diagnostics bad;
+  EXPECT_FALSE(test::Read(R"(<robot name="r"><link name="a"/><link name="b"/>
+      <joint name="j" type="continuous"><parent link="a"/><child link="b"/><axis xyz="0 0 0"/></joint></robot>)",
+                          &bad, "moving.urdf"));
+}
+
+TEST(PyBulletConventionsTest, PlaneGeometryWithANormal) {
+  // plane_implicit.urdf: <plane normal=…/> in a static link is Bullet's btStaticPlaneShape; a box
+  // dropped on a plane tilted toward +y slides off toward +y.
+  const Scene scene = MustRead(R"(<robot name="ground"><link name="plane">
+      <inertial><mass value="0"/></inertial>
+      <collision><geometry><plane normal="0 0.2 1"/></geometry></collision></link></robot>)",
+                               "plane_implicit.urdf");
+  ASSERT_EQ(scene.models.size(), 1u);
+  const Geometry& g = scene.models[0].links[0].collisions[0].geometry;
+  EXPECT_EQ(g.type, GeometryType::kPlane);
+  EXPECT_NEAR((g.normal - Vector3(0, 0.2, 1).normalized()).norm(), 0, 1e-15);
+  World world;
+  world.Build(scene);
+  const BuiltBody* plane = world.built->Find("ground::plane");
+  ASSERT_NE(plane, nullptr);
+  const auto* shape = dynamic_cast<const btStaticPlaneShape*>(plane->collider->getCollisionShape());
+  ASSERT_NE(shape, nullptr);
+  EXPECT_NEAR(shape->getPlaneNormal().y(), Vector3(0, 0.2, 1).normalized().y(), 1e-6);
+  Diagnostics d;
+  EXPECT_FALSE(test::Read(R"(<robot name="r"><link name="p"><collision><geometry>
+      <plane normal="0 0 0"/></geometry></collision></link></robot>)",
+                          &d, "zero.urdf"));
+  EXPECT_NE(d.FirstError().find("zero.urdf:2: error: plane normal: zero vector"), std::string::npos) << d.ToString();
+}
+
+// A 1 kg bob 0.5 m from a spherical joint, tilted 0.3 rad and pushed sideways at 0.5 m/s: it
+// swings on the sphere about the pivot and keeps its angular momentum about the vertical through
+// the pivot, L_z = m·(x·ẏ − y·ẋ) ≠ 0 — a hinge, whose swings stay in one vertical plane, has none.
+void ExpectSphericalPendulum(bool multibody) {
+  const Scene scene = MustRead(R"(<robot name="bob"><link name="world"/>
+    <link name="bob"><inertial><origin xyz="0 0 -0.5"/><mass value="1"/>
+      <inertia ixx="0.001" iyy="0.001" izz="0.001"/></inertial></link>
+    <joint name="ball" type="spherical"><parent link="world"/><child link="bob"/><origin xyz="0 0 1" rpy="0.3 0 0"/>
+    </joint></robot>)",
+                               "spherical.urdf");
+  ASSERT_EQ(scene.models.size(), 1u);
+  EXPECT_EQ(scene.models[0].joints[0].type, JointType::kSpherical);
+  World world;
+  BuildOptions options;
+  options.multibody = multibody;
+  world.Build(scene, options);
+  const BuiltBody* bob = world.built->Find("bob::bob");
+  ASSERT_NE(bob, nullptr);
+  const Vector3 p_WPivot(0, 0, 1);
+  const Matrix3 R_WL = world.built->LinkPose(*bob).linear();
+  const Vector3 r_W = R_WL * Vector3(0, 0, -0.5);
+  const Vector3 v0_W(0.5, 0, 0);
+  const Vector3 w_W = r_W.cross(v0_W) / r_W.squaredNorm();  // ω × r = v0, ω ⊥ r
+  if (multibody) {
+    ASSERT_EQ(bob->multibody->getLink(0).m_jointType, btMultibodyLink::eSpherical);
+    const Vector3 w_L = R_WL.transpose() * w_W;  // a spherical joint's rates are ω in the child frame
+    const btScalar qd[3] = {btScalar(w_L.x()), btScalar(w_L.y()), btScalar(w_L.z())};
+    bob->multibody->setJointVelMultiDof(0, qd);
+  } else {
+    bob->rigid_body->setAngularVelocity(bullet::ToBullet(w_W));
+    bob->rigid_body->setLinearVelocity(bullet::ToBullet(v0_W));
+  }
+  auto angular_momentum_z = [&] {
+    const RigidTransform X_WL = world.built->LinkPose(*bob);
+    Vector3 v_origin, w;
+    world.built->LinkVelocity(*bob, &v_origin, &w);
+    const Vector3 r = X_WL.linear() * Vector3(0, 0, -0.5);
+    const Vector3 p = X_WL.translation() + r - p_WPivot, v = v_origin + w.cross(r);
+    return p.x() * v.y() - p.y() * v.x();
+  };
+  const double L0 = r_W.x() * v0_W.y() - r_W.y() * v0_W.x();
+  ASSERT_NEAR(L0, -0.5 * std::sin(0.3) * 0.5, 1e-12);
+  EXPECT_NEAR(angular_momentum_z(), L0, 1e-3 * std::abs(L0)) << multibody;  // the push was applied
+  for (int i = 0; i < 1000; ++i) {
+    world.Step(1, 1e-3);
+    const Vector3 p_WBob = world.built->LinkPose(*bob) * Vector3(0, 0, -0.5);
+    ASSERT_NEAR((p_WBob - p_WPivot).norm(), 0.5, 1e-3) << multibody << " at step " << i;
+  }
+  EXPECT_NEAR(angular_momentum_z(), L0, 0.02 * std::abs(L0)) << multibody;
+}
+
+TEST(PyBulletConventionsTest, SphericalJointSwingsAboutItsPivot) {
+  ExpectSphericalPendulum(true);
+  ExpectSphericalPendulum(false);
+}
+
+TEST(PyBulletConventionsTest, ARobotWithoutANameIsNamedAfterItsFile) {
+  Diagnostics d;
+  auto scene = test::Read("<robot>\n" + BoxLink("body", "<inertial><mass value=\"2\"/></inertial>") + "</robot>", &d,
+                          "humanoid.urdf");
+  ASSERT_TRUE(scene) << d.ToString();
+  EXPECT_EQ(scene->models[0].name, "humanoid");
+  EXPECT_TRUE(HasWarning(d, "humanoid.urdf:1: warning: <robot> has no name; calling it 'humanoid'")) << d.ToString();
+}
+
+TEST(PyBulletConventionsTest, ARobotThatHoldsOnlyADeformable) {
+  // reduced_cube/deform_cube.urdf: no links, one deformable whose VTK header is "#vtk DataFile"
+  // and whose CELL_TYPES section is a lone "10", both of which Bullet's reader lets pass.
+  test::TempDir dir("deformable_only");
+  dir.Write("tet.vtk", "#vtk DataFile Version 2.0\nBullet's header\nASCII\nDATASET UNSTRUCTURED_GRID\n"
+                       "POINTS 4 double\n0 0 0\n0.1 0 0\n0 0.1 0\n0 0 0.1\n"
+                       "CELLS 1 5\n4 0 1 2 3\nCELL_TYPES 10\n");  // Bullet's file: a type for a count
+  const std::string file = dir.Write("cube.urdf", R"(<robot name="cube"><deformable name="cube">
+      <inertial><mass value="1"/></inertial><neohookean mu="180" lambda="600" damping="0.01"/>
+      <visual filename="tet.vtk"/></deformable></robot>)");
+  Diagnostics d;
+  ReadOptions options;
+  options.search.use_environment = false;
+  auto scene = ReadModelFile(file, options, &d);
+  ASSERT_TRUE(scene) << d.ToString();
+  EXPECT_TRUE(scene->models.empty());
+  ASSERT_EQ(scene->deformables.size(), 1u);
+  EXPECT_EQ(scene->deformables[0].num_tets, 1);
+  EXPECT_TRUE(HasWarning(d, "tet.vtk:12: CELL_TYPES lists 10 types for 1 cells; every cell has four vertices")) << d.ToString();
+
+  // PyBullet's reduced-order deformables are refused by name, not as "no links".
+  Diagnostics reduced;
+  EXPECT_FALSE(test::Read("<robot name=\"r\">\n<reduced_deformable name=\"b\"/></robot>", &reduced, "reduced.urdf"));
+  EXPECT_NE(reduced.FirstError().find("reduced.urdf:2: error: PyBullet's <reduced_deformable>"), std::string::npos)
+      << reduced.ToString();
+  EXPECT_EQ(reduced.ToString().find("has no links"), std::string::npos) << reduced.ToString();
+}
+
+TEST(PyBulletConventionsTest, MeshUrisAreFoundAsPyBulletFindsThem) {
+  // kuka_with_gripper2.sdf writes "/meshes/link_0.stl" for a mesh beside it; differential's URDF
+  // writes "differential/diff_ring.stl" relative to the data root, one directory up. Both load,
+  // each with a warning naming the file used; a file nowhere is still an error.
+  test::TempDir dir("pybullet_uris");
+  dir.Write("robot/meshes/cube.obj", test::CubeObj());
+  dir.Write("robot/other/cube.obj", test::CubeObj());
+  auto read = [&](const std::string& uri, Diagnostics* d) {
+    const std::string file = dir.Write("robot/r.urdf", "<robot name=\"r\"><link name=\"l\">\n<collision><geometry>"
+                                                       "<mesh filename=\"" + uri + "\"/></geometry></collision>"
+                                                       "</link></robot>");
+    ReadOptions options;
+    options.search.use_environment = false;
+    return ReadModelFile(file, options, d);
+  };
+  Diagnostics rooted;
+  auto scene = read("/meshes/cube.obj", &rooted);
+  ASSERT_TRUE(scene) << rooted.ToString();
+  EXPECT_EQ(scene->models[0].links[0].collisions[0].geometry.mesh_path, dir.path() + "/robot/meshes/cube.obj");
+  EXPECT_TRUE(HasWarning(rooted, "'/meshes/cube.obj' is not a file; using " + dir.path() + "/robot/meshes/cube.obj"))
+      << rooted.ToString();
+  Diagnostics above;
+  scene = read("robot/other/cube.obj", &above);
+  ASSERT_TRUE(scene) << above.ToString();
+  EXPECT_EQ(scene->models[0].links[0].collisions[0].geometry.mesh_path, dir.path() + "/robot/other/cube.obj");
+  EXPECT_TRUE(HasWarning(above, "from a directory above the model file")) << above.ToString();
+  Diagnostics missing;
+  EXPECT_FALSE(read("/meshes/absent.obj", &missing));
+  EXPECT_NE(missing.FirstError().find("missing mesh '/meshes/absent.obj'"), std::string::npos) << missing.ToString();
+}
+
+TEST(PyBulletConventionsTest, AFourNumberScaleUsesTheFirstThree) {
+  // racecar_differential.urdf writes scale="1 1 1 1".
+  test::TempDir dir("scale4");
+  dir.Write("cube.obj", test::CubeObj());
+  const std::string file = dir.Write("car.urdf", R"(<robot name="car"><link name="l"><collision><geometry>
+      <mesh filename="cube.obj" scale="2 3 4 1"/></geometry></collision></link></robot>)");
+  Diagnostics d;
+  ReadOptions options;
+  options.search.use_environment = false;
+  auto scene = ReadModelFile(file, options, &d);
+  ASSERT_TRUE(scene) << d.ToString();
+  EXPECT_EQ(scene->models[0].links[0].collisions[0].geometry.scale, Vector3(2, 3, 4));
+  EXPECT_TRUE(HasWarning(d, "car.urdf:2: warning: mesh scale: 4 numbers given; the first three are used")) << d.ToString();
+}
+
+}  // namespace
+}  // namespace urdf
+}  // namespace hydro

@@ -1,0 +1,57 @@
+#pragma once
+// A Bullet multibody world with the plugin installed, for building model files in tests.
+#include <gtest/gtest.h>
+
+#include <BulletCollision/BroadphaseCollision/btDbvtBroadphase.h>
+#include <BulletDynamics/Featherstone/btMultiBodyConstraintSolver.h>
+
+#include <memory>
+#include <string>
+
+#include "plugin/btHydroelasticCollisionConfiguration.h"
+#include "plugin/btHydroelasticSolverSettings.h"
+#include "test_files.h"
+#include "urdf/bullet_builder.h"
+
+namespace hydro {
+namespace urdf {
+namespace test {
+
+// A multibody world with the plugin installed.
+struct World {
+  World() {
+    world = std::make_unique<btMultiBodyDynamicsWorld>(&dispatcher, &broadphase, &solver, &configuration);
+    hydroConfigureSolverInfo(world->getSolverInfo());
+  }
+  ~World() {
+    built.reset();
+  }
+  void Build(const Scene& scene, const BuildOptions& options = {}) {
+    Diagnostics d;
+    built = BuildScene(scene, world.get(), options, &d);
+    ASSERT_TRUE(built) << d.ToString();
+  }
+  void Step(int steps, double dt) {
+    for (int i = 0; i < steps; ++i) {
+      built->ApplyJointDamping();
+      world->stepSimulation(dt, 0, dt);
+    }
+  }
+  btHydroelasticCollisionConfiguration configuration;
+  btCollisionDispatcher dispatcher{&configuration};
+  btDbvtBroadphase broadphase;
+  btMultiBodyConstraintSolver solver;
+  std::unique_ptr<btMultiBodyDynamicsWorld> world;
+  std::unique_ptr<BuiltScene> built;
+};
+
+inline Scene MustRead(const std::string& text, const std::string& name) {
+  Diagnostics d;
+  auto scene = Read(text, &d, name);
+  EXPECT_TRUE(scene) << d.ToString();
+  return scene ? *scene : Scene{};
+}
+
+}  // namespace test
+}  // namespace urdf
+}  // namespace hydro
