@@ -108,7 +108,17 @@ TEST(VtkVolumeMeshTest, ErrorsNameFileAndLine) {
   expect_error(header + points, "9", "no CELLS section");
   expect_error(header + points + "CELLS 1 5\n4 0 1 2 9\nCELL_TYPES 1\n10\n", "11", "refers to vertex 9");
   expect_error(header + points + "CELLS 1 9\n8 0 1 2 3 0 1 2 3\nCELL_TYPES 1\n12\n", "13", "only tetrahedra");
-  expect_error(header + points + "CELLS 1 5\n4 0 1 2 3\nCELL_TYPES 2\n10\n10\n", "12", "2 types for 1 cells");
+  expect_error(header + points + "CELLS 2 9\n4 0 1 2 3\n3 0 1 2\nCELL_TYPES 3\n10\n5\n5\n", "13", "3 types for 2 cells");
+  {
+    // Miscounted types where every cell has four vertices: read as tets (as Bullet's reader does), warned.
+    VtkReadReport report;
+    const VolumeMeshWithExtent m =
+        ReadVtkVolumeMeshFromString(header + points + "CELLS 1 5\n4 0 1 2 3\nCELL_TYPES 2\n10\n10\n", "t.vtk", &report);
+    EXPECT_EQ(m.mesh->num_tets(), 1);
+    ASSERT_EQ(report.warnings.size(), 1u);
+    EXPECT_NE(report.warnings[0].find("t.vtk:12: CELL_TYPES lists 2 types for 1 cells"), std::string::npos)
+        << report.warnings[0];
+  }
   expect_error(header + points + "CELLS 1 4\n3 0 1 2\nCELL_TYPES 1\n5\n", "10", "no tetrahedra");
   expect_error(header + "POINTS 4 double\n0 0 0\n1 0 0\n0 1 0\n1 1 0\nCELLS 1 5\n4 0 1 2 3\nCELL_TYPES 1\n10\n", "11",
                "degenerate");
