@@ -17,6 +17,7 @@
 #include <limits>
 
 #include "adapters/bullet_conversions.h"
+#include "adapters/convex_hull.h"
 #include "hydro/make_meshes.h"
 
 namespace hydro {

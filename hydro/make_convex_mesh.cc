@@ -3,14 +3,7 @@
 #include <cmath>
 #include <map>
 
-#include "hydro/convex_hull.h"
-
 namespace hydro {
-
-VolumeMeshWithExtent MakeConvexVolumeMesh(const std::vector<Vector3>& points, double resolution_hint) {
-  CheckPositive(resolution_hint, "MakeConvexVolumeMesh: resolution hint");
-  return MakeConvexVolumeMesh(MakeConvexHull(points), resolution_hint);
-}
 
 VolumeMeshWithExtent MakeConvexVolumeMesh(const TriangleSurfaceMesh& hull, double resolution_hint) {
   CheckPositive(resolution_hint, "MakeConvexVolumeMesh: resolution hint");

@@ -11,11 +11,9 @@
 
 namespace hydro {
 
-// The hull of `points` (see MakeConvexHull for what is rejected), every hull triangle split into
-// k² triangles with k = ⌈longest hull edge/hint⌉ and n = ⌈(largest distance to c)/hint⌉ layers.
-VolumeMeshWithExtent MakeConvexVolumeMesh(const std::vector<Vector3>& points, double resolution_hint);
-
-// The same construction from a closed convex surface mesh (e.g. a hull made already).
+// From a closed convex surface mesh (a hull: adapters/convex_hull.h makes one of points), every
+// hull triangle split into k² triangles with k = ⌈longest hull edge/hint⌉ and
+// n = ⌈(largest distance to c)/hint⌉ layers.
 VolumeMeshWithExtent MakeConvexVolumeMesh(const TriangleSurfaceMesh& hull, double resolution_hint);
 
 }  // namespace hydro

@@ -1,7 +1,6 @@
 #pragma once
 // All geometry generators in one include.
 #include "hydro/hydroelastic_geometry.h"
-#include "hydro/convex_hull.h"
 #include "hydro/make_box_mesh.h"
 #include "hydro/make_convex_mesh.h"
 #include "hydro/make_cylinder_mesh.h"

@@ -12,8 +12,11 @@
 #include <chrono>
 #include <cmath>
 #include <memory>
+#include <random>
+#include <vector>
 
 #include "../plugin/test_world.h"
+#include "adapters/convex_hull.h"
 #include "plugin/btHydroelasticContactQuery.h"
 #include "plugin/btHydroelasticStats.h"
 
@@ -181,5 +184,22 @@ BENCHMARK(BM_StepWall)->Args({0, 8})->Args({1, 8})->Args({2, 8})->Iterations(10)
 
 }  // namespace
 }  // namespace hydro
+
+// The hull of a mesh file's vertices, as a URDF <mesh> of a moving link becomes: N points on an
+// ellipsoid's surface jittered by 1e-4 of its size (nearly coplanar neighbours), each listed
+// three times as an STL lists them. Goal: 10,000 points in milliseconds.
+void BM_ConvexHull(benchmark::State& state) {
+  std::mt19937 rng(7);
+  std::normal_distribution<double> gauss;
+  std::vector<hydro::Vector3> points;
+  for (int i = 0; i < state.range(0) / 3; ++i) {
+    hydro::Vector3 p(gauss(rng), gauss(rng), gauss(rng));
+    p = p.normalized().cwiseProduct(hydro::Vector3(0.3, 0.2, 0.1)) * (1 + 1e-4 * gauss(rng));
+    for (int k = 0; k < 3; ++k) points.push_back(p);
+  }
+  for (auto _ : state) benchmark::DoNotOptimize(hydro::bullet::MakeConvexHull(points));
+  state.counters["points"] = static_cast<double>(points.size());
+}
+BENCHMARK(BM_ConvexHull)->Arg(1000)->Arg(10000)->Arg(100000)->Unit(benchmark::kMillisecond);
 
 BENCHMARK_MAIN();

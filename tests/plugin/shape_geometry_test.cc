@@ -9,6 +9,7 @@
 #include <initializer_list>
 #include <new>
 
+#include "adapters/convex_hull.h"
 #include "adapters/shape_geometry.h"
 #include "adapters/shape_registry.h"
 #include "hydro/make_meshes.h"
@@ -112,7 +113,7 @@ TEST(ShapeGeometryTest, ScalingHullsMeshesAndPlanes) {
   EXPECT_THROW(MakeShapeGeometry(mesh, &soft), InvalidInput);  // no tet mesh given
   btHydroelasticProperties with_tets = soft;
   with_tets.m_volumeMesh = std::make_shared<VolumeMeshWithExtent>(
-      MakeConvexVolumeMesh({Vector3(0, 0, 0), Vector3(1, 0, 0), Vector3(0, 1, 0), Vector3(0, 0, 1)}, 0.5));
+      MakeConvexVolumeMesh(MakeConvexHull({Vector3(0, 0, 0), Vector3(1, 0, 0), Vector3(0, 1, 0), Vector3(0, 0, 1)}), 0.5));
   EXPECT_EQ(MakeShapeGeometry(mesh, &with_tets).kind, Kind::kCompliantMesh);
   // A compliant plane needs its slab thickness.
   btStaticPlaneShape plane(btVector3(0, 0, 1), 0);
