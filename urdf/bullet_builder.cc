@@ -21,6 +21,8 @@
 
 #include <Eigen/Eigenvalues>
 
+#include <BulletWorldImporter/btMultiBodyWorldImporter.h>
+
 #include "adapters/bullet_conversions.h"
 #include "adapters/shape_registry.h"
 #include "hydro/make_meshes.h"
@@ -35,10 +37,6 @@ using bullet::ToEigen;
 
 namespace internal {
 
-// Default hydroelastic modulus when a compliant tag gives none (Drake's SceneGraph default).
-constexpr double kDefaultHydroelasticModulus = 1e7;
-// Default slab of a compliant plane without hydro:slab_thickness.
-constexpr double kDefaultSlabThickness = 0.1;
 
 // Everything the builder needs while it runs.
 struct Builder {
@@ -108,13 +106,7 @@ struct Builder {
     if (!shape) return nullptr;
     if (!options.patch_contact) return shape;
     if (c.compliance != Compliance::kNone) {
-      btHydroelasticProperties properties;
-      properties.m_kind =
-          c.compliance == Compliance::kCompliant ? btHydroelasticProperties::COMPLIANT : btHydroelasticProperties::RIGID;
-      properties.m_hydroelasticModulus = c.hydroelastic_modulus_Pa.value_or(kDefaultHydroelasticModulus);
-      properties.m_resolutionHint = c.mesh_resolution_hint_m.value_or(0);
-      properties.m_huntCrossleyDissipation = c.hunt_crossley_dissipation_s_per_m.value_or(0);
-      properties.m_slabThickness = c.slab_thickness_m.value_or(kDefaultSlabThickness);
+      btHydroelasticProperties properties = HydroelasticProperties(c);
       properties.m_volumeMesh = volume;
       hydroSetHydroelastic(shape, properties);
       built->tagged_.push_back(shape);
@@ -153,9 +145,12 @@ struct Builder {
       const SurfaceMeshData mesh = ReadSurfaceMesh(g.mesh_path);
       for (const Vector3& p : mesh.vertices) vertices.push_back(p.cwiseProduct(g.scale));
       triangles = mesh.triangles;
-      if (collision.contact.compliance == Compliance::kCompliant && !g.declare_convex) {
+      // On a moving link Bullet collides with the mesh's convex hull (as PyBullet does), so the
+      // hull is the compliant volume too; a static surface mesh has no volume to press.
+      if (collision.contact.compliance == Compliance::kCompliant && !g.declare_convex && !dynamic) {
         Error(collision.where, "collision '" + collision.name + "': a compliant surface mesh (" + g.mesh_uri +
-                                   ") has no volume; declare it convex (drake:declare_convex) or give a .vtk tet mesh");
+                                   ") on a static link has no volume; declare it convex (drake:declare_convex) or "
+                                   "give a .vtk tet mesh");
         return nullptr;
       }
     }
@@ -618,6 +613,17 @@ void Builder::AddMultibody(const Model& model, const std::vector<int>& order, co
 
 }  // namespace internal
 
+btHydroelasticProperties HydroelasticProperties(const ContactProperties& c) {
+  btHydroelasticProperties properties;
+  properties.m_kind =
+      c.compliance == Compliance::kCompliant ? btHydroelasticProperties::COMPLIANT : btHydroelasticProperties::RIGID;
+  properties.m_hydroelasticModulus = c.hydroelastic_modulus_Pa.value_or(kDefaultHydroelasticModulus);
+  properties.m_resolutionHint = c.mesh_resolution_hint_m.value_or(0);
+  properties.m_huntCrossleyDissipation = c.hunt_crossley_dissipation_s_per_m.value_or(0);
+  properties.m_slabThickness = c.slab_thickness_m.value_or(kDefaultSlabThickness);
+  return properties;
+}
+
 BuiltScene::~BuiltScene() {
   if (!world_) return;
   for (auto& c : multibody_constraints_) world_->removeMultiBodyConstraint(c.get());
@@ -626,6 +632,7 @@ BuiltScene::~BuiltScene() {
   for (auto& m : multibodies_) world_->removeMultiBody(m.get());
   for (auto& b : rigid_bodies_) world_->removeRigidBody(b.get());
   for (const btCollisionShape* shape : tagged_) hydroRemoveShape(shape);
+  if (importer_) importer_->deleteAllData();  // removes what it added from the world, then frees it
 }
 
 RigidTransform BuiltScene::LinkPose(const BuiltBody& body) const {

@@ -21,6 +21,8 @@ class btTypedConstraint;
 class btMultiBodyConstraint;
 class btMultiBodyJointMotor;
 class btStridingMeshInterface;
+class btMultiBodyWorldImporter;
+struct btHydroelasticProperties;
 
 namespace hydro {
 namespace urdf {
@@ -70,6 +72,9 @@ class BuiltScene {
   friend std::unique_ptr<BuiltScene> BuildScene(const Scene&, btMultiBodyDynamicsWorld*, const BuildOptions&,
                                                 Diagnostics*);
   friend struct internal::Builder;
+  friend std::unique_ptr<BuiltScene> LoadBulletWorldFile(const std::string&, btMultiBodyDynamicsWorld*,
+                                                         const std::vector<struct ComplianceRule>&, bool,
+                                                         Diagnostics*);
   btMultiBodyDynamicsWorld* world_{nullptr};
   std::vector<BuiltBody> bodies_;
   std::vector<std::unique_ptr<btCollisionShape>> shapes_;
@@ -92,7 +97,12 @@ class BuiltScene {
     JointMotor spec;
   };
   std::vector<Motor> motors_;
+  // A .bullet file's objects (bullet_world_file.h): the importer owns them.
+  std::unique_ptr<btMultiBodyWorldImporter> importer_;
 };
+
+// The hydroelastic properties a collision's tags give its shape (not its volume mesh).
+btHydroelasticProperties HydroelasticProperties(const ContactProperties& contact);
 
 // Builds everything or nothing: problems (unsupported combinations, meshes that fail to load)
 // go to `diagnostics` with the file and line of what caused them, and the result is null.

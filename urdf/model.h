@@ -36,6 +36,10 @@ struct Geometry {
 };
 
 enum class Compliance { kNone, kCompliant, kRigid };
+// E of a compliant shape that names none (Pa; Drake's SceneGraph default).
+constexpr double kDefaultHydroelasticModulus = 1e7;
+// Slab of a compliant plane that names none (m).
+constexpr double kDefaultSlabThickness = 0.1;
 const char* ComplianceName(Compliance compliance);  // "none", "compliant", "rigid"
 
 // Every contact property a file can carry for one collision geometry, from all tag families.

@@ -11,6 +11,7 @@
 #include "demos/hydrobullet/json.h"
 #include "demos/hydrobullet/simulation.h"
 #include "demos/hydrobullet/vtk_series.h"
+#include "urdf/bullet_world_file.h"
 
 namespace hydro {
 namespace cli {
@@ -46,13 +47,65 @@ std::string GeometryText(const urdf::Geometry& g) {
 
 }  // namespace
 
+// A .bullet world: its bodies as Bullet's importer made them, and what the rules make of them.
+int InspectBulletWorld(const CommandLine& args) {
+  Simulation simulation(/*plugin=*/true);
+  std::string errors, warnings;
+  const bool loaded = LoadSimulation(args.file, args.read, args.build, args.rules, &simulation, &errors, &warnings);
+  std::cerr << warnings;
+  if (!loaded) {
+    std::cerr << errors;
+    return Fail(errors.substr(0, errors.find('\n')));
+  }
+  std::vector<std::string> bodies;
+  if (!args.json)
+    std::cout << args.file << ": " << simulation.built->bodies().size() << " bodies, "
+              << simulation.world->getNumMultibodies() << " multibody(ies), " << simulation.world->getNumConstraints()
+              << " constraint(s); gravity " << JsonVector(simulation.scene.gravity_W) << " m/s², step "
+              << simulation.scene.step_size_s << " s\n";
+  for (const urdf::BuiltBody& body : simulation.built->bodies()) {
+    const btCollisionShape* shape = body.collider->getCollisionShape();
+    const std::string type = shape ? urdf::ShapeTypeOf(*shape) : "none";
+    double mass = 0;
+    if (body.rigid_body && body.rigid_body->getInvMass() > 0) mass = 1 / body.rigid_body->getInvMass();
+    if (body.multibody)
+      mass = body.link_index < 0 ? body.multibody->getBaseMass() : body.multibody->getLinkMass(body.link_index);
+    const urdf::ComplianceRule* rule = urdf::MatchComplianceRule(args.rules, {body.name, type, body.is_static});
+    const urdf::Compliance compliance = rule ? rule->compliance : urdf::Compliance::kNone;
+    std::string modulus = "null";
+    if (compliance == urdf::Compliance::kCompliant)
+      modulus = JsonNumber(rule->hydroelastic_modulus_Pa.value_or(urdf::kDefaultHydroelasticModulus));
+    const Vector3 p = simulation.built->LinkPose(body).translation();
+    if (args.json) {
+      bodies.push_back(JsonObject({{"name", JsonString(body.name)},
+                                   {"shape", JsonString(type)},
+                                   {"mass", JsonNumber(mass)},
+                                   {"static", body.is_static ? "true" : "false"},
+                                   {"position", JsonVector(p)},
+                                   {"compliance", JsonString(urdf::ComplianceName(compliance))},
+                                   {"hydroelastic_modulus", modulus}}));
+    } else {
+      std::cout << "body " << body.name << ": " << type << ", " << (body.is_static ? "static" : JsonNumber(mass) + " kg")
+                << " at " << JsonVector(p) << "; "
+                << (compliance == urdf::Compliance::kCompliant ? "compliant, E = " + modulus + " Pa"
+                    : compliance == urdf::Compliance::kRigid   ? "rigid hydroelastic"
+                                                               : "Bullet's contact")
+                << "\n";
+    }
+  }
+  if (args.json) std::cout << JsonObject({{"bodies", JsonArray(bodies)}}) << "\n";
+  return 0;
+}
+
 int Inspect(const CommandLine& args) {
+  if (urdf::IsBulletWorldFile(args.file)) return InspectBulletWorld(args);
   urdf::Diagnostics diagnostics;
-  const auto scene = urdf::ReadModelFile(args.file, args.read, &diagnostics);
+  auto scene = urdf::ReadModelFile(args.file, args.read, &diagnostics);
   if (!scene) {
     std::cerr << diagnostics.ToString();
     return Fail(diagnostics.FirstError());
   }
+  if (!args.rules.empty()) urdf::ApplyComplianceRules(args.rules, &*scene);
   if (args.json) {
     std::vector<std::string> models;
     for (const urdf::Model& model : scene->models) {
@@ -63,7 +116,7 @@ int Inspect(const CommandLine& args) {
           const auto& contact = c.contact;
           std::string modulus = "null";
           if (contact.compliance == urdf::Compliance::kCompliant)
-            modulus = JsonNumber(contact.hydroelastic_modulus_Pa.value_or(1e7));
+            modulus = JsonNumber(contact.hydroelastic_modulus_Pa.value_or(urdf::kDefaultHydroelasticModulus));
           collisions.push_back(JsonObject({{"name", JsonString(c.name)},
                                            {"geometry", JsonString(urdf::GeometryTypeName(c.geometry.type))},
                                            {"compliance", JsonString(urdf::ComplianceName(contact.compliance))},
@@ -124,8 +177,10 @@ int Inspect(const CommandLine& args) {
 
 int Contact(const CommandLine& args) {
   Simulation simulation(/*plugin=*/true);
-  std::string errors;
-  if (!LoadSimulation(args.file, args.read, args.build, &simulation, &errors)) {
+  std::string errors, warnings;
+  const bool loaded = LoadSimulation(args.file, args.read, args.build, args.rules, &simulation, &errors, &warnings);
+  std::cerr << warnings;
+  if (!loaded) {
     std::cerr << errors;
     return Fail(errors.substr(0, errors.find('\n')));
   }
@@ -156,8 +211,10 @@ int Contact(const CommandLine& args) {
 
 int Run(const CommandLine& args) {
   Simulation simulation(args.plugin);
-  std::string errors;
-  if (!LoadSimulation(args.file, args.read, args.build, &simulation, &errors)) {
+  std::string errors, warnings;
+  const bool loaded = LoadSimulation(args.file, args.read, args.build, args.rules, &simulation, &errors, &warnings);
+  std::cerr << warnings;
+  if (!loaded) {
     std::cerr << errors;
     return Fail(errors.substr(0, errors.find('\n')));
   }

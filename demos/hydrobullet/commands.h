@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "urdf/bullet_builder.h"
+#include "urdf/compliance_rules.h"
 #include "urdf/model_files.h"
 
 namespace hydro {
@@ -23,6 +24,7 @@ struct CommandLine {
   std::string out_dir{"hydrobullet_out"};
   urdf::ReadOptions read;
   urdf::BuildOptions build;
+  std::vector<urdf::ComplianceRule> rules;  // --compliant, --rules (in order; later ones win)
 };
 
 int Inspect(const CommandLine& args);

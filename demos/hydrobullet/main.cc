@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "demos/hydrobullet/commands.h"
+#include "urdf/compliance_rules.h"
 #include "urdf/xml_context.h"
 
 namespace {
@@ -15,6 +16,7 @@ using hydro::cli::CommandLine;
 
 const char* kUsage =
     "usage: hydrobullet <command> [options] FILE\n"
+    "FILE: a URDF, an SDF, or a world saved by Bullet (.bullet)\n"
     "commands:\n"
     "  inspect   what the file describes (models, links, joints, collisions and their compliance)\n"
     "  contact   the contact surfaces of the file's initial configuration\n"
@@ -22,6 +24,9 @@ const char* kUsage =
     "'hydrobullet <command> --help' shows the command's options.\n";
 
 const char* kCommonOptions =
+    "  --compliant all     every moving body compliant (default E), every static one rigid hydroelastic\n"
+    "  --compliant NAME=E  bodies named NAME (shell wildcards) compliant at E Pa; repeatable\n"
+    "  --rules FILE        compliance rules by name or shape type (see urdf/TAGS.md); repeatable\n"
     "  --package-path DIR  search DIR for package:// URIs (also ROS_PACKAGE_PATH)\n"
     "  --model-path DIR    search DIR for model:// URIs (also SDF_PATH, GZ_SIM_RESOURCE_PATH)\n"
     "  --help              this text\n";
@@ -134,6 +139,16 @@ int main(int argc, char** argv) {
     } else if (arg == "--model-path") {
       if (!value(&text)) return Usage("--model-path needs a directory");
       args.read.search.model_paths.push_back(text);
+    } else if (arg == "--compliant" || arg == "--rules") {
+      if (!value(&text)) return Usage(arg + (arg == "--rules" ? " needs a file" : " needs 'all' or NAME=E"));
+      hydro::urdf::Diagnostics diagnostics;
+      const auto rules = arg == "--rules" ? hydro::urdf::ReadComplianceRules(text, &diagnostics)
+                                          : hydro::urdf::ParseCompliantOption(text, &diagnostics);
+      if (!rules) {
+        std::fprintf(stderr, "%shydrobullet: %s\n", diagnostics.ToString().c_str(), diagnostics.FirstError().c_str());
+        return 1;
+      }
+      args.rules.insert(args.rules.end(), rules->begin(), rules->end());
     } else if (arg == "--rigid" && args.command != "inspect") {
       args.build.multibody = false;
     } else if (args.command == "run" && arg == "--duration") {

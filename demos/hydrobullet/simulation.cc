@@ -1,5 +1,6 @@
 #include "demos/hydrobullet/simulation.h"
 
+#include <cmath>
 #include <map>
 
 #include "adapters/bullet_conversions.h"
@@ -8,6 +9,7 @@
 #include "plugin/btHydroelasticMultiBodyConstraintSolver.h"
 #include "plugin/btHydroelasticSolverSettings.h"
 #include "hydro/vtk_volume_mesh.h"
+#include "urdf/bullet_world_file.h"
 
 namespace hydro {
 namespace cli {
@@ -36,20 +38,50 @@ void Simulation::Step(double dt) {
   time += dt;
 }
 
+namespace {
+
+void ReportDiagnostics(const urdf::Diagnostics& diagnostics, std::string* errors, std::string* warnings) {
+  *errors = diagnostics.FirstError().empty() ? "" : diagnostics.FirstError() + "\n";
+  for (const urdf::Diagnostic& d : diagnostics.all()) {
+    if (!d.is_error) *warnings += d.ToString() + "\n";
+    else if (d.ToString() + "\n" != *errors) *errors += d.ToString() + "\n";
+  }
+}
+
+// A .bullet world: its own gravity and step (the saving program's btContactSolverInfo).
+bool LoadBulletWorld(const std::string& file, const urdf::BuildOptions& build_options,
+                     const std::vector<urdf::ComplianceRule>& rules, Simulation* simulation, std::string* errors,
+                     std::string* warnings) {
+  urdf::Diagnostics diagnostics;
+  simulation->built =
+      urdf::LoadBulletWorldFile(file, simulation->world.get(), rules, build_options.patch_contact, &diagnostics);
+  ReportDiagnostics(diagnostics, errors, warnings);
+  if (!simulation->built) return false;
+  simulation->scene = urdf::Scene();
+  simulation->scene.file = file;
+  simulation->scene.gravity_W = ToEigen(simulation->world->getGravity());
+  const double step = simulation->world->getSolverInfo().m_timeStep;
+  simulation->scene.step_size_s = step > 0 && std::isfinite(step) ? step : 1.0 / 60;
+  // The file's solver settings replaced the world's; patch contact needs its own.
+  if (simulation->plugin) hydroConfigureSolverInfo(simulation->world->getSolverInfo());
+  return true;
+}
+
+}  // namespace
+
 bool LoadSimulation(const std::string& file, const urdf::ReadOptions& read_options,
-                    const urdf::BuildOptions& build_options, Simulation* simulation, std::string* errors) {
+                    const urdf::BuildOptions& build_options, const std::vector<urdf::ComplianceRule>& rules,
+                    Simulation* simulation, std::string* errors, std::string* warnings) {
+  if (urdf::IsBulletWorldFile(file)) return LoadBulletWorld(file, build_options, rules, simulation, errors, warnings);
   urdf::Diagnostics diagnostics;
   auto scene = urdf::ReadModelFile(file, read_options, &diagnostics);
   if (scene) {
+    if (!rules.empty()) urdf::ApplyComplianceRules(rules, &*scene);
     simulation->scene = *scene;
     simulation->built = urdf::BuildScene(*scene, simulation->world.get(), build_options, &diagnostics);
   }
-  if (!scene || !simulation->built) {
-    *errors = diagnostics.FirstError() + "\n";
-    for (const urdf::Diagnostic& d : diagnostics.all())
-      if (d.ToString() + "\n" != *errors) *errors += d.ToString() + "\n";
-    return false;
-  }
+  ReportDiagnostics(diagnostics, errors, warnings);
+  if (!scene || !simulation->built) return false;
   // Deformables: their tet meshes placed at X_WD, corotational FEM (fem/), stepped by Bullet.
   for (const urdf::Deformable& d : scene->deformables) {
     try {

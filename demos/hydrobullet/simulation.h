@@ -12,6 +12,7 @@
 #include "fem/btDeformableBodies.h"
 #include "fem/fem_body.h"
 #include "urdf/bullet_builder.h"
+#include "urdf/compliance_rules.h"
 #include "urdf/model_files.h"
 
 namespace hydro {
@@ -39,9 +40,12 @@ struct Simulation {
   std::unique_ptr<btDeformableBodies> deformable_stepper;
 };
 
-// Reads and builds; on failure returns false with every diagnostic in *errors (first line first).
+// Reads and builds a model file, with `rules` replacing its compliance tags where they match, or
+// loads a .bullet world and tags it by `rules`. On failure returns false with every diagnostic in
+// *errors (first line first); warnings go to *warnings.
 bool LoadSimulation(const std::string& file, const urdf::ReadOptions& read_options,
-                    const urdf::BuildOptions& build_options, Simulation* simulation, std::string* errors);
+                    const urdf::BuildOptions& build_options, const std::vector<urdf::ComplianceRule>& rules,
+                    Simulation* simulation, std::string* errors, std::string* warnings);
 
 // One touching pair: force and torque on `a` (torque about the world origin), world frame.
 struct PairReport {

@@ -68,12 +68,16 @@ const std::vector<std::pair<TriangleSurfaceMesh, RigidTransform>>& VtkSeries::Su
         surfaces.emplace_back(mesh, bullet::ToRigidTransform(compound->getChildTransform(i)) * X_CG);
   } else {
     try {
-      // A picture, not a contact mesh: about 20 edges across the shape's largest dimension.
+      // A picture, not a contact mesh: flat faces as they are (a box is 12 triangles; 1/20 of the
+      // diagonal made it 4,800, and Bullet's slope.bullet wrote 9 MB a frame), curved shapes with
+      // about 16 edges across.
       btVector3 lo, hi;
       shape->getAabb(btTransform::getIdentity(), lo, hi);
+      const btScalar extent = (hi - lo).length();
       btHydroelasticProperties picture;
       picture.m_kind = btHydroelasticProperties::RIGID;
-      picture.m_resolutionHint = std::max<btScalar>((hi - lo).length() / 20, 1e-4);
+      const bool flat_faced = shape->isPolyhedral() || shape->isConcave();
+      picture.m_resolutionHint = std::max<btScalar>(flat_faced ? extent : extent / 16, 1e-4);
       const bullet::ShapeGeometry geometry = bullet::MakeShapeGeometry(*shape, &picture);
       if (geometry.rigid_mesh) surfaces.emplace_back(geometry.rigid_mesh->mesh(), geometry.X_SG);
     } catch (const InvalidInput&) {
@@ -116,11 +120,16 @@ bool VtkSeries::WriteFrame(const Simulation& simulation, double t, std::string* 
     }
   }
   contact_files_.emplace_back(t, name);
-  // Bodies.
-  PolyData bodies;
+  // Bodies. Static ones do not move, so they are written once (Bullet's kitchens/1.sdf: 25 MB of
+  // static meshes a frame made logging 98 % of the run); the .pvd keeps showing that one file.
+  const bool first_frame = frame == 0;
+  PolyData moving, fixed;
   const auto& built = simulation.built->bodies();
   for (size_t b = 0; b < built.size(); ++b) {
     if (!built[b].collider) continue;
+    const bool is_static = built[b].collider->isStaticObject();
+    if (is_static && !first_frame) continue;
+    PolyData& bodies = is_static ? fixed : moving;
     const RigidTransform X_WS = bullet::ToRigidTransform(built[b].collider->getWorldTransform());
     for (const auto& [mesh, X_SG] : SurfacesOf(built[b].collider->getCollisionShape())) {
       const RigidTransform X_WG = X_WS * X_SG;
@@ -132,15 +141,18 @@ bool VtkSeries::WriteFrame(const Simulation& simulation, double t, std::string* 
       }
     }
   }
-  std::snprintf(name, sizeof(name), "bodies_%05d.vtp", frame);
-  {
-    std::ofstream out(directory_ + "/" + name);
+  auto write = [&](const PolyData& bodies, const std::string& file) {
+    std::ofstream out(directory_ + "/" + file);
     WritePolyData(out, bodies, nullptr, "body");
-    if (!out) {
-      *error = "cannot write " + directory_ + "/" + name;
-      return false;
-    }
+    if (!out) *error = "cannot write " + directory_ + "/" + file;
+    return static_cast<bool>(out);
+  };
+  if (first_frame) {
+    if (!write(fixed, "bodies_static.vtp")) return false;
+    static_file_time_ = t;
   }
+  std::snprintf(name, sizeof(name), "bodies_%05d.vtp", frame);
+  if (!write(moving, name)) return false;
   body_files_.emplace_back(t, name);
   if (simulation.deformables.empty()) return true;
   // Deformed tets with their strain (VTK_TETRA = 10).
@@ -199,6 +211,11 @@ bool VtkSeries::Finish(std::string* error) const {
                     deformable_files_[i].first, deformable_files_[i].second.c_str());
       out << buffer;
     }
+  }
+  if (!body_files_.empty()) {
+    std::snprintf(buffer, sizeof(buffer), "<DataSet timestep=\"%.9g\" part=\"3\" file=\"bodies_static.vtp\"/>\n",
+                  static_file_time_);
+    out << buffer;
   }
   out << "</Collection>\n</VTKFile>\n";
   if (!out) {

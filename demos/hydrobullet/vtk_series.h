@@ -1,7 +1,8 @@
 #pragma once
 // The contact surfaces and bodies of a run as a VTK time series for ParaView: one PolyData file
 // per frame for the contact polygons (point data "pressure" in Pa, cell data "pair") and one for
-// the bodies' collision surfaces (cell data "body"), and, when the scene has deformables, one
+// the moving bodies' collision surfaces (cell data "body"; static bodies once, in
+// bodies_static.vtp), and, when the scene has deformables, one
 // UnstructuredGrid file of their deformed tets (cell data "strain"), indexed by a .pvd collection.
 #include <map>
 #include <string>
@@ -27,6 +28,7 @@ class VtkSeries {
 
   std::string directory_;
   std::vector<std::pair<double, std::string>> contact_files_, body_files_, deformable_files_;
+  double static_file_time_{0};
   std::map<const btCollisionShape*, std::vector<std::pair<TriangleSurfaceMesh, RigidTransform>>> surfaces_;
 };
 

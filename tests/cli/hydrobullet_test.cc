@@ -165,7 +165,7 @@ TEST(HydrobulletTest, RunWritesCsvJsonAndVtkSeries) {
         EXPECT_TRUE(fs::exists(out / match[1].str())) << match[1];
       }
     }
-    EXPECT_EQ(datasets, 2 * 6);
+    EXPECT_EQ(datasets, 2 * 6 + 1);  // and the static bodies once
     fs::remove_all(out);
   }
 }
@@ -256,6 +256,68 @@ TEST(HydrobulletTest, GripperMotorsLiftTheSoftCube) {
   EXPECT_NEAR(finger.back() - finger.front(), 0.008, 5e-4);  // the finger its own;
   EXPECT_GT(rise, 0.05);                                     // the cube went up with them
   EXPECT_LT(std::abs(rise - lift), 2e-3);                    // without slipping in the grip
+}
+
+// A world saved by Bullet's serializer (demos/scenes/crate_on_ground.bullet: a static ground box,
+// a 2 kg crate resting on it) made compliant from outside: by a rule file or --compliant.
+TEST(HydrobulletTest, BulletWorldFilesTakeComplianceFromRules) {
+  const Result inspect =
+      Tool("inspect " + Scene("crate_on_ground.bullet") + " --rules " + Scene("crate_on_ground.rules") + " --json");
+  ASSERT_EQ(inspect.exit_code, 0) << inspect.err;
+  const Json json = ParseJson(inspect.out);
+  ASSERT_EQ(json["bodies"].array.size(), 2u);
+  EXPECT_EQ(json["bodies"][0]["name"].string, "ground");
+  EXPECT_EQ(json["bodies"][0]["compliance"].string, "rigid");
+  EXPECT_TRUE(json["bodies"][0]["static"].boolean);
+  EXPECT_EQ(json["bodies"][1]["name"].string, "crate");
+  EXPECT_EQ(json["bodies"][1]["shape"].string, "box");
+  EXPECT_EQ(json["bodies"][1]["mass"].number, 2);
+  EXPECT_EQ(json["bodies"][1]["compliance"].string, "compliant");
+  EXPECT_EQ(json["bodies"][1]["hydroelastic_modulus"].number, 1e7);
+  // --compliant NAME=E overrides the file's rule (the last rule wins).
+  const Result soft = Tool("inspect " + Scene("crate_on_ground.bullet") + " --rules " + Scene("crate_on_ground.rules") +
+                           " --compliant crate=3e6 --json");
+  ASSERT_EQ(soft.exit_code, 0) << soft.err;
+  EXPECT_EQ(ParseJson(soft.out)["bodies"][1]["hydroelastic_modulus"].number, 3e6);
+
+  // Run at the file's own step (1/60 s): the crate rests on a patch carrying its weight.
+  const fs::path out = fs::temp_directory_path() / ("hydrobullet_bullet_" + std::to_string(::getpid()));
+  fs::remove_all(out);
+  const Result run = Tool("run " + Scene("crate_on_ground.bullet") + " --compliant all --duration 1 --out " + out.string());
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_NE(run.out.find("60 steps of 0.0166667 s"), std::string::npos) << run.out;
+  const auto contacts = Lines((out / "contacts.csv").string());
+  ASSERT_GE(contacts.size(), 2u);
+  std::stringstream last(contacts.back());
+  std::vector<std::string> fields;
+  for (std::string field; std::getline(last, field, ',');) fields.push_back(field);
+  ASSERT_EQ(fields.size(), 12u) << contacts.back();
+  EXPECT_GT(std::stoi(fields[3]), 4) << "a patch, not Bullet's points: " << contacts.back();
+  const double fz_on_a = std::stod(fields[7]);
+  EXPECT_NEAR(std::abs(fz_on_a), 2 * 9.81, 0.01 * 2 * 9.81) << contacts.back();
+  // The static ground is drawn once (12 triangles), the crate in every frame.
+  auto polys = [&](const std::string& file) {
+    for (const std::string& line : Lines((out / file).string())) {
+      std::smatch match;
+      if (std::regex_search(line, match, std::regex("NumberOfPolys=\"([0-9]+)\""))) return std::stoi(match[1]);
+    }
+    return -1;
+  };
+  EXPECT_EQ(polys("bodies_static.vtp"), 12);
+  EXPECT_EQ(polys("bodies_00000.vtp"), 12);
+  EXPECT_EQ(polys("bodies_00050.vtp"), 12);
+  fs::remove_all(out);
+
+  // Bad rules and bad files: clear errors, no crash.
+  const Result bad_option = Tool("inspect " + Scene("crate_on_ground.bullet") + " --compliant crate=soft");
+  EXPECT_EQ(bad_option.exit_code, 1);
+  EXPECT_NE(bad_option.err.find("--compliant: error: E: 'soft' is not a finite number"), std::string::npos)
+      << bad_option.err;
+  const Result bad_file = Tool("run " + Scene("crate_on_ground.rules") + ".bullet");
+  EXPECT_EQ(bad_file.exit_code, 1);
+  EXPECT_NE(bad_file.err.find("crate_on_ground.rules.bullet: error: cannot read"), std::string::npos) << bad_file.err;
+  const Result not_bullet = Tool("inspect " + Scene("crate_on_ground.rules") + " --compliant all");
+  EXPECT_EQ(not_bullet.exit_code, 1) << "a rule file is not a model file";
 }
 
 }  // namespace

@@ -12,6 +12,8 @@
 #include <string>
 
 #include "adapters/bullet_conversions.h"
+#include "plugin/btHydroelasticContactQuery.h"
+#include "urdf/compliance_rules.h"
 #include "test_world.h"
 
 namespace hydro {
@@ -336,6 +338,57 @@ TEST(PyBulletConventionsTest, AFourNumberScaleUsesTheFirstThree) {
   ASSERT_TRUE(scene) << d.ToString();
   EXPECT_EQ(scene->models[0].links[0].collisions[0].geometry.scale, Vector3(2, 3, 4));
   EXPECT_TRUE(HasWarning(d, "car.urdf:2: warning: mesh scale: 4 numbers given; the first three are used")) << d.ToString();
+}
+
+// PyBullet collides a moving link's mesh as its convex hull, so made compliant (here by
+// --compliant all, as one would on Bullet's data files) the hull is the compliant volume: a 1 kg,
+// 10 cm OBJ cube rests on a rigid plane with the patch carrying its weight. A static link's
+// surface mesh has no volume to press: made compliant it is an error naming the line.
+TEST(PyBulletConventionsTest, ACompliantMeshOnAMovingLinkIsItsConvexHull) {
+  test::TempDir dir("compliant_hull");
+  dir.Write("cube.obj", test::CubeObj());
+  auto world_file = [&](bool mug_static) {
+    return dir.Write(mug_static ? "static.sdf" : "moving.sdf", std::string(R"(<sdf version="1.7"><world name="w">
+  <model name="ground"><static>true</static><link name="l"><collision name="c"><geometry>
+    <plane><normal>0 0 1</normal><size>10 10</size></plane></geometry></collision></link></model>
+  <model name="mug"><static>)") + (mug_static ? "true" : "false") + R"(</static><link name="l">
+    <inertial><pose>0.05 0.05 0.05 0 0 0</pose><mass>1</mass><inertia><ixx>1e-3</ixx><iyy>1e-3</iyy><izz>1e-3</izz></inertia></inertial>
+    <collision name="c"><geometry><mesh><uri>cube.obj</uri><scale>0.1 0.1 0.1</scale></mesh></geometry></collision>
+  </link></model></world></sdf>)");
+  };
+  Diagnostics d;
+  const auto all = ParseCompliantOption("all", &d);
+  ASSERT_TRUE(all);
+  ReadOptions options;
+  options.search.use_environment = false;
+  auto scene = ReadModelFile(world_file(false), options, &d);
+  ASSERT_TRUE(scene) << d.ToString();
+  ASSERT_EQ(ApplyComplianceRules(*all, &*scene), 2);
+  World w;
+  w.Build(*scene);
+  const double dt = 1.0 / 60;
+  w.Step(60, dt);
+  const auto patches = hydroGetContactPatches(w.world->getDispatcher(), dt);
+  ASSERT_EQ(patches.size(), 1u);
+  EXPECT_GT(patches[0].m_surface->num_polygons(), 4);
+  EXPECT_NEAR(std::abs(patches[0].m_forceOnBody0.z()), 9.81, 0.01 * 9.81);
+  const BuiltBody* mug = w.built->Find("mug::l");
+  ASSERT_NE(mug, nullptr);
+  Vector3 v, omega;
+  w.built->LinkVelocity(*mug, &v, &omega);
+  EXPECT_LT(v.norm(), 1e-3);
+  EXPECT_NEAR(w.built->LinkPose(*mug).translation().z(), 0, 1e-3);  // resting on its face, slightly sunk
+
+  Diagnostics static_d;
+  auto static_scene = ReadModelFile(world_file(true), options, &static_d);
+  ASSERT_TRUE(static_scene) << static_d.ToString();
+  ApplyComplianceRules(*ParseCompliantOption("mug::l=1e7", &static_d), &*static_scene);
+  World w2;
+  EXPECT_FALSE(BuildScene(*static_scene, w2.world.get(), {}, &static_d));
+  EXPECT_NE(static_d.FirstError().find("static.sdf:6: error: collision 'c': a compliant surface mesh (cube.obj) on a "
+                                       "static link has no volume"),
+            std::string::npos)
+      << static_d.ToString();
 }
 
 }  // namespace
