@@ -464,6 +464,7 @@ void Builder::AddMultibody(const Model& model, const std::vector<int>& order, co
   auto multibody = std::make_unique<btMultiBody>(static_cast<int>(links.size()), base_mass, base_moments, fixed,
                                                  /*canSleep=*/true);
   multibody->setBaseWorldTransform(ToBullet(X_WBase));
+  multibody->setHasSelfCollision(model.self_collide);
   // btMultiBody damps every body by default (0.04); files carry their own joint damping instead,
   // and a free body must keep its momentum as a rigid body does.
   multibody->setLinearDamping(0);
@@ -703,8 +704,21 @@ std::unique_ptr<BuiltScene> BuildScene(const Scene& scene, btMultiBodyDynamicsWo
   internal::Builder builder{scene, world, options, diagnostics, built.get()};
   bool ok = true;
   for (const Model& model : scene.models) {
+    const size_t first_body = built->bodies_.size();
     builder.AddModel(model, model.sdf_rules, &ok);
     if (!ok) return nullptr;  // the destructor takes out what was added
+    // Without self-collision a model's bodies pass through each other: a multibody by its own
+    // flag (setHasSelfCollision), separate bodies (free links, --rigid, split trees) pair by pair.
+    if (!model.self_collide) {
+      auto& bodies = built->bodies_;
+      for (size_t i = first_body; i < bodies.size(); ++i)
+        for (size_t j = i + 1; j < bodies.size(); ++j) {
+          btCollisionObject *a = bodies[i].collider, *b = bodies[j].collider;
+          if (!a || !b || (bodies[i].multibody && bodies[i].multibody == bodies[j].multibody)) continue;
+          a->setIgnoreCollisionCheck(b, true);
+          b->setIgnoreCollisionCheck(a, true);
+        }
+    }
   }
   return built;
 }

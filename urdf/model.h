@@ -160,6 +160,10 @@ struct Model {
   std::vector<Link> links;
   std::vector<Joint> joints;
   std::optional<InitialVelocity> initial_velocity;   // every link of the model
+  // Whether the model's links collide with each other. SDF <self_collide> (default false);
+  // URDF: false, as PyBullet loads without URDF_USE_SELF_COLLISION. Bullet's data has robots
+  // whose link meshes overlap at rest (racecar_differential.urdf: 580 N between chassis and diff).
+  bool self_collide{false};
   SourceLocation where;
 
   const Link* FindLink(const std::string& link_name) const;

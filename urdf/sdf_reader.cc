@@ -531,8 +531,9 @@ std::optional<Model> ReadModel(const XmlContext& ctx, const XMLElement* element,
       continue;
     } else if (tag == "hydro:initial_velocity") {
       model.initial_velocity = ReadInitialVelocity(ctx, child);
-    } else if (tag == "self_collide" || tag == "allow_auto_disable" || tag == "enable_wind" || tag == "plugin" ||
-               tag == "gripper") {
+    } else if (tag == "self_collide") {
+      if (auto flag = ctx.Bool(child, child->GetText(), "self_collide")) model.self_collide = *flag;
+    } else if (tag == "allow_auto_disable" || tag == "enable_wind" || tag == "plugin" || tag == "gripper") {
       continue;
     } else {
       ctx.Warning(child, "unknown tag <" + tag + "> in <model> ignored");

@@ -64,6 +64,27 @@ bool LoadBulletWorld(const std::string& file, const urdf::BuildOptions& build_op
   simulation->scene.step_size_s = step > 0 && std::isfinite(step) ? step : 1.0 / 60;
   // The file's solver settings replaced the world's; patch contact needs its own.
   if (simulation->plugin) hydroConfigureSolverInfo(simulation->world->getSolverInfo());
+  // --set: the file's rigid bodies by name (a multibody's links follow their joints).
+  auto rigid_body = [&](const std::string& name) -> btRigidBody* {
+    const urdf::BuiltBody* body = simulation->built->Find(name);
+    if (body && body->rigid_body && !body->is_static) return body->rigid_body;
+    *errors = "--set: no moving rigid body named '" + name + "' in " + file + "\n";
+    return nullptr;
+  };
+  for (const auto& [name, X_WB] : build_options.poses) {
+    btRigidBody* body = rigid_body(name);
+    if (!body) return false;
+    body->setWorldTransform(bullet::ToBullet(X_WB));
+    body->setInterpolationWorldTransform(body->getWorldTransform());
+  }
+  for (const auto& [name, velocity] : build_options.velocities) {
+    btRigidBody* body = rigid_body(name);
+    if (!body) return false;
+    body->setLinearVelocity(bullet::ToBullet(velocity.v_W));
+    body->setAngularVelocity(bullet::ToBullet(velocity.w_W));
+    body->activate(true);
+  }
+  simulation->world->updateAabbs();
   return true;
 }
 

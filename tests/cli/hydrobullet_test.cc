@@ -308,6 +308,24 @@ TEST(HydrobulletTest, BulletWorldFilesTakeComplianceFromRules) {
   EXPECT_EQ(polys("bodies_00050.vtp"), 12);
   fs::remove_all(out);
 
+  // --set moves the file's bodies by name: pushed at 0.5 m/s, the crate slides (μ stops it).
+  const Result pushed = Tool("run " + Scene("crate_on_ground.bullet") +
+                             " --compliant all --duration 0.1 --set crate.velocity=0.5,0,0,0,0,0 --out " + out.string());
+  ASSERT_EQ(pushed.exit_code, 0) << pushed.err;
+  const auto rows = Lines((out / "bodies.csv").string());
+  ASSERT_FALSE(rows.empty());
+  std::stringstream crate_row(rows.back());
+  std::vector<std::string> crate;
+  for (std::string field; std::getline(crate_row, field, ',');) crate.push_back(field);
+  ASSERT_EQ(crate[1], "crate");
+  EXPECT_GT(std::stod(crate[2]), 0.2 + 0.01) << rows.back();  // it started at x = 0.2
+  fs::remove_all(out);
+  const Result unknown = Tool("run " + Scene("crate_on_ground.bullet") + " --set barrel.pose=0,0,1,0,0,0 --out " +
+                              out.string());
+  EXPECT_EQ(unknown.exit_code, 1);
+  EXPECT_NE(unknown.err.find("--set: no moving rigid body named 'barrel'"), std::string::npos) << unknown.err;
+  fs::remove_all(out);
+
   // Bad rules and bad files: clear errors, no crash.
   const Result bad_option = Tool("inspect " + Scene("crate_on_ground.bullet") + " --compliant crate=soft");
   EXPECT_EQ(bad_option.exit_code, 1);

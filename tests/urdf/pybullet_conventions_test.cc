@@ -29,6 +29,9 @@ bool HasWarning(const Diagnostics& d, const std::string& text) {
   return false;
 }
 
+constexpr const char* kUnitInertial =
+    "<inertial><mass value=\"1\"/><inertia ixx=\"1e-2\" iyy=\"1e-2\" izz=\"1e-2\" ixy=\"0\" ixz=\"0\" iyz=\"0\"/></inertial>";
+
 // A box of side 0.2 m, with the given <inertial> (or none).
 std::string BoxLink(const std::string& name, const std::string& inertial) {
   return "<link name=\"" + name + "\">" + inertial +
@@ -389,6 +392,60 @@ TEST(PyBulletConventionsTest, ACompliantMeshOnAMovingLinkIsItsConvexHull) {
                                        "static link has no volume"),
             std::string::npos)
       << static_d.ToString();
+}
+
+// PyBullet loads URDFs without self-collision, and SDF's <self_collide> defaults to false: a
+// model's links do not touch each other (Bullet's racecar_differential.urdf has link meshes
+// overlapping at rest, 580 N apart as compliant hulls). Here arm2's box overlaps the base, two
+// joints away; it touches only with <self_collide>true</self_collide>, as a multibody and as
+// rigid bodies with constraints.
+TEST(PyBulletConventionsTest, AModelsLinksDoNotCollideUnlessItSelfCollides) {
+  auto sdf = [](const std::string& self_collide) {
+    return R"(<sdf version="1.7"><model name="m">)" + self_collide + R"(
+      <link name="base"><inertial><mass>1</mass><inertia><ixx>1e-2</ixx><iyy>1e-2</iyy><izz>1e-2</izz></inertia></inertial>
+        <collision name="c"><geometry><box><size>0.4 0.4 0.4</size></box></geometry></collision></link>
+      <link name="arm1"><pose>0 0 1 0 0 0</pose><inertial><mass>1</mass><inertia><ixx>1e-2</ixx><iyy>1e-2</iyy><izz>1e-2</izz></inertia></inertial>
+        <collision name="c"><geometry><sphere><radius>0.05</radius></sphere></geometry></collision></link>
+      <link name="arm2"><pose>0.15 0 0.15 0 0 0</pose><inertial><mass>1</mass><inertia><ixx>1e-2</ixx><iyy>1e-2</iyy><izz>1e-2</izz></inertia></inertial>
+        <collision name="c"><geometry><box><size>0.2 0.2 0.2</size></box></geometry></collision></link>
+      <joint name="j1" type="revolute"><parent>base</parent><child>arm1</child><axis><xyz>0 1 0</xyz></axis></joint>
+      <joint name="j2" type="revolute"><parent>arm1</parent><child>arm2</child><axis><xyz>0 1 0</xyz></axis></joint>
+    </model></sdf>)";
+  };
+  auto touching = [](const World& w, const btCollisionObject* a, const btCollisionObject* b) {
+    w.world->performDiscreteCollisionDetection();
+    for (int i = 0; i < w.dispatcher.getNumManifolds(); ++i) {
+      const btPersistentManifold* m = w.dispatcher.getManifoldByIndexInternal(i);
+      if (m->getNumContacts() > 0 && ((m->getBody0() == a && m->getBody1() == b) || (m->getBody0() == b && m->getBody1() == a)))
+        return true;
+    }
+    return false;
+  };
+  for (bool multibody : {true, false}) {
+    for (const std::string& self_collide : {std::string(""), std::string("<self_collide>false</self_collide>"),
+                                            std::string("<self_collide>true</self_collide>")}) {
+      Scene scene = MustRead(sdf(self_collide), "m.sdf");
+      EXPECT_EQ(scene.models[0].self_collide, self_collide.find("true") != std::string::npos);
+      World w;
+      BuildOptions options;
+      options.multibody = multibody;
+      w.Build(scene, options);
+      const bool expected = self_collide.find("true") != std::string::npos;
+      EXPECT_EQ(touching(w, w.built->Find("m::base")->collider, w.built->Find("m::arm2")->collider), expected)
+          << (multibody ? "multibody " : "rigid ") << self_collide;
+    }
+  }
+  // A URDF never self-collides (PyBullet's default).
+  Scene urdf = MustRead(R"(<robot name="r">)" + BoxLink("a", kUnitInertial) + BoxLink("b", kUnitInertial) +
+                            BoxLink("c", kUnitInertial) +
+                            R"(<joint name="ab" type="continuous"><parent link="a"/><child link="b"/><axis xyz="0 1 0"/>
+                            <origin xyz="0 0 1"/></joint><joint name="bc" type="continuous"><parent link="b"/><child link="c"/>
+                            <axis xyz="0 1 0"/><origin xyz="0 0 -0.9"/></joint></robot>)",
+                        "r.urdf");
+  EXPECT_FALSE(urdf.models[0].self_collide);
+  World w;
+  w.Build(urdf);
+  EXPECT_FALSE(touching(w, w.built->Find("r::a")->collider, w.built->Find("r::c")->collider));
 }
 
 }  // namespace
