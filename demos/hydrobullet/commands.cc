@@ -45,18 +45,24 @@ std::string GeometryText(const urdf::Geometry& g) {
   return "?";
 }
 
+// Loads the command line's file; warnings go to stderr, and so do errors, ending with the first.
+bool LoadOrReport(const CommandLine& args, Simulation* simulation) {
+  std::string errors, warnings;
+  const bool loaded = LoadSimulation(args.file, args.read, args.build, args.rules, simulation, &errors, &warnings);
+  std::cerr << warnings;
+  if (!loaded) {
+    std::cerr << errors;
+    Fail(errors.substr(0, errors.find('\n')));
+  }
+  return loaded;
+}
+
 }  // namespace
 
 // A .bullet world: its bodies as Bullet's importer made them, and what the rules make of them.
 int InspectBulletWorld(const CommandLine& args) {
   Simulation simulation(/*plugin=*/true);
-  std::string errors, warnings;
-  const bool loaded = LoadSimulation(args.file, args.read, args.build, args.rules, &simulation, &errors, &warnings);
-  std::cerr << warnings;
-  if (!loaded) {
-    std::cerr << errors;
-    return Fail(errors.substr(0, errors.find('\n')));
-  }
+  if (!LoadOrReport(args, &simulation)) return 1;
   std::vector<std::string> bodies;
   if (!args.json)
     std::cout << args.file << ": " << simulation.built->bodies().size() << " bodies, "
@@ -177,13 +183,7 @@ int Inspect(const CommandLine& args) {
 
 int Contact(const CommandLine& args) {
   Simulation simulation(/*plugin=*/true);
-  std::string errors, warnings;
-  const bool loaded = LoadSimulation(args.file, args.read, args.build, args.rules, &simulation, &errors, &warnings);
-  std::cerr << warnings;
-  if (!loaded) {
-    std::cerr << errors;
-    return Fail(errors.substr(0, errors.find('\n')));
-  }
+  if (!LoadOrReport(args, &simulation)) return 1;
   simulation.world->performDiscreteCollisionDetection();
   const std::vector<PairReport> reports = ElasticPatchReports(simulation);
   if (args.json) {
@@ -211,13 +211,8 @@ int Contact(const CommandLine& args) {
 
 int Run(const CommandLine& args) {
   Simulation simulation(args.plugin);
-  std::string errors, warnings;
-  const bool loaded = LoadSimulation(args.file, args.read, args.build, args.rules, &simulation, &errors, &warnings);
-  std::cerr << warnings;
-  if (!loaded) {
-    std::cerr << errors;
-    return Fail(errors.substr(0, errors.find('\n')));
-  }
+  if (!LoadOrReport(args, &simulation)) return 1;
+  std::string errors;
   for (const auto& [name, pose] : args.build.poses) {
     (void)pose;
     if (!simulation.built->Find(name) && !simulation.built->Find(name + "::" + name)) {
