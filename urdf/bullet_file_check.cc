@@ -4,6 +4,8 @@
 #include <cctype>
 #include <cstdint>
 #include <cstring>
+#include <iterator>
+#include <set>
 #include <vector>
 
 namespace hydro {
@@ -33,6 +35,16 @@ struct Reader {
 };
 
 size_t Align4(size_t offset) { return (offset + 3) & ~size_t{3}; }
+
+// The chunk types of Bullet 3.24's serializer (btSerializer.h), DNA1 apart.
+const std::string kKnownChunkTypes[] = {"MBDY", "MBLC", "SBDY", "COBJ", "RBDY", "CONS", "BOXS", "QBVH",
+                                        "TMAP", "SHAP", "ARAY", "SBMT", "SBND", "DWLD", "CONT"};
+
+std::string Printable(const std::string& code) {
+  std::string out;
+  for (unsigned char c : code) out += std::isprint(c) ? std::string(1, static_cast<char>(c)) : "?";
+  return out;
+}
 
 // The type description: its struct table as (type length, ...) for the chunk check.
 struct Dna {
@@ -96,7 +108,7 @@ bool CheckDna(const Reader& r, size_t begin, size_t end, Dna* dna, std::string* 
 
 }  // namespace
 
-bool CheckBulletFileLayout(const char* bytes, size_t size, std::string* problem) {
+bool CheckBulletFileLayout(const char* bytes, size_t size, std::string* problem, std::vector<std::string>* notes) {
   const auto* data = reinterpret_cast<const unsigned char*>(bytes);
   if (size < kHeaderSize || std::memcmp(data, "BULLET", 6) != 0) {
     *problem = "not a .bullet file (it must start with 'BULLET', as btDefaultSerializer writes it)";
@@ -118,6 +130,7 @@ bool CheckBulletFileLayout(const char* bytes, size_t size, std::string* problem)
   std::vector<DataChunk> chunks;
   Dna dna;
   bool has_dna = false;
+  std::set<std::string> noted;  // chunk types already noted
   // Bullet's serializer writes DNA1 last and ends the file there; Blender-style files end "ENDB".
   for (size_t at = kHeaderSize; at < size;) {
     if (r.Tag(at, "ENDB")) break;
@@ -141,6 +154,18 @@ bool CheckBulletFileLayout(const char* bytes, size_t size, std::string* problem)
       has_dna = true;
     } else {
       chunks.push_back({at, len, dna_nr, nr});
+      const std::string code(bytes + at, 4);
+      if (notes && !noted.count(code)) {
+        if (code == "SBDY") {
+          notes->push_back("the file's soft bodies are not loaded (Bullet's btMultiBodyWorldImporter reads rigid "
+                           "bodies and multibodies)");
+        } else if (std::find(std::begin(kKnownChunkTypes), std::end(kKnownChunkTypes), code) ==
+                   std::end(kKnownChunkTypes)) {
+          notes->push_back("chunk type '" + Printable(code) + "' at byte " + std::to_string(at) +
+                           " is not one Bullet 3.24 writes; skipped");
+        }
+        noted.insert(code);
+      }
     }
     at += chunk_header + len;
   }

@@ -16,12 +16,17 @@
 // structs hold (counts inside them, say, are Bullet's to trust).
 #include <cstddef>
 #include <string>
+#include <vector>
 
 namespace hydro {
 namespace urdf {
 
-// True if `data` has the layout above; else false with what is wrong and at which byte.
-bool CheckBulletFileLayout(const char* data, size_t size, std::string* problem);
+// True if `data` has the layout above; else false with what is wrong and at which byte. What the
+// importer will skip goes to `notes` (if given): chunk types Bullet 3.24's serializer does not
+// write (a newer Bullet's, say: skipped, as Bullet's reader skips them) and soft bodies
+// (btMultiBodyWorldImporter reads rigid bodies and multibodies only).
+bool CheckBulletFileLayout(const char* data, size_t size, std::string* problem,
+                           std::vector<std::string>* notes = nullptr);
 
 }  // namespace urdf
 }  // namespace hydro

@@ -25,7 +25,8 @@ namespace {
 
 // The file's bytes, if they have the layout Bullet's reader expects (bullet_file_check.h) and
 // the reader gets through them in a child process (bullet_file_probe.h).
-bool ReadBulletFile(const std::string& path, std::vector<char>* bytes, std::string* problem) {
+bool ReadBulletFile(const std::string& path, std::vector<char>* bytes, std::string* problem,
+                    std::vector<std::string>* notes) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     *problem = "cannot read the file";
@@ -36,7 +37,8 @@ bool ReadBulletFile(const std::string& path, std::vector<char>* bytes, std::stri
     *problem = "the file is larger than Bullet's reader takes (2 GB)";
     return false;
   }
-  return CheckBulletFileLayout(bytes->data(), bytes->size(), problem) && ProbeBulletFileInChild(*bytes, problem);
+  return CheckBulletFileLayout(bytes->data(), bytes->size(), problem, notes) &&
+         ProbeBulletFileInChild(*bytes, problem);
 }
 
 void TagShape(const btCollisionShape* shape, const ContactProperties& contact, std::set<const btCollisionShape*>* done,
@@ -80,10 +82,12 @@ std::unique_ptr<BuiltScene> LoadBulletWorldFile(const std::string& path, btMulti
                                                 Diagnostics* diagnostics) {
   std::string problem;
   std::vector<char> bytes;
-  if (!ReadBulletFile(path, &bytes, &problem)) {
+  std::vector<std::string> notes;
+  if (!ReadBulletFile(path, &bytes, &problem, &notes)) {
     diagnostics->Error(path, 0, problem);
     return nullptr;
   }
+  for (const std::string& note : notes) diagnostics->Warning(path, 0, note);
   auto built = std::make_unique<BuiltScene>();
   built->world_ = world;
   const int objects_before = world->getNumCollisionObjects();

@@ -254,6 +254,45 @@ TEST(BulletWorldFileTest, AFileThatCrashesBulletsReaderIsRefused) {
   EXPECT_EQ(w.world->getNumCollisionObjects(), 0);
 }
 
+// A chunk type Bullet 3.24 does not write (a newer Bullet's, say) is skipped as Bullet's reader
+// skips it, with a warning naming it; the world loads.
+TEST(BulletWorldFileTest, AnUnknownChunkTypeIsSkippedWithAWarning) {
+  const SavedWorld saved(/*with_others=*/false);
+  ASSERT_EQ(saved.bytes[7], '-');  // 8-byte pointers: a 24-byte chunk header
+  std::string chunk("ZZZZ", 4);
+  auto add_int = [&](int32_t v) { chunk.append(reinterpret_cast<const char*>(&v), 4); };
+  add_int(8);                           // len
+  add_int(0x1234), add_int(0);          // old pointer
+  add_int(-1), add_int(1);              // dna_nr (raw bytes), nr
+  chunk += std::string(8, '\0');       // the payload
+  std::string bytes = saved.bytes;
+  const size_t dna = bytes.rfind("DNA1");
+  ASSERT_NE(dna, std::string::npos);
+  bytes.insert(dna, chunk);
+  test::TempDir dir("bullet_world_unknown");
+  const std::string path = dir.Write("newer.bullet", bytes);
+  test::World w;
+  Diagnostics d;
+  w.built = LoadBulletWorldFile(path, w.world.get(), {}, true, &d);
+  ASSERT_TRUE(w.built) << d.ToString();
+  EXPECT_NE(d.ToString().find(path + ": warning: chunk type 'ZZZZ' at byte " + std::to_string(dna) +
+                              " is not one Bullet 3.24 writes; skipped"),
+            std::string::npos)
+      << d.ToString();
+  EXPECT_NE(w.built->Find("crate"), nullptr);
+  // The same chunk with a length past the file's end is an error.
+  std::string bad = saved.bytes;
+  std::string long_chunk = chunk;
+  const int32_t huge = 1 << 30;
+  long_chunk.replace(4, 4, reinterpret_cast<const char*>(&huge), 4);
+  bad.insert(bad.rfind("DNA1"), long_chunk);
+  const std::string bad_path = dir.Write("bad.bullet", bad);
+  test::World w2;
+  Diagnostics d2;
+  EXPECT_FALSE(LoadBulletWorldFile(bad_path, w2.world.get(), {}, true, &d2));
+  EXPECT_NE(d2.FirstError().find("runs past the end of the file"), std::string::npos) << d2.ToString();
+}
+
 }  // namespace
 }  // namespace urdf
 }  // namespace hydro
