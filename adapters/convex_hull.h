@@ -6,6 +6,8 @@
 // input points themselves, not their quantized images; but Bullet chooses them, and merges
 // nearly coplanar faces, on a grid of 1/10216 of the points' extent, so a point may lie outside
 // the hull by up to about that much (1e-4 of the size, far below any mesh resolution hint).
+// When a face only a few grid steps across would fold inwards at the exact points, the hull is
+// given at Bullet's own (grid) vertices instead, which are convex by construction.
 #include <vector>
 
 #include "hydro/surface_mesh.h"

@@ -120,6 +120,40 @@ TEST(ConvexHullTest, EveryTetOfAHullsMeshHasAnInteriorVertex) {
   }
 }
 
+// A Voronoi piece of Bullet's data/testFileFracture.bullet (body 41, its 18 btConvexHullShape
+// points in metres): Bullet finds a face of ~1e-7 m² on its grid that folds inwards when its
+// vertices go back to their exact coordinates. The hull must still face outwards everywhere and
+// mesh (before the fallback to Bullet's grid vertices, 16 of the file's 100 pieces threw "not
+// convex around its centroid").
+TEST(ConvexHullTest, AVoronoiPieceWithTinyFacesStillMeshes) {
+  const std::vector<Vector3> points = {
+      {-0.26362961530685425, -0.28452065587043762, 0.23114055395126343},
+      {-0.43290585279464722, -0.15052242577075958, -0.022853076457977295},
+      {-0.1962931901216507, -0.29684582352638245, 0.24513587355613708},
+      {-0.26329758763313293, -0.25606584548950195, 0.27844849228858948},
+      {-0.2729320228099823, -0.23569691181182861, 0.28476238250732422},
+      {-0.46512389183044434, -0.12501610815525055, -0.071200884878635406},
+      {0.0079979747533798218, -0.27376985549926758, 0.15915486216545105},
+      {-0.25193065404891968, -0.26298198103904724, 0.27280047535896301},
+      {-0.27601075172424316, -0.22918412089347839, 0.28678035736083984},
+      {-0.43776196241378784, 0.11292093992233276, 0.39269536733627319},
+      {-0.43149542808532715, -0.11697335541248322, -0.094369359314441681},
+      {0.29841631650924683, -0.24095383286476135, 0.03690057247877121},
+      {0.2432967871427536, 0.37254071235656738, 0.12532204389572144},
+      {-0.40569746494293213, 0.12514469027519226, 0.38010743260383606},
+      {0.2124873548746109, 0.037053916603326797, -0.5380246639251709},
+      {0.34269177913665771, -0.2359500527381897, 0.018262468278408051},
+      {0.32631522417068481, 0.40418106317520142, 0.092717207968235016},
+      {0.25584322214126587, 0.047423388808965683, -0.56789290904998779},
+  };
+  const TriangleSurfaceMesh hull = MakeConvexHull(points);
+  EXPECT_NO_THROW(MakeConvexVolumeMesh(hull, 0.1));
+  Vector3 lo = points[0], hi = points[0];
+  for (const Vector3& p : points) lo = lo.cwiseMin(p), hi = hi.cwiseMax(p);
+  ExpectContains(hull, points, 2 * (hi - lo).norm() / 10216);
+}
+
 }  // namespace
 }  // namespace bullet
+
 }  // namespace hydro
