@@ -6,6 +6,7 @@
 #include <BulletCollision/CollisionShapes/btCompoundShape.h>
 #include <BulletCollision/CollisionShapes/btConvexHullShape.h>
 #include <BulletCollision/CollisionShapes/btCylinderShape.h>
+#include <BulletCollision/CollisionShapes/btEmptyShape.h>
 #include <BulletCollision/CollisionShapes/btSphereShape.h>
 #include <BulletCollision/CollisionShapes/btStaticPlaneShape.h>
 #include <BulletCollision/CollisionShapes/btTriangleMesh.h>
@@ -542,6 +543,7 @@ void Builder::AddMultibody(const Model& model, const std::vector<int>& order, co
   multibody->finalizeMultiDof();
   world->addMultiBody(multibody.get());
   // Limits and damping.
+  std::vector<bool> constrained(links.size(), false);  // the link's joint has a limit or a motor
   for (size_t i = 0; i < links.size(); ++i) {
     const Joint& joint = model.joints[parent_joint[links[i]]];
     if ((joint.type == JointType::kRevolute || joint.type == JointType::kPrismatic) && std::isfinite(joint.lower) &&
@@ -549,6 +551,7 @@ void Builder::AddMultibody(const Model& model, const std::vector<int>& order, co
       auto* limit = new btMultiBodyJointLimitConstraint(multibody.get(), static_cast<int>(i), joint.lower, joint.upper);
       world->addMultiBodyConstraint(limit);
       built->multibody_constraints_.emplace_back(limit);
+      constrained[i] = true;
     }
     if (joint.damping > 0)
       built->dampings_.push_back({multibody.get(), static_cast<int>(i), joint.damping, multibody->getLink(i).m_dofCount});
@@ -558,6 +561,7 @@ void Builder::AddMultibody(const Model& model, const std::vector<int>& order, co
       world->addMultiBodyConstraint(motor);
       built->multibody_constraints_.emplace_back(motor);
       built->motors_.push_back({motor, *joint.motor});
+      constrained[i] = true;
       multibody->setCanSleep(false);  // a driven multibody must not fall asleep between keyframes
     }
   }
@@ -591,17 +595,28 @@ void Builder::AddMultibody(const Model& model, const std::vector<int>& order, co
   };
   if (!base_is_world) add_collider(model.links[root], -1, X_LBbase);
   for (size_t i = 0; i < links.size(); ++i) add_collider(model.links[links[i]], static_cast<int>(i), X_LB[i]);
-  // Bullet solves a multibody's motors in the island of its first collider: without one they
-  // would silently do nothing.
-  bool has_collider = multibody->getBaseCollider() != nullptr;
-  for (int i = 0; i < multibody->getNumLinks(); ++i) has_collider |= multibody->getLink(i).m_collider != nullptr;
-  for (size_t i = 0; i < links.size() && !has_collider; ++i) {
-    const Joint& joint = model.joints[parent_joint[links[i]]];
-    if (!joint.motor) continue;
-    Error(joint.motor->where, "joint '" + joint.name + "': hydro:motor needs a collision on some link of model '" +
-                                  model.name + "' (Bullet solves a motor in the island of its multibody's first collider)");
-    *ok = false;
-    break;
+  // Bullet 3.24 solves a multibody constraint (joint limit, motor) only within the simulation
+  // island of its link's collider, or failing that its parent's
+  // (btMultiBodyJointLimitConstraint/btMultiBodyJointMotor::getIslandIdA/B): with neither, its
+  // island is -1, which btSimulationIslandManager::processIslands never hands to the solver, and
+  // the limit or motor would be silently ignored. Such a link gets a collider that takes part in
+  // islands (btMultiBodyDynamicsWorld::calculateSimulationIslands joins it to the multibody's other
+  // colliders) but in no contact: an empty shape in collision filter group 0 with mask 0, which the
+  // broadphase pairs with nothing, and no contact response besides. It is not the link's
+  // BuiltBody::collider, which stays null: the link still has no collision geometry.
+  for (size_t i = 0; i < links.size(); ++i) {
+    const int parent = multibody->getParent(static_cast<int>(i));
+    const btMultiBodyLinkCollider* parent_collider =
+        parent < 0 ? multibody->getBaseCollider() : multibody->getLink(parent).m_collider;
+    if (!constrained[i] || multibody->getLink(static_cast<int>(i)).m_collider || parent_collider) continue;
+    if (!built->no_contact_shape_) built->no_contact_shape_ = Keep(new btEmptyShape());
+    auto collider = std::make_unique<btMultiBodyLinkCollider>(multibody.get(), static_cast<int>(i));
+    collider->setCollisionShape(built->no_contact_shape_);
+    collider->setWorldTransform(ToBullet(X_WB.at(model.links[links[i]].name)));
+    collider->setCollisionFlags(collider->getCollisionFlags() | btCollisionObject::CF_NO_CONTACT_RESPONSE);
+    world->addCollisionObject(collider.get(), /*collisionFilterGroup=*/0, /*collisionFilterMask=*/0);
+    multibody->getLink(static_cast<int>(i)).m_collider = collider.get();
+    built->colliders_.push_back(std::move(collider));
   }
   if (!fixed) {
     if (auto v = VelocityOf(model, model.links[root], model.name + "::" + model.links[root].name)) {

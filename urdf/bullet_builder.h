@@ -80,6 +80,9 @@ class BuiltScene {
   std::vector<std::unique_ptr<btCollisionShape>> shapes_;
   std::vector<std::unique_ptr<btStridingMeshInterface>> meshes_;
   std::vector<const btCollisionShape*> tagged_;
+  // The shape of the contact-free colliders that put constrained multibody links without
+  // collision geometry in a simulation island (one shared btEmptyShape, owned by shapes_).
+  btCollisionShape* no_contact_shape_{nullptr};
   std::vector<std::unique_ptr<btRigidBody>> rigid_bodies_;
   std::vector<std::unique_ptr<btMultiBody>> multibodies_;
   std::vector<std::unique_ptr<btCollisionObject>> colliders_;

@@ -3,10 +3,12 @@
 // a link that must move without <inertial> weighs 1 kg, lower > upper is no limit, a fixed joint's
 // axis is ignored, <plane normal>, spherical joints, a nameless robot, a robot holding only a
 // deformable (with Bullet's "#vtk" header), mesh URIs found the way PyBullet finds them, and a
-// four-number scale. urdf/TAGS.md lists them.
+// four-number scale. urdf/TAGS.md lists them. Also: joint limits hold on multibody links without
+// collision geometry, through a collider that touches nothing.
 #include <gtest/gtest.h>
 
 #include <BulletCollision/CollisionShapes/btStaticPlaneShape.h>
+#include <BulletDynamics/Featherstone/btMultiBodyLinkCollider.h>
 
 #include <algorithm>
 #include <cmath>
@@ -139,22 +141,21 @@ TEST(PyBulletConventionsTest, ALinkThatMustMoveWithoutInertialWeighsOneKilogram)
 }
 
 // A 1 kg arm, its mass 0.5 m out along x, hinged about y 1 m up and released horizontal, with
-// <limit lower upper> as given; in URDF or SDF. It carries a small sphere only because Bullet
-// solves a multibody's limits (like its motors) in the island of one of its colliders: without any
-// collision the multibody build silently ignores <limit> (the arm swings 0.86 rad with [−0.1, 0.1]).
-std::string LimitedArm(bool sdf, const std::string& lower, const std::string& upper) {
+// <limit lower upper> as given; in URDF or SDF; with a small sphere at its mass as its only
+// collision, or (collision false) no collision geometry at all.
+std::string LimitedArm(bool sdf, const std::string& lower, const std::string& upper, bool collision = false) {
   if (sdf)
     return R"(<sdf version="1.9"><model name="arm">
       <link name="arm"><pose>0 0 1 0 0 0</pose><inertial><pose>0.5 0 0 0 0 0</pose><mass>1</mass>
         <inertia><ixx>0.001</ixx><iyy>0.001</iyy><izz>0.001</izz></inertia></inertial>
-        <collision name="c"><pose>0.5 0 0 0 0 0</pose><geometry><sphere><radius>0.05</radius></sphere></geometry></collision></link>
+        )" + std::string(collision ? R"(<collision name="c"><pose>0.5 0 0 0 0 0</pose><geometry><sphere><radius>0.05</radius></sphere></geometry></collision>)" : "") + R"(</link>
       <joint name="shoulder" type="revolute"><parent>world</parent><child>arm</child>
         <axis><xyz>0 1 0</xyz><limit><lower>)" + lower + "</lower><upper>" + upper + R"(</upper></limit></axis></joint>
       </model></sdf>)";
   return R"(<robot name="arm"><link name="world"/>
     <link name="arm"><inertial><origin xyz="0.5 0 0"/><mass value="1"/>
       <inertia ixx="0.001" iyy="0.001" izz="0.001"/></inertial>
-      <collision><origin xyz="0.5 0 0"/><geometry><sphere radius="0.05"/></geometry></collision></link>
+      )" + std::string(collision ? R"(<collision><origin xyz="0.5 0 0"/><geometry><sphere radius="0.05"/></geometry></collision>)" : "") + R"(</link>
     <joint name="shoulder" type="revolute"><parent link="world"/><child link="arm"/>
       <origin xyz="0 0 1"/><axis xyz="0 1 0"/><limit lower=")" + lower + "\" upper=\"" + upper +
          R"(" effort="1" velocity="1"/></joint>
@@ -177,7 +178,8 @@ double SwingAfter300ms(const Scene& scene, bool multibody) {
 
 // Bullet's convention (Base_1.urdf), in URDF and in SDF: with lower = 0.1 > upper = −0.1 the arm
 // swings freely, past 0.5 rad (measured 0.860); the same limits the right way round stop it at
-// 0.1 rad (the control; measured 0.1000, 0.02 rad allowed for Bullet's soft limits). Both builds.
+// 0.1 rad (the control; measured 0.1000, 0.02 rad allowed for Bullet's soft limits). Both builds;
+// the arm has no collision geometry (the next test has it with and without).
 TEST(PyBulletConventionsTest, ALowerLimitAboveTheUpperMeansNoLimit) {
   for (bool sdf : {false, true}) {
     const std::string file = sdf ? "inverted.sdf" : "inverted.urdf";
@@ -200,6 +202,112 @@ TEST(PyBulletConventionsTest, ALowerLimitAboveTheUpperMeansNoLimit) {
       EXPECT_NEAR(limited_swing, 0.1, 0.02) << file << " multibody " << multibody;
     }
   }
+}
+
+// Bullet solves a multibody's joint limit only in the simulation island of its link's (or the
+// link's parent's) collider; the builder gives a limited link that has neither a collider that
+// touches nothing, so the arm without any collision geometry stops at its limit as the one with a
+// sphere does: 0.1 rad within 0.02 (Bullet's soft limit; measured 0.1000 both). Before, the
+// multibody swung the full 0.860 rad. With the sphere, nothing is added: the world holds only it.
+TEST(PyBulletConventionsTest, ALimitHoldsAMultibodyWithoutCollisionGeometry) {
+  for (bool sdf : {false, true}) {
+    const std::string file = sdf ? "limited.sdf" : "limited.urdf";
+    double swing[2];
+    for (bool collision : {false, true}) {
+      World w;
+      w.Build(MustRead(LimitedArm(sdf, "-0.1", "0.1", collision), file));
+      const BuiltBody* link = w.built->Find("arm::arm");
+      ASSERT_NE(link, nullptr);
+      ASSERT_NE(link->multibody, nullptr);
+      ASSERT_EQ(w.world->getNumCollisionObjects(), 1) << file;
+      const btCollisionObject* object = w.world->getCollisionObjectArray()[0];
+      EXPECT_EQ(static_cast<const btCollisionObject*>(link->multibody->getLink(0).m_collider), object) << file;
+      if (collision) {
+        EXPECT_EQ(link->collider, object) << file;  // the sphere, and nothing added
+      } else {
+        // Contact-free: no collision geometry of the link's, in no broadphase pair.
+        EXPECT_EQ(link->collider, nullptr) << file;
+        EXPECT_EQ(object->getCollisionShape()->getShapeType(), EMPTY_SHAPE_PROXYTYPE) << file;
+        EXPECT_EQ(object->getBroadphaseHandle()->m_collisionFilterGroup, 0) << file;
+        EXPECT_EQ(object->getBroadphaseHandle()->m_collisionFilterMask, 0) << file;
+        EXPECT_FALSE(object->hasContactResponse()) << file;
+      }
+      w.Step(300, 1e-3);
+      const Vector3 x = w.built->LinkPose(*link).linear() * Vector3::UnitX();
+      swing[collision] = std::atan2(-x.z(), x.x());
+      EXPECT_NEAR(swing[collision], 0.1, 0.02) << file << " collision " << collision;
+      EXPECT_NEAR(SwingAfter300ms(MustRead(LimitedArm(sdf, "-0.1", "0.1", collision), file), false), 0.1, 0.02)
+          << file << " rigid, collision " << collision;
+    }
+    std::printf("%s multibody: limited to 0.1, swing %.17g rad without collisions, %.17g with a sphere\n",
+                file.c_str(), swing[0], swing[1]);
+  }
+}
+
+// The contact-free collider touches nothing: the collision-free limited arm swings through a free
+// 0.6 m box falling past it (the arm's mass, where that collider sits, is inside the box for the
+// first 0.27 s) and neither notices the other: the arm's joint and the box's pose are bit-identical
+// to those of each alone, and the world never makes a broadphase pair or a contact manifold.
+TEST(PyBulletConventionsTest, TheLimitsColliderTouchesNothing) {
+  const std::string box = R"(<sdf version="1.9"><model name="box"><pose>0.5 0 1 0 0 0</pose><link name="box">
+      <inertial><mass>1</mass><inertia><ixx>0.06</ixx><iyy>0.06</iyy><izz>0.06</izz></inertia></inertial>
+      <collision name="c"><geometry><box><size>0.6 0.6 0.6</size></box></geometry></collision></link></model></sdf>)";
+  const Scene arm = MustRead(LimitedArm(true, "-0.1", "0.1"), "arm.sdf");
+  const Scene falling = MustRead(box, "box.sdf");
+  Scene both = arm;
+  both.models.push_back(falling.models[0]);
+  struct Result {
+    double q{0}, qdot{0};
+    btTransform box_pose;
+  };
+  auto run = [](const Scene& scene) {
+    World w;
+    w.Build(scene);
+    Result r;
+    for (int i = 0; i < 300; ++i) {
+      w.Step(1, 1e-3);
+      EXPECT_EQ(w.world->getPairCache()->getNumOverlappingPairs(), 0) << "step " << i;
+      EXPECT_EQ(w.dispatcher.getNumManifolds(), 0) << "step " << i;
+    }
+    if (const BuiltBody* link = w.built->Find("arm::arm")) {
+      r.q = link->multibody->getJointPos(0);
+      r.qdot = link->multibody->getJointVel(0);
+    }
+    if (const BuiltBody* b = w.built->Find("box::box")) r.box_pose = b->rigid_body->getWorldTransform();
+    return r;
+  };
+  const Result alone_arm = run(arm), alone_box = run(falling), together = run(both);
+  EXPECT_EQ(together.q, alone_arm.q);
+  EXPECT_EQ(together.qdot, alone_arm.qdot);
+  EXPECT_NEAR(together.q, 0.1, 0.02);  // at its limit (0.02 for Bullet's soft limit)
+  EXPECT_TRUE(together.box_pose == alone_box.box_pose);
+  EXPECT_LT(together.box_pose.getOrigin().z(), 0.6);  // fell through where the arm is (1 − g·0.3²/2 = 0.56)
+}
+
+// A limited link without collision geometry in a model that has some elsewhere: the shoulder
+// carries an upper arm without collision, and a hand with a sphere is welded beyond it. Bullet would
+// solve the shoulder's limit only through the upper arm's or the world's collider, so before, the
+// limit was ignored here too (measured 1.013 rad); now it holds, 0.1 rad within 0.02 (Bullet's soft
+// limit; measured 0.1000).
+TEST(PyBulletConventionsTest, ALimitHoldsALinkWithoutCollisionsInAModelWithSome) {
+  const Scene scene = MustRead(R"(<robot name="arm"><link name="world"/>
+    <link name="arm"><inertial><origin xyz="0.25 0 0"/><mass value="0.5"/>
+      <inertia ixx="0.001" iyy="0.001" izz="0.001"/></inertial></link>
+    <link name="hand"><inertial><mass value="0.5"/><inertia ixx="0.001" iyy="0.001" izz="0.001"/></inertial>
+      <collision><geometry><sphere radius="0.05"/></geometry></collision></link>
+    <joint name="shoulder" type="revolute"><parent link="world"/><child link="arm"/>
+      <origin xyz="0 0 1"/><axis xyz="0 1 0"/><limit lower="-0.1" upper="0.1" effort="1" velocity="1"/></joint>
+    <joint name="wrist" type="fixed"><parent link="arm"/><child link="hand"/><origin xyz="0.5 0 0"/></joint>
+    </robot>)",
+                               "hand.urdf");
+  World w;
+  w.Build(scene);
+  EXPECT_EQ(w.world->getNumCollisionObjects(), 2);  // the hand's sphere and the upper arm's contact-free collider
+  w.Step(300, 1e-3);
+  const btMultiBody* multibody = w.built->Find("arm::arm")->multibody;
+  std::printf("shoulder limited to 0.1 (upper arm without collision, hand with): q = %.4f rad\n",
+              multibody->getJointPos(0));
+  EXPECT_NEAR(multibody->getJointPos(0), 0.1, 0.02);
 }
 
 TEST(PyBulletConventionsTest, AFixedJointsAxisIsIgnored) {
