@@ -323,6 +323,9 @@ void btDeformableBodies::Step(btScalar dt) {
       btVector3 object_lo, object_hi;
       shape->getAabb(object->getWorldTransform(), object_lo, object_hi);
       if (!bounds[b].Overlaps(Box{ToEigen(object_lo), ToEigen(object_hi)})) continue;
+      // Sensors, and the contact-free colliders the URDF builder gives links for Bullet's islands,
+      // push nothing (Bullet's own rule for objects without contact response).
+      if (!object->hasContactResponse()) continue;
       btRigidBody* rigid = btRigidBody::upcast(object);
       btMultiBodyLinkCollider* link = btMultiBodyLinkCollider::upcast(object);
       if (!rigid && !link) {
