@@ -312,7 +312,8 @@ void PatchProblem::RefreshVelocities(const Eigen::VectorXd& z) {
 
 void PatchProblem::SetStictionRegularization(double sigma) {
   sigma_ = sigma;
-  for (size_t i = 0; i < laws_.size(); ++i) laws_[i].compliance_Rt = std::max(sigma * wt_[i], 1e-300);
+  for (size_t i = 0; i < laws_.size(); ++i)
+    laws_[i].compliance_Rt = std::max(sigma * wt_[i] * patches_[patch_of_[i]].num_points, 1e-300);
 }
 
 double PatchProblem::FrictionBoundChange() const {

@@ -62,11 +62,14 @@ struct PatchPoint {
 
 struct PatchProblemOptions {
   double near_rigid_beta{1.0};      // β of the near-rigid regime (0 turns it off)
-  // σ of the stiction regularization Rt = σ·wt (compliant_point_law.h): rounds start at
-  // stiction_sigma_start, where friction is smooth and Newton converges in a few iterations, and
-  // divide it by 10 a round down to stiction_sigma, each from the last round's solution, inside
-  // whose stick set the problem is then nearly quadratic (continuation). A stuck point creeps at
-  // σ times the velocity change its friction impulse makes in a step.
+  // σ of the stiction regularization, Rt = σ·wt·N for each of a patch's N points
+  // (compliant_point_law.h): rounds start at stiction_sigma_start, where friction is smooth and
+  // Newton converges in a few iterations, and divide it by 10 a round down to stiction_sigma, each
+  // from the last round's solution, inside whose stick set the problem is then nearly quadratic
+  // (continuation). A stuck patch creeps at σ times the velocity change its friction impulse makes
+  // in a step, whatever its number of points: with Rt = σ·wt per point, a patch of N points was N
+  // times stiffer in stick than its body's mass, which is what stalled Newton on piles (a 140-box
+  // pyramid at 60 Hz: 25–42 iterations a step, 10–15 with the factor N).
   double stiction_sigma{1e-4};
   double stiction_sigma_start{1e-3};
   double relative_tolerance{1e-6};  // |∇f| ≤ this · max(|z|, |Σ Cᵀγ|)
@@ -143,7 +146,7 @@ class PatchProblem {
   double RefreshFrictionBounds();
   // How far μ·γn at the current velocities is from the bounds in use.
   double FrictionBoundChange() const;
-  // Sets every point's Rt = σ·wt.
+  // Sets every point's Rt = σ·wt·N, N its patch's number of points.
   void SetStictionRegularization(double sigma);
   double sigma_{0};
   double Slope(double alpha, const Eigen::VectorXd& z, const Eigen::VectorXd& d) const;

@@ -56,10 +56,11 @@ class btHydroelasticConstraintSolver : public btSequentialImpulseConstraintSolve
   // period. 0 turns the regime off. Measured at 60 Hz with β = 1: a stack of ten 10 cm boxes at
   // 1e9 Pa settles 0.43 mm; a 3×3×3 block of 0.2 m boxes lands and rests at 1e6–1e10 Pa.
   void setNearRigidThreshold(btScalar beta) { m_nearRigidBeta = beta; }
-  // Stiction regularization σ (default 1e-4): a stuck point creeps at σ times the velocity change its
-  // friction impulse makes in a step (0.08 µm in 2 s for a block on a slope at 1 ms). Smaller σ
-  // creeps less but makes stuck points stiffer than near-rigid contact, and Newton slower: at 1e-5
-  // BasicDemo's block at rest took 51 Newton iterations a step (mean) instead of 5.
+  // Stiction regularization σ (default 1e-4): a stuck patch creeps at σ times the velocity change
+  // its friction impulse makes in a step, whatever its number of points (1.2 µm in 2 s for a block
+  // on a slope at 1 ms). Smaller σ creeps less but makes stuck patches stiffer than near-rigid
+  // contact, and Newton slower: on a 140-box pyramid at 60 Hz, 10–15 iterations a step at 1e-4,
+  // 30–36 at 1e-5.
   void setStictionRegularization(btScalar sigma) { m_stictionSigma = sigma; }
 
   // Points of the last step's patches that were in the near-rigid regime, and Newton iterations.

@@ -46,7 +46,9 @@ TEST(FrictionTest, BlockHoldsBelowTheFrictionAngle) {
   const double theta = std::atan(0.4);  // tan θ = 0.4 < μ = 0.5
   const SlideResult r = Slide(theta, 2.0);
   std::printf("incline tan θ = 0.4, μ = 0.5: slid %.3e m in 2 s\n", r.distance);
-  EXPECT_LT(std::abs(r.distance), 1e-6);
+  // Stuck, the patch creeps at the stiction regularization's σ·m·wt·g·sin θ·δt (σ = 1e-4; m·wt the
+  // patch's tangential mobility, 1–3 here): 0.7–2 µm in 2 s (measured 1.2 µm). 10 µm bounds it.
+  EXPECT_LT(std::abs(r.distance), 1e-5);
 }
 
 TEST(FrictionTest, BlockSlidesWithCoulombAcceleration) {
@@ -88,7 +90,8 @@ TEST(FrictionTest, TallCubeHoldsBelowTheFrictionAngle) {
   for (double tan_theta : {0.2, 0.4}) {
     const double slid = CubeSlide(tan_theta);
     std::printf("10 cm cube, tan θ = %.1f, μ = 0.5: slid %.3e m in 2 s\n", tan_theta, slid);
-    EXPECT_LT(std::abs(slid), 1e-6);
+    // The σ creep as above (measured 1.1 µm and 3.3 µm); Bullet's per-point friction crept ~2 mm.
+    EXPECT_LT(std::abs(slid), 1e-5);
   }
 }
 
@@ -121,8 +124,9 @@ TEST(FrictionTest, StuckCubeHoldsWhenThePushTurnsAndSlidesPastTheLimit) {
   const double along_y = (body->getWorldTransform().getOrigin() - p0).length();
   std::printf("cube pushed at 0.3·m·g, μ = 0.5: moved %.3e m (along x), %.3e m (after turning to y) in 0.5 s\n",
               along_x, along_y);
-  EXPECT_LT(along_x, 1e-6);
-  EXPECT_LT(along_y, 1e-6);
+  // The σ creep under a push of 0.3·m·g (measured 1.1 µm and 1.2 µm in 0.5 s).
+  EXPECT_LT(along_x, 1e-5);
+  EXPECT_LT(along_y, 1e-5);
   // Past the limit: 0.8·m·g along −x gives a = (0.8 − 0.5)·g.
   push(btVector3(-0.8 * weight, 0, 0), 100);
   const double x0 = body->getWorldTransform().getOrigin().x();
