@@ -50,6 +50,9 @@ struct PatchState {
   double combined_dissipation_s_per_m{0};
   double time_step{0};  // of the step being set up (dispatch info)
   bool fallback_contact{false};  // the wrapped Bullet algorithm's manifold may hold points
+  // The last step touched at the present poses and took its surface at the free-motion poses
+  // ahead (btHydroelasticCollisionAlgorithm::processCollision); `points` are that step's.
+  bool pressed_in_ahead{false};
   bool closest_points{false};  // a query's algorithm: reports points, keeps no manifolds
   // Set by btHydroelasticConstraintSolver: the last step's net impulse on body0, [torque; force]
   // about the world point `warm_wrench_about`, to start the next step's block from.
