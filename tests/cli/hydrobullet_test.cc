@@ -2,10 +2,12 @@
 // VTK series index.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <regex>
 #include <sstream>
 
@@ -336,6 +338,185 @@ TEST(HydrobulletTest, BulletWorldFilesTakeComplianceFromRules) {
   EXPECT_NE(bad_file.err.find("crate_on_ground.rules.bullet: error: cannot read"), std::string::npos) << bad_file.err;
   const Result not_bullet = Tool("inspect " + Scene("crate_on_ground.rules") + " --compliant all");
   EXPECT_EQ(not_bullet.exit_code, 1) << "a rule file is not a model file";
+}
+
+// Small files written here in the conventions of PyBullet's data files (tests/data/pybullet_style/,
+// issue 12): a mass-0 <plane normal> ground, a nameless robot with a mass-0 base, a lower > upper
+// limit, a fixed joint with a zero axis and a spherical joint, a rooted mesh path with a
+// four-number scale, and an SDF world in the same spirit.
+std::string PyBulletStyle(const std::string& name) { return std::string(TEST_DATA_DIR) + "/pybullet_style/" + name; }
+
+Json ReadJsonFile(const fs::path& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return ParseJson(text.str());
+}
+
+// The entry of `body` in summary.json's "final", or null.
+const Json* FinalOf(const Json& summary, const std::string& body) {
+  for (const Json& entry : summary["final"].array)
+    if (entry["body"].string == body) return &entry;
+  return nullptr;
+}
+
+// summary.json: every final pose and velocity finite, each body of `fixed` exactly where the file
+// put it (identity rotation) and at rest.
+void ExpectSaneRun(const Json& summary, const std::map<std::string, std::array<double, 3>>& fixed) {
+  for (const Json& entry : summary["final"].array) {
+    for (const char* key : {"position", "quaternion", "velocity", "angular_velocity"})
+      for (const Json& x : entry[key].array) EXPECT_TRUE(std::isfinite(x.number)) << entry["body"].string << " " << key;
+  }
+  for (const auto& [body, position] : fixed) {
+    const Json* entry = FinalOf(summary, body);
+    ASSERT_NE(entry, nullptr) << body;
+    for (int i = 0; i < 3; ++i) {
+      EXPECT_EQ((*entry)["position"][i].number, position[i]) << body;  // exactly: a mass-0 link does not move
+      EXPECT_EQ((*entry)["velocity"][i].number, 0) << body;
+    }
+    EXPECT_EQ((*entry)["quaternion"][0].number, 1) << body;
+  }
+}
+
+// The angle of a rotation about +y from its quaternion [w, x, y, z].
+double AngleAboutY(const Json& q) { return 2 * std::atan2(q[2].number, q[0].number); }
+
+TEST(HydrobulletTest, PyBulletStyleFilesInspect) {
+  {  // plane.urdf: a mass-0 link with PyBullet's <plane normal> geometry.
+    const Result r = Tool("inspect " + PyBulletStyle("plane.urdf") + " --json");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const Json json = ParseJson(r.out);
+    ASSERT_EQ(json["models"].array.size(), 1u);
+    const Json& model = json["models"][0];
+    EXPECT_EQ(model["name"].string, "plane");
+    ASSERT_EQ(model["links"].array.size(), 1u);
+    EXPECT_EQ(model["links"][0]["name"].string, "planeLink");
+    EXPECT_EQ(model["links"][0]["mass"].number, 0);
+    ASSERT_EQ(model["links"][0]["collisions"].array.size(), 1u);
+    EXPECT_EQ(model["links"][0]["collisions"][0]["geometry"].string, "plane");
+    EXPECT_TRUE(model["joints"].array.empty());
+    EXPECT_EQ(r.err, "") << "nothing to warn about";
+  }
+  {  // nameless_arm.urdf: named after its file; revolute, fixed (zero axis) and spherical joints.
+    const Result r = Tool("inspect " + PyBulletStyle("nameless_arm.urdf") + " --json");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.err.find("nameless_arm.urdf:11: warning: <robot> has no name; calling it 'nameless_arm'"),
+              std::string::npos)
+        << r.err;
+    const Json json = ParseJson(r.out);
+    ASSERT_EQ(json["models"].array.size(), 1u);
+    const Json& model = json["models"][0];
+    EXPECT_EQ(model["name"].string, "nameless_arm");
+    ASSERT_EQ(model["links"].array.size(), 4u);
+    const char* links[] = {"base", "upper_arm", "tool", "bob"};
+    const double masses[] = {0, 1, 0.2, 0.5};
+    for (int i = 0; i < 4; ++i) {
+      EXPECT_EQ(model["links"][i]["name"].string, links[i]);
+      EXPECT_EQ(model["links"][i]["mass"].number, masses[i]) << links[i];
+    }
+    ASSERT_EQ(model["joints"].array.size(), 3u);
+    const char* joints[][4] = {{"shoulder", "revolute", "base", "upper_arm"},
+                               {"tool_weld", "fixed", "upper_arm", "tool"},
+                               {"wrist", "spherical", "tool", "bob"}};
+    for (int j = 0; j < 3; ++j) {
+      EXPECT_EQ(model["joints"][j]["name"].string, joints[j][0]);
+      EXPECT_EQ(model["joints"][j]["type"].string, joints[j][1]);
+      EXPECT_EQ(model["joints"][j]["parent"].string, joints[j][2]);
+      EXPECT_EQ(model["joints"][j]["child"].string, joints[j][3]);
+    }
+  }
+  {  // mesh_crate.urdf: "/meshes/crate.obj" found beside the file; scale "0.1 0.1 0.1 1".
+    const Result r = Tool("inspect " + PyBulletStyle("mesh_crate.urdf"));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("model crate (free)"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("link body: 2 kg, 1 collision(s)"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("mesh " + PyBulletStyle("meshes/crate.obj")), std::string::npos) << r.out;
+    EXPECT_NE(r.err.find("mesh_crate.urdf:15: warning: mesh scale: 4 numbers given; the first three are used"),
+              std::string::npos)
+        << r.err;
+    EXPECT_NE(r.err.find("'/meshes/crate.obj' is not a file; using " + PyBulletStyle("meshes/crate.obj")),
+              std::string::npos)
+        << r.err;
+  }
+  {  // world.sdf: three models; a ball and a fixed joint with zero axes; the same rooted mesh URI.
+    const Result r = Tool("inspect " + PyBulletStyle("world.sdf") + " --json");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.err.find("'/meshes/crate.obj' is not a file; using " + PyBulletStyle("meshes/crate.obj")),
+              std::string::npos)
+        << r.err;
+    const Json json = ParseJson(r.out);
+    ASSERT_EQ(json["models"].array.size(), 3u);
+    EXPECT_EQ(json["models"][0]["name"].string, "ground");
+    EXPECT_EQ(json["models"][0]["links"][0]["mass"].number, 0);
+    EXPECT_EQ(json["models"][0]["links"][0]["collisions"][0]["geometry"].string, "plane");
+    EXPECT_EQ(json["models"][1]["name"].string, "crate");
+    EXPECT_EQ(json["models"][1]["links"][0]["collisions"][0]["geometry"].string, "mesh");
+    const Json& pendulum = json["models"][2];
+    EXPECT_EQ(pendulum["name"].string, "pendulum");
+    ASSERT_EQ(pendulum["links"].array.size(), 4u);
+    EXPECT_EQ(pendulum["links"][0]["mass"].number, 0);
+    ASSERT_EQ(pendulum["joints"].array.size(), 3u);
+    EXPECT_EQ(pendulum["joints"][0]["type"].string, "revolute");
+    EXPECT_EQ(pendulum["joints"][1]["type"].string, "fixed");
+    EXPECT_EQ(pendulum["joints"][2]["type"].string, "spherical");
+    EXPECT_EQ(pendulum["joints"][2]["child"].string, "bob");
+  }
+}
+
+// Short runs: the mass-0 bases stay exactly where the files put them, the lower > upper limits
+// do not hold the arms, and the mesh crate (scaled to 0.2 m) lands on the mass-0 plane.
+TEST(HydrobulletTest, PyBulletStyleFilesRun) {
+  const fs::path out = fs::temp_directory_path() / ("hydrobullet_pybullet_style_" + std::to_string(::getpid()));
+  for (const char* extra : {"", " --compliant all"}) {
+    fs::remove_all(out);
+    const Result arm = Tool("run " + PyBulletStyle("nameless_arm.urdf") + " --duration 0.2 --out " + out.string() + extra);
+    ASSERT_EQ(arm.exit_code, 0) << arm.err;
+    const Json summary = ReadJsonFile(out / "summary.json");
+    EXPECT_EQ(summary["steps"].number, 200);
+    ASSERT_EQ(summary["final"].array.size(), 4u);
+    ExpectSaneRun(summary, {{"nameless_arm::base", {0, 0, 0}}});
+    // The arm fell about the shoulder past the 0.3 rad that lower = 0.3 > upper = -0.3 would
+    // bound (measured 0.47 rad); the shoulder itself stays on the base.
+    const Json* upper_arm = FinalOf(summary, "nameless_arm::upper_arm");
+    ASSERT_NE(upper_arm, nullptr);
+    EXPECT_GT(AngleAboutY((*upper_arm)["quaternion"]), 0.35) << extra;
+    EXPECT_NEAR((*upper_arm)["position"][2].number, 0.15, 1e-9);
+    // The welded tool moved with the arm's tip, 0.5 m from the shoulder.
+    const Json* tool = FinalOf(summary, "nameless_arm::tool");
+    ASSERT_NE(tool, nullptr);
+    EXPECT_NEAR(std::hypot((*tool)["position"][0].number, (*tool)["position"][2].number - 0.15), 0.5, 1e-6);
+  }
+  for (const char* extra : {"", " --compliant all", " --no-plugin"}) {
+    fs::remove_all(out);
+    const Result world = Tool("run " + PyBulletStyle("world.sdf") + " --duration 0.2 --out " + out.string() + extra);
+    ASSERT_EQ(world.exit_code, 0) << world.err;
+    const Json summary = ReadJsonFile(out / "summary.json");
+    ASSERT_EQ(summary["final"].array.size(), 6u);
+    ExpectSaneRun(summary, {{"ground::plane", {0, 0, 0}}, {"pendulum::post", {-0.5, 0, 0}}});
+    const Json* arm = FinalOf(summary, "pendulum::arm");
+    ASSERT_NE(arm, nullptr);
+    EXPECT_GT(AngleAboutY((*arm)["quaternion"]), 0.6) << extra;  // past the 0.5 of lower > upper (measured 0.81)
+    // The crate fell from 0.15 m and rests on the plane; at the file's scale (0.2 m) its centre is
+    // about 0.1 m up, where Bullet's 0.04 m convex-hull margin (PyBullet sets 0.001) adds up to
+    // 4 cm; unscaled (2 m) it would start 0.85 m inside the plane and be thrown up.
+    const Json* crate = FinalOf(summary, "crate::body");
+    ASSERT_NE(crate, nullptr);
+    EXPECT_GT((*crate)["position"][2].number, 0.09) << extra;
+    EXPECT_LT((*crate)["position"][2].number, 0.145) << extra;
+    EXPECT_LT(std::abs((*crate)["velocity"][2].number), 0.05) << extra;
+    // The last logged contact of the plane and the crate carries the crate's weight.
+    double fz = 0;
+    for (const std::string& line : Lines((out / "contacts.csv").string())) {
+      if (line.rfind("0.200000,", 0) != 0 || line.find("crate::body") == std::string::npos) continue;
+      std::stringstream row(line);
+      std::vector<std::string> fields;
+      for (std::string field; std::getline(row, field, ',');) fields.push_back(field);
+      ASSERT_EQ(fields.size(), 12u) << line;
+      fz = std::stod(fields[7]);
+    }
+    EXPECT_NEAR(std::abs(fz), 2 * 9.81, 0.1 * 2 * 9.81) << extra;
+  }
+  fs::remove_all(out);
 }
 
 }  // namespace
