@@ -174,19 +174,28 @@ BENCHMARK(BM_StepBoxPile)
     ->Args({4, 1000})
     ->Unit(benchmark::kMillisecond);
 
+// The scenes of Bullet's demos: equal boxes on a rigid ground box (its top at z = 0), every box
+// compliant at 10^log10_modulus Pa for patch contact (mode ≠ 0), untagged for stock Bullet (mode 0).
+struct BoxScene {
+  BoxScene(const btVector3& half_extents, int mode, int log10_modulus) : box(half_extents), world(mode != 0) {
+    if (mode != 0) tag = std::make_unique<ScopedHydroelastic>(&box, Compliant(std::pow(10.0, log10_modulus)));
+    world.AddBody(&ground, 0, btVector3(0, 0, -50));
+  }
+  btBoxShape box;
+  btBoxShape ground{btVector3(50, 50, 50)};
+  std::unique_ptr<ScopedHydroelastic> tag;
+  TestWorld world;  // last: goes before the tag and the shapes
+};
+
 // Bullet's BasicDemo at its 60 Hz step: 5 × 5 × 5 boxes of 0.2 m and 1 kg, 1 cm apart, dropped
 // from 2 m onto a rigid ground box, every box compliant at 10^range(1) Pa (untagged for stock).
 // The first 3 s (the fall, the landing, the settling) are stepped before timing; the timed steps
 // are the pile at rest. range(0): 0 stock Bullet, 1 patch contact, 2 patch contact with timers.
 void BM_StepBasicDemo(benchmark::State& state) {
   const int mode = static_cast<int>(state.range(0));
-  const bool patch = mode != 0;
-  btBoxShape box(btVector3(0.1, 0.1, 0.1));
-  btBoxShape ground(btVector3(50, 50, 50));
-  std::unique_ptr<ScopedHydroelastic> tag;
-  if (patch) tag = std::make_unique<ScopedHydroelastic>(&box, Compliant(std::pow(10.0, state.range(1))));
-  TestWorld world(patch);
-  world.AddBody(&ground, 0, btVector3(0, 0, -50));
+  BoxScene scene(btVector3(0.1, 0.1, 0.1), mode, static_cast<int>(state.range(1)));
+  TestWorld& world = scene.world;
+  btBoxShape& box = scene.box;
   for (int k = 0; k < 5; ++k)
     for (int i = 0; i < 5; ++i)
       for (int j = 0; j < 5; ++j) world.AddBody(&box, 1.0, btVector3(0.21 * i, 0.21 * j, 2.1 + 0.21 * k));
@@ -209,13 +218,9 @@ BENCHMARK(BM_StepBasicDemo)
 // BM_StepPyramid is the one that rests.
 void BM_StepWall(benchmark::State& state) {
   const int mode = static_cast<int>(state.range(0));
-  const bool patch = mode != 0;
-  btBoxShape brick(btVector3(0.1, 0.05, 0.05));
-  btBoxShape ground(btVector3(50, 50, 50));
-  std::unique_ptr<ScopedHydroelastic> tag;
-  if (patch) tag = std::make_unique<ScopedHydroelastic>(&brick, Compliant(std::pow(10.0, state.range(1))));
-  TestWorld world(patch);
-  world.AddBody(&ground, 0, btVector3(0, 0, -50));
+  BoxScene scene(btVector3(0.1, 0.05, 0.05), mode, static_cast<int>(state.range(1)));
+  TestWorld& world = scene.world;
+  btBoxShape& brick = scene.box;
   for (int course = 0; course < 25; ++course)
     for (int i = 0; i < 40; ++i)
       world.AddBody(&brick, 1.0, btVector3(0.2 * i + 0.1 * (course % 2), 0, 0.05 + 0.1 * course));
@@ -228,13 +233,9 @@ BENCHMARK(BM_StepWall)->Args({0, 8})->Args({1, 8})->Args({2, 8})->Iterations(10)
 // Stock Bullet holds it (fastest box ≤ 5 mm/s over 5 s). One island of 1,015 bodies.
 void BM_StepPyramid(benchmark::State& state) {
   const int mode = static_cast<int>(state.range(0));
-  const bool patch = mode != 0;
-  btBoxShape box(btVector3(0.1, 0.1, 0.1));
-  btBoxShape ground(btVector3(50, 50, 50));
-  std::unique_ptr<ScopedHydroelastic> tag;
-  if (patch) tag = std::make_unique<ScopedHydroelastic>(&box, Compliant(std::pow(10.0, state.range(1))));
-  TestWorld world(patch);
-  world.AddBody(&ground, 0, btVector3(0, 0, -50));
+  BoxScene scene(btVector3(0.1, 0.1, 0.1), mode, static_cast<int>(state.range(1)));
+  TestWorld& world = scene.world;
+  btBoxShape& box = scene.box;
   for (int layer = 0; layer < 14; ++layer) {
     const int n = 14 - layer;
     const double offset = -0.5 * (n - 1) * 0.201;
