@@ -6,7 +6,17 @@
 #include <cmath>
 #include <string>
 
+#include "hydro/convex_line_search.h"
+#include "hydro/rigid_point_kinematics.h"
+
 namespace hydro {
+
+using internal::AddCurvature;
+using internal::PointJacobian;
+using internal::PointVelocity;
+using internal::Skew;
+using internal::Wrench;
+
 namespace {
 
 // B with B·Bᵀ = G for G ⪰ 0 (LDLᵀ with pivoting, D clamped at 0 against round-off); false when G is
@@ -19,43 +29,6 @@ bool FactorMobility(const Matrix6& G, Matrix6* B) {
   const Matrix6 L = ldlt.matrixL();
   *B = ldlt.transpositionsP().transpose() * (L * sqrt_d.asDiagonal());
   return true;
-}
-
-// J = [−[r]×, I]: the velocity of the point at offset r from a twist [ω; v] about the origin of r.
-Eigen::Matrix<double, 3, 6> PointJacobian(const Vector3& r) {
-  Eigen::Matrix<double, 3, 6> J;
-  J << 0, r.z(), -r.y(), 1, 0, 0,  //
-      -r.z(), 0, r.x(), 0, 1, 0,   //
-      r.y(), -r.x(), 0, 0, 0, 1;
-  return J;
-}
-
-Vector3 PointVelocity(const Vector6& V, const Vector3& r) { return V.tail<3>() + V.head<3>().cross(r); }
-
-Matrix3 Skew(const Vector3& r) {
-  Matrix3 R;
-  R << 0, -r.z(), r.y(),  //
-      r.z(), 0, -r.x(),   //
-      -r.y(), r.x(), 0;
-  return R;
-}
-
-// S += J_sᵀ·H·J_t for J = PointJacobian(r) at r_s and r_t, by its blocks: with R = [r]×,
-// Jᵀ·H·J' = [[r_s]×; I]·H·[−[r_t]×, I] = [−R_s·H·R_t, R_s·H; −H·R_t, H] (3×3 products only:
-// a fifth of the multiplications of the 6×3·3×6 product, the step's largest cost per point).
-void AddCurvature(const Matrix3& R_s, const Matrix3& H, const Matrix3& R_t, Matrix6* S) {
-  const Matrix3 HR_t = H * R_t;
-  S->topLeftCorner<3, 3>().noalias() -= R_s * HR_t;
-  S->topRightCorner<3, 3>().noalias() += R_s * H;
-  S->bottomLeftCorner<3, 3>() -= HR_t;
-  S->bottomRightCorner<3, 3>() += H;
-}
-
-// Jᵀ·γ for J = PointJacobian(r): the wrench [r × γ; γ] of an impulse γ at offset r.
-Vector6 Wrench(const Vector3& r, const Vector3& gamma) {
-  Vector6 W;
-  W << r.cross(gamma), gamma;
-  return W;
 }
 
 }  // namespace
@@ -362,21 +335,7 @@ void PatchProblem::TemperWarmStart(Eigen::VectorXd* z) {
 }
 
 double PatchProblem::LineSearch(const Eigen::VectorXd& z, const Eigen::VectorXd& d, double slope0) const {
-  // f is convex along d, so its slope rises through zero: regula falsi on [0, 1], kept inside.
-  double alpha = 1;
-  double hi_slope = Slope(1, z, d);
-  if (hi_slope <= 0) return alpha;
-  double lo = 0, lo_slope = slope0, hi = 1;
-  for (int k = 0; k < 40; ++k) {
-    const double width = hi - lo;
-    alpha = std::clamp(lo - lo_slope * width / (hi_slope - lo_slope), lo + 0.05 * width, hi - 0.05 * width);
-    const double s = Slope(alpha, z, d);
-    // Close enough for Newton's next step: the convergence test is on the gradient.
-    if (std::abs(s) <= 1e-3 * std::abs(slope0)) break;
-    if (s < 0) lo = alpha, lo_slope = s;
-    else hi = alpha, hi_slope = s;
-  }
-  return alpha;
+  return ConvexLineSearch([&](double alpha) { return Slope(alpha, z, d); }, slope0);
 }
 
 Eigen::VectorXd PatchProblem::GroupChange(int group) const {
@@ -435,41 +394,24 @@ PatchProblemReport PatchProblem::Solve(const std::vector<Vector6>& V, int max_it
         for (int k = 0; k < g.dim; ++k) hessian_.coeffRef(g.offset + k, g.offset + k) += 1.0;
       impulse_sum.setZero();
       for (const Patch& p : patches_) {
-        // The patch's wrenches on its two bodies and its curvature in their twists (6×6 blocks of
-        // Σ Jᵀ·H·J, H = −∂γ/∂vc), then carried to the groups' unknowns by B_A, B_B.
-        Vector6 W_A = Vector6::Zero(), W_B = Vector6::Zero();
-        Matrix6 S_AA = Matrix6::Zero(), S_AB = Matrix6::Zero(), S_BB = Matrix6::Zero();
-        // A side without unknowns (a fixed or kinematic body: the ground) needs no curvature.
-        const bool moves_A = groups_[bodies_[p.body_A].group].dim > 0;
-        const bool moves_B = groups_[bodies_[p.body_B].group].dim > 0;
-        Matrix3 H;
-        for (int i = p.first_point; i < p.first_point + p.num_points; ++i) {
-          gamma_[i] = CalcPointImpulse(laws_[i], vc_[i], nullptr, &H);
-          W_A += Wrench(r_A_[i], gamma_[i]);
-          W_B -= Wrench(r_B_[i], gamma_[i]);
-          const Matrix3 R_A = Skew(r_A_[i]), R_B = Skew(r_B_[i]);
-          if (moves_A) AddCurvature(R_A, H, R_A, &S_AA);
-          if (moves_A && moves_B) AddCurvature(R_A, H, R_B, &S_AB);
-          if (moves_B) AddCurvature(R_B, H, R_B, &S_BB);
-        }
+        PatchTerms terms;
+        EvaluatePatch(p, true, &terms);
         const Body* side[2] = {&bodies_[p.body_A], &bodies_[p.body_B]};
-        const Vector6* wrench[2] = {&W_A, &W_B};
+        const Vector6* wrench[2] = {&terms.W_A, &terms.W_B};
         for (int s = 0; s < 2; ++s) {
           const Group& g = groups_[side[s]->group];
           if (g.dim == 6) impulse_sum.segment<6>(g.offset).noalias() += Rigid(*side[s]).transpose() * *wrench[s];
           else if (g.dim > 0) impulse_sum.segment(g.offset, g.dim).noalias() += side[s]->B.transpose() * *wrench[s];
         }
-        // vc = J_A·V_A − J_B·V_B: the blocks (A,A) = S_AA, (A,B) = −S_AB, (B,A) = −S_ABᵀ, (B,B) = S_BB.
-        const Matrix6 S[4] = {S_AA, -S_AB, -S_AB.transpose(), S_BB};
         for (int s = 0; s < 2; ++s)
           for (int t = 0; t < 2; ++t) {
             const std::vector<double*>& slots = p.slots[2 * s + t];
             if (slots.empty()) continue;
             if (groups_[side[s]->group].dim == 6 && groups_[side[t]->group].dim == 6) {  // fixed-size products
-              const Matrix6 block = Rigid(*side[s]).transpose() * S[2 * s + t] * Rigid(*side[t]);
+              const Matrix6 block = Rigid(*side[s]).transpose() * terms.Twist(s, t) * Rigid(*side[t]);
               for (int k = 0; k < 36; ++k) *slots[k] += block.data()[k];
             } else {
-              const Eigen::MatrixXd block = side[s]->B.transpose() * S[2 * s + t] * side[t]->B;
+              const Eigen::MatrixXd block = side[s]->B.transpose() * terms.Twist(s, t) * side[t]->B;
               for (size_t k = 0; k < slots.size(); ++k) *slots[k] += block.data()[k];
             }
           }
@@ -506,6 +448,29 @@ PatchProblemReport PatchProblem::Solve(const std::vector<Vector6>& V, int max_it
   for (const Vector6& d : *dV) report.velocity_change = std::max(report.velocity_change, d.norm());
   z_ = z;
   return report;
+}
+
+void PatchProblem::EvaluatePatch(const Patch& p, bool curvature, PatchTerms* terms) {
+  // The patch's wrenches on its two bodies and its curvature in their twists, H = −∂γ/∂vc. A side
+  // without unknowns (a fixed or kinematic body: the ground) needs no curvature.
+  terms->W_A.setZero();
+  terms->W_B.setZero();
+  terms->S_AA.setZero();
+  terms->S_AB.setZero();
+  terms->S_BB.setZero();
+  const bool moves_A = curvature && groups_[bodies_[p.body_A].group].dim > 0;
+  const bool moves_B = curvature && groups_[bodies_[p.body_B].group].dim > 0;
+  Matrix3 H;
+  for (int i = p.first_point; i < p.first_point + p.num_points; ++i) {
+    gamma_[i] = CalcPointImpulse(laws_[i], vc_[i], nullptr, curvature ? &H : nullptr);
+    terms->W_A += Wrench(r_A_[i], gamma_[i]);
+    terms->W_B -= Wrench(r_B_[i], gamma_[i]);
+    if (!moves_A && !moves_B) continue;
+    const Matrix3 R_A = Skew(r_A_[i]), R_B = Skew(r_B_[i]);
+    if (moves_A) AddCurvature(R_A, H, R_A, &terms->S_AA);
+    if (moves_A && moves_B) AddCurvature(R_A, H, R_B, &terms->S_AB);
+    if (moves_B) AddCurvature(R_B, H, R_B, &terms->S_BB);
+  }
 }
 
 Vector6 PatchProblem::WrenchOnA(int patch) const {
