@@ -58,6 +58,7 @@ void PatchProblem::Reset(double dt_s, const PatchProblemOptions& options) {
   wn_.clear();
   laws_.clear();
   num_unknowns_ = 0;
+  factorizations_ = 0;
   finalized_ = false;
   bounds_set_ = false;
   sigma_ = 0;
@@ -233,14 +234,27 @@ void PatchProblem::BuildPattern() {
             slots.push_back(&hessian_.coeffRef(side[s]->offset + r, side[t]->offset + c));
       }
   }
-  if (num_unknowns_ > 0) factorization_.analyzePattern(hessian_);
+  // A pile at rest keeps its pattern from step to step: its last factorization stays, as a
+  // preconditioner (NewtonStep).
+  const bool same_pattern =
+      static_cast<int>(factored_outer_.size()) == hessian_.outerSize() + 1 &&
+      static_cast<int>(factored_inner_.size()) == hessian_.nonZeros() &&
+      std::equal(factored_outer_.begin(), factored_outer_.end(), hessian_.outerIndexPtr()) &&
+      std::equal(factored_inner_.begin(), factored_inner_.end(), hessian_.innerIndexPtr());
+  if (!same_pattern) {
+    factored_outer_.assign(hessian_.outerIndexPtr(), hessian_.outerIndexPtr() + hessian_.outerSize() + 1);
+    factored_inner_.assign(hessian_.innerIndexPtr(), hessian_.innerIndexPtr() + hessian_.nonZeros());
+    factorized_ = false;
+    if (num_unknowns_ > 0) factorization_.analyzePattern(hessian_);
+  }
   finalized_ = true;
 }
 
 void PatchProblem::StartFromWrench(int patch, const Vector6& W_A, std::vector<Vector6>* dV) {
   if (!finalized_) BuildPattern();
   dV->resize(bodies_.size(), Vector6::Zero());
-  const Patch& p = patches_[patch];
+  Patch& p = patches_[patch];
+  p.warm = true;
   const Body& A = bodies_[p.body_A];
   const Body& B = bodies_[p.body_B];
   // The wrench on B about c_B is −W_A moved from c_A: torque −(τ + (c_A − c_B) × f).
@@ -338,6 +352,44 @@ double PatchProblem::LineSearch(const Eigen::VectorXd& z, const Eigen::VectorXd&
   return ConvexLineSearch([&](double alpha) { return Slope(alpha, z, d); }, slope0);
 }
 
+bool PatchProblem::NewtonStep(const Eigen::VectorXd& gradient, Eigen::VectorXd* step) {
+  if (factorized_ && num_unknowns_ >= options_.reuse_factorization_from && PreconditionedNewtonStep(gradient, step))
+    return true;
+  factorization_.factorize(hessian_);
+  ++factorizations_;
+  factorized_ = factorization_.info() == Eigen::Success;
+  if (!factorized_) return false;
+  *step = factorization_.solve(-gradient);
+  return true;
+}
+
+bool PatchProblem::PreconditionedNewtonStep(const Eigen::VectorXd& gradient, Eigen::VectorXd* step) {
+  // The factorization of a matrix from an earlier Newton step (or step of the simulation) is a
+  // close preconditioner: where contacts kept their state, the two matrices agree. For a pile
+  // at rest, 1,015 boxes: about 7 CG iterations a Newton step, each a pair of triangular solves
+  // (~1 ms), where a factorization takes 70 ms.
+  step->setZero(num_unknowns_);
+  cg_residual_ = -gradient;
+  cg_preconditioned_ = factorization_.solve(cg_residual_);
+  cg_direction_ = cg_preconditioned_;
+  double rz = cg_residual_.dot(cg_preconditioned_);
+  const double target = options_.newton_step_tolerance * gradient.norm();
+  for (int k = 0; k < options_.newton_step_cg_iterations; ++k) {
+    cg_product_.noalias() = hessian_ * cg_direction_;
+    const double curvature = cg_direction_.dot(cg_product_);
+    if (!(curvature > 0) || !(rz > 0)) return false;
+    const double a = rz / curvature;
+    *step += a * cg_direction_;
+    cg_residual_ -= a * cg_product_;
+    if (cg_residual_.norm() <= target) return true;
+    cg_preconditioned_ = factorization_.solve(cg_residual_);
+    const double rz_next = cg_residual_.dot(cg_preconditioned_);
+    cg_direction_ = cg_preconditioned_ + (rz_next / rz) * cg_direction_;
+    rz = rz_next;
+  }
+  return false;
+}
+
 Eigen::VectorXd PatchProblem::GroupChange(int group) const {
   const Group& g = groups_[group];
   if (g.dim == 0 || !finalized_) return Eigen::VectorXd::Zero(g.dim);  // nothing applied yet
@@ -365,8 +417,13 @@ PatchProblemReport PatchProblem::Solve(const std::vector<Vector6>& V, int max_it
   Eigen::VectorXd gradient(num_unknowns_), step(num_unknowns_), impulse_sum(num_unknowns_);
   std::vector<Vector6> step_dV;
   // A solve that is the whole problem (several rounds) starts its continuation over; a solve that is
-  // one visit of a sweep among Bullet's rows continues where the last visit left σ.
-  const double sigma_start = std::max(options_.stiction_sigma_start, options_.stiction_sigma);
+  // one visit of a sweep among Bullet's rows continues where the last visit left σ. When every
+  // patch starts from its last solved impulse, that is a solution at the final σ already, and
+  // a round at a larger σ would only move away from it (a 204-box pyramid at rest: 8 Newton
+  // iterations a step with the continuation, 5 without).
+  const bool all_warm = std::all_of(patches_.begin(), patches_.end(), [](const Patch& p) { return p.warm; });
+  const double sigma_start =
+      all_warm ? options_.stiction_sigma : std::max(options_.stiction_sigma_start, options_.stiction_sigma);
   if (friction_rounds > 1 || sigma_ == 0) SetStictionRegularization(sigma_start);
   double solved_sigma = -1;
   for (int round = 0; round < std::max(friction_rounds, 1); ++round) {
@@ -423,9 +480,7 @@ PatchProblemReport PatchProblem::Solve(const std::vector<Vector6>& V, int max_it
         break;
       }
       ++report.iterations;
-      factorization_.factorize(hessian_);
-      if (factorization_.info() != Eigen::Success) break;
-      step = factorization_.solve(-gradient);
+      if (!NewtonStep(gradient, &step)) break;
       BodyTwists(step, &step_dV);
       PointVelocities(step_dV, nullptr, &dvc_);
       // Exact line search: f is convex along the step, so its slope rises through zero.

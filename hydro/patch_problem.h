@@ -76,6 +76,14 @@ struct PatchProblemOptions {
   double stiction_sigma{1e-4};
   double stiction_sigma_start{1e-3};
   double relative_tolerance{1e-6};  // |∇f| ≤ this · max(|z|, |Σ Cᵀγ|)
+  // Islands of at least this many unknowns reuse their last factorization of Newton's matrix: each
+  // Newton step is then conjugate gradients on the present matrix preconditioned by it (to a
+  // residual of newton_step_tolerance·|∇f|, within newton_step_cg_iterations), and the matrix is
+  // factorized anew only when that fails. The factorization is kept across solves while the
+  // island's pattern is unchanged (a pile at rest). Smaller islands factorize every step.
+  int reuse_factorization_from{60};
+  double newton_step_tolerance{1e-2};
+  int newton_step_cg_iterations{10};
 };
 
 struct PatchProblemReport {
@@ -116,6 +124,8 @@ class PatchProblem {
   int num_patches() const { return static_cast<int>(patches_.size()); }
   int num_points(int patch) const { return patches_[patch].num_points; }
   int near_rigid_points() const { return near_rigid_points_; }
+  // Factorizations of Newton's matrix since Reset (the other Newton steps reused one).
+  int factorizations() const { return factorizations_; }
   // The impulse on A at point i of a patch (world), after the last Solve.
   const Vector3& impulse(int patch, int i) const { return gamma_[patches_[patch].first_point + i]; }
   // A patch's net impulse wrench on A about c_A, after the last Solve.
@@ -134,6 +144,7 @@ class PatchProblem {
   struct Patch {
     int body_A{-1}, body_B{-1};
     int first_point{0}, num_points{0};
+    bool warm{false};  // started from a wrench (StartFromWrench)
     std::vector<double*> slots[4];  // into hessian_: blocks (A,A), (A,B), (B,A), (B,B) of the groups, column-major
   };
 
@@ -195,9 +206,21 @@ class PatchProblem {
   bool bounds_set_{false};
   double largest_bound_{0};
   int near_rigid_points_{0};
+  int factorizations_{0};
   // Newton's matrix: its pattern (one block per group and per touching pair of groups) and factorization.
   Eigen::SparseMatrix<double> hessian_;
   Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>> factorization_;
+  // The pattern factorization_ was analysed for, and whether it holds a factorization of a matrix
+  // of that pattern (possibly an earlier one: a preconditioner).
+  std::vector<int> factored_outer_, factored_inner_;
+  bool factorized_{false};
+  // Newton's step for the present matrix, −H⁻¹·∇f (reuse_factorization_from says how); false when
+  // the matrix cannot be factorized.
+  bool NewtonStep(const Eigen::VectorXd& gradient, Eigen::VectorXd* step);
+  // Conjugate gradients for H·step = −∇f, preconditioned by the factorization held; false when
+  // they do not reach the tolerance within the iterations allowed.
+  bool PreconditionedNewtonStep(const Eigen::VectorXd& gradient, Eigen::VectorXd* step);
+  Eigen::VectorXd cg_residual_, cg_direction_, cg_product_, cg_preconditioned_;
 };
 
 // G of a rigid body about its centre of mass, twist order [ω; v]: blockdiag(F_ω·I⁻¹_W·F_ω, m⁻¹·F_v),

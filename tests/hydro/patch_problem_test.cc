@@ -246,6 +246,52 @@ TEST(PatchProblemTest, AStiffStackIsSolvedAtOnce) {
   }
 }
 
+// A stack of n 1 kg cubes of 0.2 m on fixed ground, each contact at the depth its load gives, the
+// boxes sliding and spinning on each other (speeds scaled by `speed`).
+void MakeSlidingStack(int n, double speed, const PatchProblemOptions& options, PatchProblem* problem,
+                      std::vector<Vector6>* V) {
+  const double m = 1, a = 0.1, k = 1e9, dt = 1.0 / 60;
+  problem->Reset(dt, options);
+  const int ground = problem->AddBody(PatchBody{});
+  V->assign(1, Vector6::Zero());
+  for (int i = 0; i < n; ++i) {
+    problem->AddBody(Cube(m, a, Vector3(0, 0, a + 2 * a * i)));
+    V->push_back(Twist(speed * Vector3(0.1 * i, -0.05, 0.2), Vector3(speed * (0.3 - 0.05 * i), 0.1 * speed, -kGravity * dt)));
+  }
+  for (int i = 0; i < n; ++i) {
+    std::vector<PatchPoint> points = BottomCorners(a, k, -(n - i) * m * kGravity / (4 * k), 0.5);
+    for (PatchPoint& p : points) p.p_WQ.z() = 2 * a * i;
+    problem->AddPatch(1 + i, i == 0 ? ground : i, points);
+  }
+}
+
+TEST(PatchProblemTest, ALargeIslandReusesItsFactorizationAndReachesTheSameSolution) {
+  // Twelve boxes (72 unknowns, above reuse_factorization_from), sliding and spinning on each other:
+  // Newton steps by conjugate gradients preconditioned by an earlier factorization give the
+  // solution of a factorization every step, to the stopping rule (1e-6 of the impulses: 1e-7 m/s
+  // here), with fewer factorizations (measured 14 against 42).
+  PatchProblemOptions reuse, fresh;
+  fresh.reuse_factorization_from = 1 << 30;
+  PatchProblem reused, direct;
+  std::vector<Vector6> V, dV_reused, dV_direct;
+  MakeSlidingStack(12, 1.0, reuse, &reused, &V);
+  ASSERT_TRUE(reused.Solve(V, 50, 5, &dV_reused).converged);
+  MakeSlidingStack(12, 1.0, fresh, &direct, &V);
+  ASSERT_TRUE(direct.Solve(V, 50, 5, &dV_direct).converged);
+  for (int b = 1; b <= 12; ++b) EXPECT_LT((dV_reused[b] - dV_direct[b]).norm(), 1e-7) << "box " << b;
+  EXPECT_LT(3 * reused.factorizations(), 2 * direct.factorizations());
+  // The same stack at rest, as at two steps of a pile: the second problem has the first one's
+  // pattern and solves without a factorization of its own.
+  MakeSlidingStack(12, 0.0, reuse, &reused, &V);
+  ASSERT_TRUE(reused.Solve(V, 50, 5, &dV_reused).converged);
+  MakeSlidingStack(12, 0.0, reuse, &reused, &V);
+  ASSERT_TRUE(reused.Solve(V, 50, 5, &dV_reused).converged);
+  EXPECT_EQ(reused.factorizations(), 0);
+  MakeSlidingStack(12, 0.0, fresh, &direct, &V);
+  ASSERT_TRUE(direct.Solve(V, 50, 5, &dV_direct).converged);
+  for (int b = 1; b <= 12; ++b) EXPECT_LT((dV_reused[b] - dV_direct[b]).norm(), 1e-7) << "box " << b << " at rest";
+}
+
 TEST(PatchProblemTest, ANearRigidPatchKeepsItsPressureShape) {
   // A stiff patch of equal points, at the corners and centre of a cube's base: the corners see
   // more inverse mass (the cube turns about them), so softening each point to its own near-rigid
