@@ -5,7 +5,9 @@
 #include <Eigen/SVD>
 
 #include <algorithm>
+#include <cstdint>
 #include <string>
+#include <unordered_map>
 
 namespace hydro {
 namespace bullet {
@@ -24,12 +26,11 @@ Vector3 PrincipalSpread(const std::vector<Vector3>& points) {
          std::sqrt(static_cast<double>(points.size()));
 }
 
-// Each face is a polygon, its edges in order around it; a fan from its first vertex covers it,
-// turned to face away from the vertices' mean.
-std::vector<Triangle> FanTriangles(const btConvexHullComputer& computer, const std::vector<Vector3>& vertices) {
-  const int num_vertices = static_cast<int>(vertices.size());
-  Vector3 inside = Vector3::Zero();
-  for (const Vector3& v : vertices) inside += v / num_vertices;
+// Each face is a polygon, its edges in order around it (counter-clockwise seen from outside, on
+// Bullet's grid); a fan from its first vertex covers it. The order is Bullet's, not judged again
+// at `vertices`: a face a few grid steps wide may be a segment there, with no side to face.
+std::vector<Triangle> FanTriangles(const btConvexHullComputer& computer) {
+  const int num_vertices = computer.vertices.size();
   std::vector<Triangle> triangles;
   std::vector<int> polygon;
   for (int f = 0; f < computer.faces.size(); ++f) {
@@ -40,17 +41,91 @@ std::vector<Triangle> FanTriangles(const btConvexHullComputer& computer, const s
       polygon.push_back(edge->getTargetVertex());
       edge = edge->getNextEdgeOfFace();
     } while (edge != first && polygon.size() <= static_cast<size_t>(num_vertices));
-    if (polygon.size() < 3) continue;
-    Vector3 area_normal = Vector3::Zero();  // Newell: twice the polygon's vector area
-    for (size_t i = 0; i < polygon.size(); ++i)
-      area_normal += vertices[polygon[i]].cross(vertices[polygon[(i + 1) % polygon.size()]]);
-    const bool outward = area_normal.dot(vertices[polygon[0]] - inside) > 0;
-    for (size_t i = 1; i + 1 < polygon.size(); ++i) {
-      if (outward) triangles.push_back({polygon[0], polygon[i], polygon[i + 1]});
-      else triangles.push_back({polygon[0], polygon[i + 1], polygon[i]});
-    }
+    for (size_t i = 1; i + 1 < polygon.size(); ++i) triangles.push_back({polygon[0], polygon[i], polygon[i + 1]});
   }
   return triangles;
+}
+
+// Whether the triangle (a, b, c) is a cap: one vertex (nearly) on the line through the other two.
+// The bound is TriangleSurfaceMesh's zero-area test (twice the area against the longest edge
+// squared, 1e-12) with a margin of 100, so that what passes here passes there.
+bool IsCap(const Vector3& a, const Vector3& b, const Vector3& c) {
+  const double longest = std::max({(b - a).squaredNorm(), (c - b).squaredNorm(), (a - c).squaredNorm()});
+  return !((b - a).cross(c - a).norm() > 1e-10 * longest);
+}
+
+// Bullet finds a hull's faces on its grid (each axis in 10216 steps, coordinates truncated), where
+// input points that are exactly colinear (the sampled edge of a plane, a chain along a mesh's
+// border) zigzag and stay hull vertices. Back at the exact points, such a chain is straight, and a
+// fan through it has caps, triangles of zero area with one vertex on the opposite edge:
+//
+//        d                  d
+//       / \                /|\     the cap (a, b, c) and its neighbour (b, a, d)
+//      /   \              / | \    become (c, a, d) and (c, d, b)
+//     a--c--b     →      a--c--b
+//
+// A cap is not dropped (that would leave its three edges open) but flipped away: its longest edge
+// a–b (the middle vertex c lies on it) is swapped for c–d in the quadrilateral it makes with its
+// neighbour (b, a, d). When c lies on a–b the two new triangles cover the neighbour exactly, so
+// the surface is unchanged and stays closed, every edge shared by two triangles. A face that is a
+// segment at the exact points is all caps, and a cap's neighbour may be a cap too: a flip is
+// then made only when a–b is the longest edge of both (c and d lie between a and b) and the new
+// edge is shorter. Each flip removes a cap, or keeps their number and shortens an edge; so the
+// flips end, with no cap left, or with caps no flip removes (the new edge exists already): then
+// this returns false, and the caller uses Bullet's grid vertices, which have no caps.
+bool FlipCaps(const std::vector<Vector3>& vertices, std::vector<Triangle>* triangles) {
+  std::vector<Triangle>& mesh = *triangles;
+  auto is_cap = [&](const Triangle& t) { return IsCap(vertices[t[0]], vertices[t[1]], vertices[t[2]]); };
+  if (std::none_of(mesh.begin(), mesh.end(), is_cap)) return true;  // the usual case: no edge map
+  const int64_t n = static_cast<int64_t>(vertices.size());
+  auto key = [n](int u, int v) { return u * n + v; };
+  std::unordered_map<int64_t, int> face_of_edge;  // directed edge u→v → the triangle that has it
+  for (int f = 0; f < static_cast<int>(mesh.size()); ++f)
+    for (int k = 0; k < 3; ++k) face_of_edge[key(mesh[f][k], mesh[f][(k + 1) % 3])] = f;
+  auto longest_edge = [&](const Triangle& t) {  // k such that t[k]→t[k+1] is the longest edge
+    int k = 0;
+    for (int i = 1; i < 3; ++i)
+      if ((vertices[t[(i + 1) % 3]] - vertices[t[i]]).squaredNorm() >
+          (vertices[t[(k + 1) % 3]] - vertices[t[k]]).squaredNorm())
+        k = i;
+    return k;
+  };
+  // Flips the cap f across its longest edge: onto a neighbour that is no cap when the two new
+  // triangles are none (`between_caps` false), or onto a cap of the same longest edge.
+  auto try_flip = [&](int f, bool between_caps) {
+    const Triangle t = mesh[f];
+    const int k = longest_edge(t);
+    const int a = t[k], b = t[(k + 1) % 3], c = t[(k + 2) % 3];
+    const auto across = face_of_edge.find(key(b, a));
+    if (across == face_of_edge.end()) return false;  // an open edge: not from Bullet's closed hull
+    const int g = across->second;
+    const Triangle u = mesh[g];
+    const int j = u[0] == b ? 0 : (u[1] == b ? 1 : 2);  // u[j]→u[j+1] is b→a
+    const int d = u[(j + 2) % 3];
+    const Triangle t1 = {c, a, d}, t2 = {c, d, b};
+    if (face_of_edge.count(key(c, d)) || face_of_edge.count(key(d, c))) return false;
+    const bool shorter = (vertices[d] - vertices[c]).squaredNorm() < (vertices[b] - vertices[a]).squaredNorm();
+    if (between_caps ? !(is_cap(u) && longest_edge(u) == j && shorter) : (is_cap(u) || is_cap(t1) || is_cap(t2)))
+      return false;
+    for (const Triangle& old : {t, u})
+      for (int i = 0; i < 3; ++i) face_of_edge.erase(key(old[i], old[(i + 1) % 3]));
+    mesh[f] = t1;
+    mesh[g] = t2;
+    for (const int h : {f, g})
+      for (int i = 0; i < 3; ++i) face_of_edge[key(mesh[h][i], mesh[h][(i + 1) % 3])] = h;
+    return true;
+  };
+  while (true) {
+    bool flipped = false, caps = false;
+    for (int f = 0; f < static_cast<int>(mesh.size()); ++f) {
+      if (!is_cap(mesh[f])) continue;
+      if (try_flip(f, false)) flipped = true;
+      else caps = true;
+    }
+    if (!caps) return true;
+    for (int f = 0; f < static_cast<int>(mesh.size()) && !flipped; ++f) flipped = is_cap(mesh[f]) && try_flip(f, true);
+    if (!flipped) return false;
+  }
 }
 
 // Whether every face's plane has the enclosed volume's centroid strictly behind it, as
@@ -110,7 +185,11 @@ TriangleSurfaceMesh MakeConvexHull(const std::vector<Vector3>& points) {
     for (int v = 0; v < num_vertices; ++v)
       vertices[v] = exact ? points[computer.original_vertex_index[v]]
                           : Vector3(computer.vertices[v].x(), computer.vertices[v].y(), computer.vertices[v].z());
-    std::vector<Triangle> triangles = FanTriangles(computer, vertices);
+    std::vector<Triangle> triangles = FanTriangles(computer);
+    if (!FlipCaps(vertices, &triangles)) {
+      if (exact) continue;
+      Fail("Bullet's hull has a face of zero area");
+    }
     TriangleSurfaceMesh hull(std::move(vertices), std::move(triangles));
     if (exact && !FacesPointAwayFromCentroid(hull)) continue;
     if (!(hull.CalcEnclosedVolume() > tolerance * extent * extent)) fail_flat("coplanar");

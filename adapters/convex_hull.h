@@ -17,7 +17,11 @@ namespace bullet {
 
 // Throws InvalidInput when there are fewer than 4 points, a coordinate is not finite, or the
 // points are (nearly) coplanar, colinear or coincident (relative tolerance 1e-9 of their extent).
-// Each planar face of the hull is split into a fan of triangles.
+// Each planar face of the hull is split into a fan of triangles. Points that are exactly colinear
+// (the sampled border of a plate) zigzag on Bullet's grid and may stay hull vertices; a fan
+// triangle of zero area through them is flipped away with its neighbour, so the hull is closed
+// (every edge shared by two triangles, outward), every triangle has area, and the surface is the
+// exact points' hull. Only when no flip removes one are Bullet's grid vertices used instead.
 TriangleSurfaceMesh MakeConvexHull(const std::vector<Vector3>& points);
 
 }  // namespace bullet
