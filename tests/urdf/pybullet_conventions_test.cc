@@ -7,6 +7,7 @@
 // collision geometry, through a collider that touches nothing.
 #include <gtest/gtest.h>
 
+#include <BulletCollision/CollisionShapes/btCompoundShape.h>
 #include <BulletCollision/CollisionShapes/btStaticPlaneShape.h>
 #include <BulletDynamics/Featherstone/btMultiBodyLinkCollider.h>
 
@@ -558,6 +559,70 @@ TEST(PyBulletConventionsTest, ACompliantMeshOnAMovingLinkIsItsConvexHull) {
                                        "static link has no volume"),
             std::string::npos)
       << static_d.ToString();
+}
+
+// PyBullet's URDF importer gives the hulls it makes of meshes a collision margin of 0.001 m
+// (Bullet's default, 0.04 m, grows a hull by 4 cm all round), and a hull tagged for patch contact
+// gets none. tests/data/pybullet_style/world.sdf's crate: a 2 kg, 0.2 m OBJ cube dropped 5 cm onto
+// a mass-0 plane, 1 s at 1 ms. With Bullet's contact it rests 0.001 m up (was 0.04 m up). Made
+// compliant (--compliant all) it rests on a patch, its whole 0.04 m² face, that carries its
+// weight, pressed in by m·g·ℓ/(E·A) = 4.905 µm (the hull's field grows as E·depth/ℓ, with ℓ = 0.1 m
+// from its centroid to the face); it had hung on Bullet's 4 points 4 cm up, then 1 mm up with
+// PyBullet's margin, where its patch never reached the plane.
+TEST(PyBulletConventionsTest, AMeshHullHasPyBulletsMarginAndATaggedOneNone) {
+  test::TempDir dir("hull_margin");
+  dir.Write("cube.obj", test::CubeObj());
+  const std::string file = dir.Write("world.sdf", R"(<sdf version="1.6"><world name="w">
+  <model name="ground"><link name="plane"><inertial><mass>0</mass></inertial><collision name="c"><geometry>
+    <plane><normal>0 0 1</normal><size>10 10</size></plane></geometry></collision></link></model>
+  <model name="crate"><pose>0 0 0.05 0 0 0</pose><link name="body">
+    <inertial><pose>0.1 0.1 0.1 0 0 0</pose><mass>2</mass><inertia><ixx>0.01333</ixx><iyy>0.01333</iyy><izz>0.01333</izz></inertia></inertial>
+    <collision name="c"><geometry><mesh><uri>cube.obj</uri><scale>0.2 0.2 0.2</scale></mesh></geometry></collision>
+  </link></model></world></sdf>)");
+  const double mass = 2, g = 9.81, side = 0.2;
+  const double sink = mass * g * (side / 2) / (kDefaultHydroelasticModulus * side * side);  // 4.905e-6 m
+  for (const char* how : {"stock", "untagged", "compliant"}) {
+    SCOPED_TRACE(how);
+    const bool compliant = std::string(how) == "compliant";
+    Diagnostics d;
+    ReadOptions read_options;
+    read_options.search.use_environment = false;
+    auto scene = ReadModelFile(file, read_options, &d);
+    ASSERT_TRUE(scene) << d.ToString();
+    if (compliant) {
+      ASSERT_EQ(ApplyComplianceRules(*ParseCompliantOption("all", &d), &*scene), 2);
+    }
+    BuildOptions options;
+    options.patch_contact = std::string(how) != "stock";
+    World w;
+    w.Build(*scene, options);
+    const BuiltBody* crate = w.built->Find("crate::body");
+    ASSERT_NE(crate, nullptr);
+    const btCollisionShape* shape = crate->collider->getCollisionShape();
+    if (shape->isCompound()) shape = static_cast<const btCompoundShape*>(shape)->getChildShape(0);  // off its COM
+    ASSERT_EQ(shape->getShapeType(), CONVEX_HULL_SHAPE_PROXYTYPE);
+    EXPECT_EQ(shape->getMargin(), compliant ? 0.0 : 0.001);
+    const double dt = 1e-3;
+    w.Step(1000, dt);
+    Vector3 v, omega;
+    w.built->LinkVelocity(*crate, &v, &omega);
+    EXPECT_LT(v.norm(), 1e-3);
+    const double bottom = w.built->LinkPose(*crate).translation().z();  // the cube's lowest corner
+    std::printf("%s: the crate's bottom rests at %.6e m\n", how, bottom);
+    const auto patches = hydroGetContactPatches(w.world->getDispatcher(), dt);
+    if (!compliant) {
+      EXPECT_NEAR(bottom, 0.001, 1e-5);  // on the margin; was 0.04
+      EXPECT_TRUE(patches.empty());
+      continue;
+    }
+    EXPECT_NEAR(bottom, -sink, 0.01 * sink);
+    ASSERT_EQ(patches.size(), 1u);
+    std::printf("patch: %d polygons, %.6f m², %.5f N\n", patches[0].m_surface->num_polygons(), patches[0].m_area,
+                patches[0].m_forceOnBody0.z());
+    EXPECT_GT(patches[0].m_surface->num_polygons(), 4);
+    EXPECT_NEAR(patches[0].m_area, side * side, 1e-3 * side * side);
+    EXPECT_NEAR(std::abs(patches[0].m_forceOnBody0.z()), mass * g, 1e-3 * mass * g);
+  }
 }
 
 // PyBullet loads URDFs without self-collision, and SDF's <self_collide> defaults to false: a
