@@ -36,7 +36,8 @@ constexpr int kMaxDefaultTets = 20000;
 // Builds the geometry for `shape`. `properties` is null for an untagged shape (made rigid).
 // Supported: sphere, box, cylinder (X/Y/Z), capsule (X/Y/Z), cone (X/Y/Z), convex hull, convex
 // triangle mesh, BVH triangle mesh and its scaled variant (rigid, or compliant from a user tet
-// mesh), static plane (rigid half-space or compliant slab); local scaling throughout. Anything else
+// mesh), static plane (rigid half-space or compliant slab); local scaling throughout; a rigid hull's
+// triangles split to the resolution hint, as a rigid box's faces are gridded. Anything else
 // gives kind kUnsupported with `error` set. Throws InvalidInput for invalid properties or a
 // degenerate shape (zero size).
 ShapeGeometry MakeShapeGeometry(const btCollisionShape& shape, const btHydroelasticProperties* properties);
@@ -47,6 +48,15 @@ ShapeGeometry MakeShapeGeometry(const btCollisionShape& shape, const btHydroelas
 // identified by its point count and array, first and last point), since it is checked every step.
 using ShapeFingerprintValues = std::array<double, 16>;
 ShapeFingerprintValues ShapeFingerprint(const btCollisionShape& shape);
+
+// How far Bullet's own contact reaches out of the shape's hydroelastic geometry, in m. Bullet
+// collides a convex hull, a convex or concave triangle mesh and a cone as their surface grown
+// outwards by the collision margin (0.04 m unless set; a hull read from a .bullet file keeps the
+// margin it was saved with), so its distance between two shapes is their geometries' distance less
+// both these margins. A sphere's, capsule's, box's and cylinder's margin lies within their
+// dimensions (Bullet shrinks their core by it), and a static plane's is not used
+// (btConvexPlaneCollisionAlgorithm takes the other shape's support point): 0 for those.
+double MarginOutsideGeometry(const btCollisionShape& shape);
 
 // Bullet's name for a shape type, for messages.
 std::string ShapeTypeName(int shape_type);

@@ -12,6 +12,7 @@
 #include <new>
 
 #include "adapters/bullet_conversions.h"
+#include "adapters/shape_geometry.h"
 #include "adapters/shape_registry.h"
 #include "hydro/contact_material.h"
 #include "hydro/point_reduction.h"
@@ -249,13 +250,21 @@ void btHydroelasticCollisionAlgorithm::RunFallbackForDeepOverlap(const btCollisi
                                                                  btManifoldResult* resultOut) {
   if (!m_fallback) return;
   m_fallback->processCollision(body0Wrap, body1Wrap, dispatchInfo, resultOut);
-  // Kept only where the shapes truly overlap: Bullet's speculative points (positive distance)
-  // would otherwise act before the patch does, on bodies the patch keeps apart by itself.
+  // Kept only where the shapes' geometries truly overlap: Bullet's speculative points would
+  // otherwise act before the patch does, on bodies the patch keeps apart by itself. Bullet's
+  // distance is that of the shapes grown by their margins (MarginOutsideGeometry), so a point
+  // counts only below minus both: a hull within its margin of the ground, not touching it yet,
+  // has an empty patch and a Bullet point at a negative distance, which held it there (a 0.2 m
+  // mesh crate on a compliant plane rested 1 mm up on Bullet's 4 points with PyBullet's 0.001 m
+  // margin, 4 cm up with Bullet's 0.04 m, and never reached its patch).
+  const double margins = hydro::bullet::MarginOutsideGeometry(*body0Wrap->getCollisionShape()) +
+                         hydro::bullet::MarginOutsideGeometry(*body1Wrap->getCollisionShape());
   btManifoldArray manifolds;
   m_fallback->getAllContactManifolds(manifolds);
   bool overlap = false;
   for (int m = 0; m < manifolds.size(); ++m)
-    for (int i = 0; i < manifolds[m]->getNumContacts(); ++i) overlap = overlap || manifolds[m]->getContactPoint(i).getDistance() < 0;
+    for (int i = 0; i < manifolds[m]->getNumContacts(); ++i)
+      overlap = overlap || manifolds[m]->getContactPoint(i).getDistance() < -margins;
   m_state->fallback_contact = true;
   if (!overlap) ClearFallbackContact();
 }

@@ -43,13 +43,12 @@ namespace {
 // (gUrdfDefaultCollisionMargin in Bullet's examples/Importers/ImportURDFDemo/BulletUrdfImporter.cpp),
 // and so does this builder, on every hull it makes (meshes and ellipsoids): with 0.04 m a 0.2 m
 // mesh crate rested at 0.14 m on a plane, with 0.001 m at 0.101 m as in PyBullet.
-// A hull tagged for patch contact gets no margin at all. Its patch is of the points' hull, and the
-// plugin keeps Bullet's own points for a pair only where Bullet finds the shapes overlapping with
-// no patch between them, by Bullet's distance, which counts the margin: a tagged hull within its
-// margin of the ground, not yet touching it, is held there by Bullet's points, and never gets a
-// patch. Measured with `--compliant all`: the crate hung on Bullet's 4 points 4 cm above the plane
-// (0.04 m margin), then 1 mm above it (0.001 m); with none it rests on a patch of 0.04 m², pressed
-// 4.9 µm in.
+// A hull tagged for patch contact gets no margin at all: its patch is of the points' hull, and
+// Bullet's own contact, which stands in where shapes overlap with no patch between them, then
+// meets the same surface. (The plugin discounts the margins when it judges that overlap, so a
+// hull with a margin works too, as one read from a .bullet file does; before it did, a tagged
+// hull within its margin of the ground hung there on Bullet's points, 4 cm or 1 mm up, and never
+// got its patch.)
 constexpr btScalar kHullMargin = 0.001;
 
 // A convex hull shape of `points` (in the shape's frame), with PyBullet's margin.

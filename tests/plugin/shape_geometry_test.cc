@@ -5,9 +5,11 @@
 #include <BulletCollision/CollisionShapes/btTriangleMesh.h>
 #include <btBulletCollisionCommon.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <initializer_list>
 #include <new>
+#include <utility>
 
 #include "adapters/convex_hull.h"
 #include "adapters/shape_geometry.h"
@@ -123,6 +125,83 @@ TEST(ShapeGeometryTest, ScalingHullsMeshesAndPlanes) {
   const ShapeGeometry g = MakeShapeGeometry(plane, &slab);
   EXPECT_EQ(g.kind, Kind::kCompliantHalfSpace);
   EXPECT_DOUBLE_EQ(g.compliant_half_space->gradient_magnitude(), 1e6);
+}
+
+// Bullet's contact reaches beyond the geometry by the margin of the shapes it grows by it (hull,
+// cone, meshes) and not for those whose margin lies within (sphere, box, cylinder, capsule) or is
+// unused (plane). For each convex shape, checked against Bullet: its support point along −z (its
+// surface grown by the margin) lies that margin below the geometry's lowest vertex (0.03 m, or 0).
+TEST(ShapeGeometryTest, TheMarginOutsideIsWhereBulletGrowsTheShape) {
+  constexpr double kMargin = 0.03;  // not Bullet's default
+  btSphereShape sphere(0.1);
+  btBoxShape box(btVector3(0.1, 0.2, 0.3));
+  btCylinderShapeZ cylinder(btVector3(0.05, 0.05, 0.2));
+  btCapsuleShapeZ capsule(0.05, 0.2);
+  btConeShapeZ cone(0.1, 0.3);
+  btConvexHullShape hull;
+  for (int i = 0; i < 8; ++i) hull.addPoint(btVector3(i & 1 ? 0.1 : -0.1, i & 2 ? 0.1 : -0.1, i & 4 ? 0.1 : -0.1));
+  btTriangleMesh triangles;
+  const btVector3 a(0, 0, 0), b(1, 0, 0), c(0, 1, 0), d(0, 0, 1);
+  triangles.addTriangle(a, c, b);
+  triangles.addTriangle(a, b, d);
+  triangles.addTriangle(a, d, c);
+  triangles.addTriangle(b, c, d);
+  btConvexTriangleMeshShape convex_mesh(&triangles);
+  const struct {
+    btConvexShape* shape;
+    bool outside;
+  } cases[] = {{&sphere, false}, {&box, false},  {&cylinder, false},   {&capsule, false},
+               {&cone, true},    {&hull, true},  {&convex_mesh, true}};
+  for (const auto& c : cases) {
+    const std::string name = ShapeTypeName(c.shape->getShapeType());
+    c.shape->setMargin(kMargin);  // the sphere and capsule keep their radius as their margin
+    EXPECT_EQ(MarginOutsideGeometry(*c.shape), c.outside ? kMargin : 0.0) << name;
+    const ShapeGeometry g = MakeShapeGeometry(*c.shape, nullptr);
+    ASSERT_EQ(g.kind, Kind::kRigidMesh) << name;
+    double lowest = 1e300;
+    for (const Vector3& p : g.rigid_mesh->mesh().vertices()) lowest = std::min(lowest, (g.X_SG * p).z());
+    const double bullet_lowest = c.shape->localGetSupportingVertex(btVector3(0, 0, -1)).z();
+    // Curved meshes reach 1 mm past the sphere's and the capsule's pole (measured 1.03 and 1.00 mm).
+    EXPECT_NEAR(lowest - bullet_lowest, MarginOutsideGeometry(*c.shape), 2e-3) << name;
+  }
+  btBvhTriangleMeshShape mesh(&triangles, true);
+  mesh.setMargin(kMargin);  // btConvexConcaveCollisionAlgorithm gives each triangle this margin
+  EXPECT_EQ(MarginOutsideGeometry(mesh), kMargin);
+  btScaledBvhTriangleMeshShape scaled(&mesh, btVector3(2, 2, 2));
+  EXPECT_EQ(MarginOutsideGeometry(scaled), 0.0);  // its own margin, 0 unless set
+  btStaticPlaneShape plane(btVector3(0, 0, 1), 0);
+  plane.setMargin(kMargin);
+  EXPECT_EQ(MarginOutsideGeometry(plane), 0.0);
+}
+
+// A rigid hull's triangles are split to the resolution hint (k² each, k = ⌈longest edge/hint⌉),
+// so that against a compliant slab a face gives points spread over it, as a rigid box's grid
+// does: the 0.2 m cube's 12 triangles (longest edge 0.283 m) at the default hint of 0.025 m
+// become 12·12² = 1728, at a hint of 0.1 m 12·3² = 108; the surface is the same.
+TEST(ShapeGeometryTest, RigidHullFacesAreSplitToTheHint) {
+  btConvexHullShape hull;
+  for (int i = 0; i < 8; ++i) hull.addPoint(btVector3(i & 1 ? 0.1 : -0.1, i & 2 ? 0.1 : -0.1, i & 4 ? 0.1 : -0.1));
+  btHydroelasticProperties rigid;
+  rigid.m_kind = btHydroelasticProperties::RIGID;
+  for (const auto& [hint, triangles] : {std::pair{0.0, 1728}, std::pair{0.1, 108}}) {
+    rigid.m_resolutionHint = hint;
+    const ShapeGeometry g = MakeShapeGeometry(hull, hint > 0 ? &rigid : nullptr);
+    ASSERT_EQ(g.kind, Kind::kRigidMesh);
+    const TriangleSurfaceMesh& mesh = g.rigid_mesh->mesh();
+    EXPECT_EQ(mesh.num_triangles(), triangles) << hint;
+    EXPECT_NEAR(mesh.CalcTotalArea(), 6 * 0.04, 1e-12);
+    EXPECT_NEAR(mesh.CalcEnclosedVolume(), 0.008, 1e-12);
+    const double max_edge = hint > 0 ? hint : 0.025;
+    for (int f = 0; f < mesh.num_triangles(); ++f) {
+      const Triangle& t = mesh.triangle(f);
+      for (int e = 0; e < 3; ++e) EXPECT_LE((mesh.vertex(t[(e + 1) % 3]) - mesh.vertex(t[e])).norm(), max_edge + 1e-12);
+      // Outward, on a face of the cube: the normal is an axis and the centroid lies on that face.
+      const Vector3 n = mesh.face_normal(f);
+      const Vector3 centroid = (mesh.vertex(t[0]) + mesh.vertex(t[1]) + mesh.vertex(t[2])) / 3;
+      EXPECT_NEAR(n.cwiseAbs().maxCoeff(), 1.0, 1e-12);
+      EXPECT_NEAR(n.dot(centroid), 0.1, 1e-12);
+    }
+  }
 }
 
 TEST(ShapeGeometryTest, UnsupportedShapesAndBadPropertiesSayWhat) {
