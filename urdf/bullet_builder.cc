@@ -38,24 +38,33 @@ using bullet::ToEigen;
 
 namespace {
 
-// A btConvexHullShape collides as its points' hull grown outwards by its collision margin, which
-// is 0.04 m unless set. PyBullet's URDF importer sets 0.001 m on the hulls it makes of meshes
-// (gUrdfDefaultCollisionMargin in Bullet's examples/Importers/ImportURDFDemo/BulletUrdfImporter.cpp),
-// and so does this builder, on every hull it makes (meshes and ellipsoids): with 0.04 m a 0.2 m
-// mesh crate rested at 0.14 m on a plane, with 0.001 m at 0.101 m as in PyBullet.
+// PyBullet's URDF importer (convertURDFToCollisionShape in Bullet's
+// examples/Importers/ImportURDFDemo/BulletUrdfImporter.cpp, which its SDF loader uses too) sets the
+// collision margin gUrdfDefaultCollisionMargin = 0.001 m on every shape it makes of a <box>,
+// <sphere>, <cylinder>, <capsule>, <plane> and of a mesh on a moving link (its hull), and on a
+// link's compound; a static mesh keeps Bullet's 0. This builder does the same (ellipsoids, which
+// it makes hulls of, included). Bullet's default is 0.04 m (for a box or a cylinder, a tenth of
+// its smallest half extent if less), and what a margin does depends on the shape:
+// - a hull collides as its points' hull grown outwards by it: a 0.2 m mesh crate rested at 0.14 m
+//   on a plane with 0.04 m, at 0.101 m with 0.001 m, as in PyBullet;
+// - a box and a cylinder keep their size, but where Bullet collides them by GJK (against a mesh, a
+//   hull, a capsule, a cylinder; not a plane or another box) their edges and corners are rounded
+//   by it: with 0.04 m a 1 m box on a mesh stood 16.6 mm low on an edge and 29.3 mm low on a
+//   corner, with 0.001 m 0.41 and 0.73 mm;
+// - a sphere's and a capsule's margin is their radius, whatever is set; a plane's is not used.
 // A hull tagged for patch contact gets no margin at all: its patch is of the points' hull, and
 // Bullet's own contact, which stands in where shapes overlap with no patch between them, then
 // meets the same surface. (The plugin discounts the margins when it judges that overlap, so a
 // hull with a margin works too, as one read from a .bullet file does; before it did, a tagged
 // hull within its margin of the ground hung there on Bullet's points, 4 cm or 1 mm up, and never
 // got its patch.)
-constexpr btScalar kHullMargin = 0.001;
+constexpr btScalar kCollisionMargin = 0.001;
 
 // A convex hull shape of `points` (in the shape's frame), with PyBullet's margin.
 btConvexHullShape* MakeHullShape(const std::vector<Vector3>& points) {
   auto* hull = new btConvexHullShape();
   for (const Vector3& p : points) hull->addPoint(ToBullet(p), false);
-  hull->setMargin(kHullMargin);
+  hull->setMargin(kCollisionMargin);
   hull->recalcLocalAabb();
   return hull;
 }
@@ -127,9 +136,11 @@ struct Builder {
       return nullptr;
     }
     if (!shape) return nullptr;
+    // PyBullet's margin (see kCollisionMargin); hulls got it in MakeHullShape, a static mesh keeps 0.
+    if (g.type != GeometryType::kMesh && g.type != GeometryType::kEllipsoid) shape->setMargin(kCollisionMargin);
     if (!options.patch_contact) return shape;
     if (c.compliance != Compliance::kNone) {
-      if (shape->getShapeType() == CONVEX_HULL_SHAPE_PROXYTYPE) {  // no margin: see kHullMargin
+      if (shape->getShapeType() == CONVEX_HULL_SHAPE_PROXYTYPE) {  // no margin: see kCollisionMargin
         auto* hull = static_cast<btConvexHullShape*>(shape);
         hull->setMargin(0);
         hull->recalcLocalAabb();
@@ -209,6 +220,7 @@ struct Builder {
     if (children.size() == 1 && children[0].second.isApprox(RigidTransform::Identity(), 1e-14))
       return children[0].first;
     auto* compound = new btCompoundShape();
+    compound->setMargin(kCollisionMargin);  // PyBullet's: see kCollisionMargin
     for (const auto& [shape, X_BG] : children) compound->addChildShape(ToBullet(X_BG), shape);
     return Keep(compound);
   }

@@ -7,6 +7,7 @@
 // collision geometry, through a collider that touches nothing.
 #include <gtest/gtest.h>
 
+#include <BulletCollision/CollisionShapes/btBoxShape.h>
 #include <BulletCollision/CollisionShapes/btCompoundShape.h>
 #include <BulletCollision/CollisionShapes/btStaticPlaneShape.h>
 #include <BulletDynamics/Featherstone/btMultiBodyLinkCollider.h>
@@ -15,6 +16,7 @@
 #include <cmath>
 #include <cstdio>
 #include <string>
+#include <utility>
 
 #include "adapters/bullet_conversions.h"
 #include "plugin/btHydroelasticContactQuery.h"
@@ -622,6 +624,101 @@ TEST(PyBulletConventionsTest, AMeshHullHasPyBulletsMarginAndATaggedOneNone) {
     EXPECT_GT(patches[0].m_surface->num_polygons(), 4);
     EXPECT_NEAR(patches[0].m_area, side * side, 1e-3 * side * side);
     EXPECT_NEAR(std::abs(patches[0].m_forceOnBody0.z()), mass * g, 1e-3 * mass * g);
+  }
+}
+
+// PyBullet's URDF importer sets a collision margin of 0.001 m on the shapes it makes of <box>,
+// <sphere>, <cylinder>, <capsule> and <plane>, and on a link's compound (Bullet's default is
+// 0.04 m); a sphere's and a capsule's margin stays their radius, as Bullet keeps it. The box keeps
+// its size either way.
+TEST(PyBulletConventionsTest, PrimitivesHavePyBulletsMargin) {
+  const Scene scene = MustRead(R"(<sdf version="1.6"><world name="w">
+    <model name="ground"><link name="plane"><inertial><mass>0</mass></inertial><collision name="c"><geometry>
+      <plane><normal>0 0 1</normal><size>10 10</size></plane></geometry></collision></link></model>
+    <model name="shapes"><link name="box"><collision name="c"><geometry><box><size>0.2 0.2 0.2</size></box></geometry></collision></link>
+      <link name="sphere"><collision name="c"><geometry><sphere><radius>0.05</radius></sphere></geometry></collision></link>
+      <link name="cylinder"><collision name="c"><geometry><cylinder><radius>0.05</radius><length>0.2</length></cylinder></geometry></collision></link>
+      <link name="capsule"><collision name="c"><geometry><capsule><radius>0.05</radius><length>0.2</length></capsule></geometry></collision></link>
+      <link name="pair"><collision name="a"><pose>0.1 0 0 0 0 0</pose><geometry><box><size>0.1 0.1 0.1</size></box></geometry></collision>
+        <collision name="b"><pose>-0.1 0 0 0 0 0</pose><geometry><box><size>0.1 0.1 0.1</size></box></geometry></collision></link>
+    </model></world></sdf>)",
+                               "shapes.sdf");
+  for (const bool patch_contact : {false, true}) {
+    SCOPED_TRACE(patch_contact ? "plugin" : "stock");
+    World w;
+    BuildOptions options;
+    options.patch_contact = patch_contact;
+    w.Build(scene, options);
+    auto shape_of = [&](const std::string& name) -> const btCollisionShape* {
+      const BuiltBody* body = w.built->Find(name);
+      return body ? body->collider->getCollisionShape() : nullptr;
+    };
+    for (const char* name : {"ground::plane", "shapes::box", "shapes::cylinder", "shapes::pair"}) {
+      ASSERT_NE(shape_of(name), nullptr) << name;
+      EXPECT_EQ(shape_of(name)->getMargin(), btScalar(0.001)) << name;
+    }
+    const auto* pair = static_cast<const btCompoundShape*>(shape_of("shapes::pair"));
+    ASSERT_TRUE(pair->isCompound());
+    for (int i = 0; i < pair->getNumChildShapes(); ++i) EXPECT_EQ(pair->getChildShape(i)->getMargin(), btScalar(0.001));
+    EXPECT_EQ(shape_of("shapes::sphere")->getMargin(), btScalar(0.05));   // the radius (btSphereShape)
+    EXPECT_EQ(shape_of("shapes::capsule")->getMargin(), btScalar(0.05));  // the radius (btCapsuleShape)
+    const auto* box = static_cast<const btBoxShape*>(shape_of("shapes::box"));
+    EXPECT_LT((box->getHalfExtentsWithMargin() - btVector3(0.1, 0.1, 0.1)).length(), 1e-15);
+  }
+}
+
+// What the margin changes: Bullet collides a box with a mesh (or a hull, a capsule, a cylinder)
+// by GJK, as the box shrunk by its margin and grown again by a sphere of it, so its edges and
+// corners are rounded by the margin. Bullet's default is 0.04 m, or a tenth of the smallest half
+// extent if less (btBoxShape's setSafeMargin): 0.04 m for this 1 kg box 1 m across. On a vertical
+// slider, turned onto an edge (45° about x) or a corner (a diagonal vertical), it comes down onto
+// a static mesh slab and rests at its exact geometric height, its lowest edge or corner on the
+// slab's top, to 2 mm: measured 0.41 and 0.73 mm low, the 0.001 m margin's rounding m·(|d|₁ − 1)
+// for d the down direction in the box's frame. With Bullet's margin it rested 16.6 and 29.3 mm low.
+TEST(PyBulletConventionsTest, ABoxsCornersAreNotRoundedByBulletsDefaultMargin) {
+  test::TempDir dir("box_corners");
+  dir.Write("slab.obj", test::CubeObj());
+  for (const auto& [label, rpy] : {std::pair{"edge", Vector3(M_PI / 4, 0, 0)},
+                                   std::pair{"corner", Vector3(M_PI / 4, std::atan(1 / std::sqrt(2.0)), 0.1)}}) {
+    SCOPED_TRACE(label);
+    // The box's frame in the link's: URDF/SDF roll-pitch-yaw, R = Rz(y)·Ry(p)·Rx(r).
+    const Matrix3 R_LG = (Eigen::AngleAxisd(rpy.z(), Vector3::UnitZ()) * Eigen::AngleAxisd(rpy.y(), Vector3::UnitY()) *
+                          Eigen::AngleAxisd(rpy.x(), Vector3::UnitX()))
+                             .toRotationMatrix();
+    // Its lowest point below the link origin: the support along −z, 0.5·|d|₁ for d = R_LGᵀ·ẑ.
+    const double reach = 0.5 * (R_LG.transpose() * Vector3::UnitZ()).lpNorm<1>();
+    char pose[128];
+    std::snprintf(pose, sizeof(pose), "0 0 0 %.17g %.17g %.17g", rpy.x(), rpy.y(), rpy.z());
+    const std::string file = dir.Write("world.sdf", std::string(R"(<sdf version="1.6"><world name="w">
+      <model name="ground"><pose>-1 -1 -0.1 0 0 0</pose><link name="slab"><inertial><mass>0</mass></inertial>
+        <collision name="c"><geometry><mesh><uri>slab.obj</uri><scale>2 2 0.1</scale></mesh></geometry></collision></link></model>
+      <model name="rig"><link name="base"><inertial><mass>0</mass></inertial></link>
+        <link name="box"><pose>0 0 )") + std::to_string(reach + 0.02) + R"( 0 0 0</pose>
+          <inertial><mass>1</mass><inertia><ixx>0.1667</ixx><iyy>0.1667</iyy><izz>0.1667</izz></inertia></inertial>
+          <collision name="c"><pose>)" + pose + R"(</pose><geometry><box><size>1 1 1</size></box></geometry></collision></link>
+        <joint name="slide" type="prismatic"><parent>base</parent><child>box</child>
+          <axis><xyz>0 0 1</xyz><limit><lower>-1</lower><upper>1</upper></limit></axis></joint>
+      </model></world></sdf>)");
+    Diagnostics d;
+    ReadOptions read_options;
+    read_options.search.use_environment = false;
+    auto scene = ReadModelFile(file, read_options, &d);
+    ASSERT_TRUE(scene) << d.ToString();
+    BuildOptions options;
+    options.patch_contact = false;
+    World w;
+    w.Build(*scene, options);
+    ASSERT_EQ(w.built->Find("ground::slab")->collider->getCollisionShape()->getShapeType(),
+              TRIANGLE_MESH_SHAPE_PROXYTYPE);
+    const BuiltBody* box = w.built->Find("rig::box");
+    ASSERT_NE(box, nullptr);
+    w.Step(1000, 1e-3);
+    Vector3 v, omega;
+    w.built->LinkVelocity(*box, &v, &omega);
+    EXPECT_LT(v.norm(), 1e-3);
+    const double lowest = w.built->LinkPose(*box).translation().z() - reach;
+    std::printf("box on its %s: lowest point at %.3f mm (geometric: 0)\n", label, 1e3 * lowest);
+    EXPECT_NEAR(lowest, 0, 2e-3);
   }
 }
 
