@@ -9,6 +9,8 @@
 #include <map>
 #include <string>
 
+#include "hydro/convex_line_search.h"
+
 namespace hydro {
 namespace fem {
 
@@ -511,19 +513,8 @@ ContactProblemResult SolveContactProblem(double dt, const std::vector<ContactPro
         }
         return s;
       };
-      double alpha = 1;
-      double hi_slope = slope(1);
-      if (hi_slope > 0) {
-        double lo = 0, lo_slope = slope0, hi = 1;
-        for (int k = 0; k < 40; ++k) {
-          const double width = hi - lo;
-          alpha = std::clamp(lo - lo_slope * width / (hi_slope - lo_slope), lo + 0.05 * width, hi - 0.05 * width);
-          const double s = slope(alpha);
-          if (std::abs(s) <= 1e-12 * std::abs(slope0)) break;
-          if (s < 0) lo = alpha, lo_slope = s;
-          else hi = alpha, hi_slope = s;
-        }
-      }
+      // Near exact (1e-12): this solve's convergence test is on the step's size.
+      const double alpha = hydro::ConvexLineSearch(slope, slope0, 1e-12);
       u += alpha * step;
       const double size = u.cwiseAbs().maxCoeff();
       if (alpha * step.cwiseAbs().maxCoeff() <= 1e-10 + 1e-10 * size) return true;
