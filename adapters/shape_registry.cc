@@ -191,4 +191,6 @@ void hydroSetDefaultMaxPatchPoints(int maxPoints) {
   hydro::bullet::ShapeRegistry::Instance().SetDefaultMaxPatchPoints(maxPoints);
 }
 
+void hydroSetSurfaceReuse(bool on) { hydro::bullet::ShapeRegistry::Instance().SetSurfaceReuse(on); }
+
 void hydroRemoveShape(const btCollisionShape* shape) { hydro::bullet::ShapeRegistry::Instance().Remove(shape); }

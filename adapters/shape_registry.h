@@ -10,11 +10,12 @@
 // or a shape whose scaling changed, gets its geometry rebuilt.
 #include <BulletCollision/CollisionShapes/btCollisionShape.h>
 
+#include <atomic>
 #include <memory>
 #include <mutex>
 #include <optional>
-#include <unordered_map>
 #include <map>
+#include <unordered_map>
 #include <vector>
 
 #include "adapters/hydroelastic_properties.h"
@@ -50,6 +51,9 @@ class ShapeRegistry {
   // of either, else (when `with_default`) the world-wide default (0: no reduction).
   int MaxPatchPoints(const btCollisionShape* a, const btCollisionShape* b, bool with_default = true) const;
   void SetDefaultMaxPatchPoints(int max_points);
+  // Whether pairs at rest keep their contact surface across steps (plugin/surface_reuse.h).
+  bool SurfaceReuse() const { return surface_reuse_.load(std::memory_order_relaxed); }
+  void SetSurfaceReuse(bool on) { surface_reuse_ = on; }
 
   // The shape's geometry, built on first use (untagged shapes are rigid). Unsupported shapes give
   // kind kUnsupported; the first time a shape type is unsupported a message goes to stderr.
@@ -70,6 +74,7 @@ class ShapeRegistry {
   // Built geometry by everything it was built from (SharingKey), while some shape uses it.
   std::map<std::vector<double>, std::weak_ptr<const ShapeGeometry>> shared_;
   int default_max_patch_points_{kDefaultMaxPatchPoints};
+  std::atomic<bool> surface_reuse_{true};
 };
 
 }  // namespace bullet
@@ -83,5 +88,9 @@ void hydroSetHydroelastic(const btCollisionShape* shape, const btHydroelasticPro
 void hydroSetPointContactMaterial(const btCollisionShape* shape, const btPointContactMaterial& material);
 // Reduces every patch to at most `maxPoints` solver points unless a shape asks for fewer (0: off).
 void hydroSetDefaultMaxPatchPoints(int maxPoints);
+// On by default: a pair whose bodies have moved less relative to each other than a tolerance
+// since its contact surface was computed keeps that surface, its points' depths updated to first
+// order (plugin/surface_reuse.h states the error bound). Off computes every surface anew.
+void hydroSetSurfaceReuse(bool on);
 // Forgets the shape (call before deleting a tagged shape).
 void hydroRemoveShape(const btCollisionShape* shape);

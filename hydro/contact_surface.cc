@@ -129,4 +129,12 @@ void ContactSurface::SwapAB() {
   }
 }
 
+void ContactSurface::TransformBy(const RigidTransform& X) {
+  for (Vector3& p : vertices_) p = X * p;
+  for (ContactPolygon& poly : polygons_) {
+    poly.p_WC = X * poly.p_WC;
+    poly.nhat_BA_W = X.linear() * poly.nhat_BA_W;
+  }
+}
+
 }  // namespace hydro

@@ -72,6 +72,10 @@ class ContactSurface {
   // Swaps the roles of A and B: flips normals and exchanges gradients and element ids.
   void SwapAB();
 
+  // Moves the whole surface rigidly by X (vertices, centroids and normals; pressures kept): the
+  // surface of a pair whose relative pose has not changed, carried with one of its bodies.
+  void TransformBy(const RigidTransform& X);
+
  private:
   std::vector<Vector3> vertices_;
   std::vector<double> pressures_;

@@ -3,7 +3,8 @@
 #include <atomic>
 
 namespace {
-std::atomic<long long> g_nanoseconds{0}, g_solver_nanoseconds{0}, g_patches{0}, g_points{0}, g_steps{0};
+std::atomic<long long> g_nanoseconds{0}, g_solver_nanoseconds{0}, g_patches{0}, g_points{0}, g_steps{0},
+    g_surfaces_computed{0}, g_surfaces_reused{0};
 std::atomic<bool> g_timing{false};
 }  // namespace
 
@@ -14,6 +15,8 @@ btHydroelasticStats hydroGetStats() {
   stats.m_patches = g_patches.load();
   stats.m_points = g_points.load();
   stats.m_steps = g_steps.load();
+  stats.m_surfacesComputed = g_surfaces_computed.load();
+  stats.m_surfacesReused = g_surfaces_reused.load();
   return stats;
 }
 
@@ -23,6 +26,8 @@ void hydroResetStats() {
   g_patches = 0;
   g_points = 0;
   g_steps = 0;
+  g_surfaces_computed = 0;
+  g_surfaces_reused = 0;
 }
 
 void hydroSetStatsTiming(bool on) { g_timing = on; }
@@ -36,6 +41,7 @@ void RecordPatch(double seconds, int points, bool patch) {
   g_patches += patch ? 1 : 0;
   g_steps += 1;
 }
+void RecordSurface(bool reused) { (reused ? g_surfaces_reused : g_surfaces_computed) += 1; }
 void RecordSolve(double seconds) { g_solver_nanoseconds += static_cast<long long>(seconds * 1e9); }
 }  // namespace bullet
 }  // namespace hydro

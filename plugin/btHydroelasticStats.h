@@ -10,6 +10,8 @@ struct btHydroelasticStats {
   long long m_patches{0};      // pair-steps with patch contact
   long long m_points{0};       // solver points written
   long long m_steps{0};        // pair-steps processed by the plugin (patch or not)
+  long long m_surfacesComputed{0};  // contact surfaces computed by clipping elements
+  long long m_surfacesReused{0};    // kept surfaces carried to new poses (plugin/surface_reuse.h)
 };
 
 btHydroelasticStats hydroGetStats();
@@ -24,5 +26,7 @@ namespace bullet {
 void RecordPatch(double seconds, int points, bool patch);
 // Called by btHydroelasticConstraintSolver for each island group it solves, when timing is on.
 void RecordSolve(double seconds);
+// Called by the collision algorithm for every surface it needs: computed, or kept and reused.
+void RecordSurface(bool reused);
 }  // namespace bullet
 }  // namespace hydro

@@ -32,13 +32,21 @@ void RunSteps(benchmark::State& state, TestWorld* world, double dt, bool timed) 
   hydroResetStats();
   hydroSetStatsTiming(timed);
   const auto start = std::chrono::steady_clock::now();
-  for (auto _ : state) world->Step(1, dt);
+  long long newton_iterations = 0;
+  auto* patch_solver = dynamic_cast<btHydroelasticConstraintSolver*>(world->solver());
+  for (auto _ : state) {
+    world->Step(1, dt);
+    if (patch_solver) newton_iterations += patch_solver->lastNewtonIterations();
+  }
   const double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const btHydroelasticStats stats = hydroGetStats();
   const double steps = static_cast<double>(state.iterations());
   state.counters["points"] = stats.m_points / steps;
   state.counters["patches"] = stats.m_patches / steps;
   state.counters["points_per_patch"] = stats.m_patches > 0 ? static_cast<double>(stats.m_points) / stats.m_patches : 0;
+  state.counters["newton_iterations"] = newton_iterations / steps;
+  state.counters["surfaces_computed"] = stats.m_surfacesComputed / steps;
+  state.counters["surfaces_reused"] = stats.m_surfacesReused / steps;
   if (timed) {
     state.counters["surface_share"] = total > 0 ? stats.m_surfaceSeconds / total : 0;
     state.counters["solver_share"] = total > 0 ? stats.m_solverSeconds / total : 0;

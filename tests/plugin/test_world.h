@@ -89,6 +89,7 @@ class TestWorld {
 
   btDiscreteDynamicsWorld* world() { return world_.get(); }
   btCollisionDispatcher* dispatcher() { return dispatcher_.get(); }
+  btConstraintSolver* solver() { return solver_.get(); }
 
  private:
   std::unique_ptr<btCollisionConfiguration> configuration_;

@@ -1,0 +1,308 @@
+// Spatial coherence (plugin/surface_reuse.h): a kept surface carried to new poses, its points'
+// depths moved to first order, against the surface computed anew at those poses.
+#include <gtest/gtest.h>
+
+#include <btBulletCollisionCommon.h>
+
+#include <cmath>
+#include <cstdio>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "adapters/shape_geometry.h"
+#include "hydro/point_approximation.h"
+#include "plugin/btHydroelasticStats.h"
+#include "plugin/pair_contact.h"
+#include "plugin/surface_reuse.h"
+#include "test_world.h"
+
+namespace hydro {
+namespace bullet {
+namespace {
+
+btHydroelasticProperties Soft(double modulus) {
+  btHydroelasticProperties p;
+  p.m_hydroelasticModulus = modulus;
+  return p;
+}
+
+std::shared_ptr<const ShapeGeometry> Geometry(const btCollisionShape& shape, const btHydroelasticProperties* p) {
+  return std::make_shared<const ShapeGeometry>(MakeShapeGeometry(shape, p));
+}
+
+// What the solver takes from a patch: its elastic force Σ k·(−φ0)₊, its moment about a fixed
+// point c, and its stiffness Σ k.
+struct PatchSummary {
+  double force{0};
+  Vector3 moment{Vector3::Zero()};
+  double stiffness{0};
+};
+
+PatchSummary Summarize(const std::vector<ContactPoint>& points, const Vector3& c) {
+  PatchSummary s;
+  for (const ContactPoint& point : points) {
+    const double f = point.stiffness_N_per_m * std::max(-point.phi0_m, 0.0);
+    s.force += f;
+    s.moment += (point.p_WC - c).cross(f * point.nhat_BA_W);
+    s.stiffness += point.stiffness_N_per_m;
+  }
+  return s;
+}
+
+std::vector<ContactPoint> FreshPoints(const ShapeGeometry& a, const RigidTransform& X_WA, const ShapeGeometry& b,
+                                      const RigidTransform& X_WB, ContactSurface* surface) {
+  std::vector<ContactPoint> points;
+  EXPECT_TRUE(ComputePairSurface(a, X_WA, b, X_WB, surface));
+  MakeContactPoints(*surface, &points);
+  BoundPointDepths(a, X_WA, b, X_WB, &points);
+  return points;
+}
+
+RigidTransform Pose(const Vector3& p, double angle = 0, const Vector3& axis = Vector3::UnitX()) {
+  RigidTransform X = RigidTransform::Identity();
+  X.linear() = Eigen::AngleAxisd(angle, axis.normalized()).toRotationMatrix();
+  X.translation() = p;
+  return X;
+}
+
+struct Errors {
+  double force{0}, moment{0}, stiffness{0};  // relative: of F, of F·patch radius, of K
+  double force_unchanged{0};                 // the force error of keeping φ0 as it was
+};
+
+// Keeps the surface of a at X_WA and b at X_WB, then moves a by `draws` random rigid motions that
+// displace no point of the patch more than `fraction` of the tolerance, reuses, and compares with
+// the surface computed anew. Returns the largest errors.
+Errors CompareWithFreshSurfaces(const std::shared_ptr<const ShapeGeometry>& a, const RigidTransform& X_WA,
+                                const std::shared_ptr<const ShapeGeometry>& b, const RigidTransform& X_WB,
+                                double fraction, int draws = 40) {
+  ContactSurface surface;
+  const std::vector<ContactPoint> kept = FreshPoints(*a, X_WA, *b, X_WB, &surface);
+  SurfaceReuse reuse;
+  reuse.Keep(a, X_WA, b, X_WB, surface, kept);
+  EXPECT_TRUE(reuse.has_surface());
+  Vector3 c = Vector3::Zero();
+  double area = 0;
+  for (const ContactPoint& point : kept) {
+    c += point.area_m2 * point.p_WC;
+    area += point.area_m2;
+  }
+  c /= area;
+  double reach = 0;  // of the patch about c
+  for (const ContactPoint& point : kept) reach = std::max(reach, (point.p_WC - c).norm());
+  const PatchSummary before = Summarize(kept, c);
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<double> uniform(-1, 1);
+  Errors errors;
+  for (int k = 0; k < draws; ++k) {
+    const Vector3 axis(uniform(rng), uniform(rng), uniform(rng));
+    const Vector3 direction = Vector3(uniform(rng), uniform(rng), uniform(rng)).normalized();
+    // A rotation about c by θ moves a point of the patch at most θ·reach; half the budget each.
+    const double budget = fraction * reuse.tolerance_m();
+    const double theta = 0.5 * budget / reach * std::abs(uniform(rng));
+    const Vector3 t = 0.5 * budget * std::abs(uniform(rng)) * direction;
+    RigidTransform motion = Pose(t + c, theta, axis) * Pose(-c);
+    const RigidTransform X_WA_moved = motion * X_WA;
+    ContactSurface reused_surface, fresh_surface;
+    std::vector<ContactPoint> reused;
+    EXPECT_TRUE(reuse.Reuse(a.get(), X_WA_moved, b.get(), X_WB, &reused_surface, &reused));
+    const std::vector<ContactPoint> fresh = FreshPoints(*a, X_WA_moved, *b, X_WB, &fresh_surface);
+    const PatchSummary r = Summarize(reused, c), f = Summarize(fresh, c);
+    errors.force = std::max(errors.force, std::abs(r.force - f.force) / f.force);
+    errors.moment = std::max(errors.moment, (r.moment - f.moment).norm() / (f.force * reach));
+    errors.stiffness = std::max(errors.stiffness, std::abs(r.stiffness - f.stiffness) / f.stiffness);
+    errors.force_unchanged = std::max(errors.force_unchanged, std::abs(before.force - f.force) / f.force);
+  }
+  return errors;
+}
+
+void Report(const char* what, const Errors& e, double tolerance) {
+  std::printf("%s: tolerance %.3g m; largest relative errors: force %.2e (unchanged depths %.2e), moment %.2e, stiffness %.2e\n",
+              what, tolerance, e.force, e.force_unchanged, e.moment, e.stiffness);
+}
+
+double ToleranceOf(const std::shared_ptr<const ShapeGeometry>& a, const RigidTransform& X_WA,
+                   const std::shared_ptr<const ShapeGeometry>& b, const RigidTransform& X_WB) {
+  ContactSurface surface;
+  const std::vector<ContactPoint> points = FreshPoints(*a, X_WA, *b, X_WB, &surface);
+  SurfaceReuse reuse;
+  reuse.Keep(a, X_WA, b, X_WB, surface, points);
+  return reuse.tolerance_m();
+}
+
+// The bounds the tests hold the reuse to, each of a relative error of the patch against the one
+// computed anew, for every point displaced by up to the tolerance (measured largest in brackets):
+// - force: ten times the ε the tolerance is designed for (kSurfaceReuseRelativeError), since
+//   δ²/(ℓ·d) gives the error only to its order [1.6e-4; keeping the depths unchanged: 8e-3];
+// - moment about a fixed point, of F·(the patch's reach): 1e-2 [4.4e-3, a shallow ball's patch of
+//   1.4 mm and a box tilted on its edge, whose wedge widens by δ/tilt];
+// - stiffness: ε_K (kSurfaceReuseStiffnessError), which the tolerance is capped for [5.4e-3].
+constexpr double kForceBound = 10 * kSurfaceReuseRelativeError;
+constexpr double kMomentBound = 1e-2;
+constexpr double kStiffnessBound = kSurfaceReuseStiffnessError;
+
+TEST(SurfaceReuseTest, CompliantBoxOnRigidGroundMatchesSurfacesComputedAnew) {
+  btBoxShape box(btVector3(0.1, 0.1, 0.1)), ground(btVector3(1, 1, 0.1));
+  const btHydroelasticProperties soft = Soft(1e8);
+  const auto a = Geometry(box, &soft);
+  const auto b = Geometry(ground, nullptr);
+  for (double depth : {1e-7, 1e-5, 1e-3}) {
+    for (double tilt : {0.0, 0.002}) {
+      // The box's lowest point `depth` into the ground's top face (z = 0).
+      const double drop = 0.1 * (std::cos(tilt) + std::sin(tilt));
+      const RigidTransform X_WA = Pose(Vector3(0.03, -0.02, drop - depth), tilt, Vector3(1, 1, 0));
+      const RigidTransform X_WB = Pose(Vector3(0, 0, -0.1));
+      const Errors e = CompareWithFreshSurfaces(a, X_WA, b, X_WB, 1.0);
+      Report(("box on ground, depth " + std::to_string(depth) + ", tilt " + std::to_string(tilt)).c_str(), e,
+             ToleranceOf(a, X_WA, b, X_WB));
+      EXPECT_LT(e.force, kForceBound);
+      EXPECT_LT(e.moment, kMomentBound);
+      EXPECT_LT(e.stiffness, kStiffnessBound);
+    }
+  }
+}
+
+TEST(SurfaceReuseTest, CompliantBoxOnCompliantBoxMatchesSurfacesComputedAnew) {
+  btBoxShape box(btVector3(0.1, 0.1, 0.1));
+  const btHydroelasticProperties soft = Soft(1e8);
+  const auto a = Geometry(box, &soft);
+  for (double depth : {1e-6, 1e-4}) {
+    const RigidTransform X_WA = Pose(Vector3(0.02, 0.01, 0.2 - depth), 0.001, Vector3(1, 2, 0));
+    const RigidTransform X_WB = Pose(Vector3::Zero());
+    const Errors e = CompareWithFreshSurfaces(a, X_WA, a, X_WB, 1.0);
+    Report(("box on box, depth " + std::to_string(depth)).c_str(), e, ToleranceOf(a, X_WA, a, X_WB));
+    EXPECT_LT(e.force, kForceBound);
+    EXPECT_LT(e.moment, kMomentBound);
+    EXPECT_LT(e.stiffness, kStiffnessBound);
+  }
+}
+
+// A sphere's piecewise-linear field has kinks everywhere under its patch: the case the
+// tolerance's ℓ (the element size) is for.
+TEST(SurfaceReuseTest, CompliantSphereOnRigidPlaneMatchesSurfacesComputedAnew) {
+  btSphereShape ball(0.1);
+  btStaticPlaneShape plane(btVector3(0, 0, 1), 0);
+  const btHydroelasticProperties soft = Soft(1e7);
+  const auto a = Geometry(ball, &soft);
+  const auto b = Geometry(plane, nullptr);
+  for (double depth : {1e-5, 1e-3}) {
+    const RigidTransform X_WA = Pose(Vector3(0, 0, 0.1 - depth));
+    const Errors e = CompareWithFreshSurfaces(a, X_WA, b, Pose(Vector3::Zero()), 1.0);
+    Report(("ball on plane, depth " + std::to_string(depth)).c_str(), e,
+           ToleranceOf(a, X_WA, b, Pose(Vector3::Zero())));
+    EXPECT_LT(e.force, kForceBound);
+    EXPECT_LT(e.moment, kMomentBound);
+    EXPECT_LT(e.stiffness, kStiffnessBound);
+  }
+}
+
+// The first-order update is what makes reuse right: keeping the depths as they were is off by the
+// relative motion itself, a large part of a stiff patch's force.
+TEST(SurfaceReuseTest, KeepingTheDepthsUnchangedWouldBeFarWorse) {
+  btBoxShape box(btVector3(0.1, 0.1, 0.1)), ground(btVector3(1, 1, 0.1));
+  const btHydroelasticProperties soft = Soft(1e8);
+  const auto a = Geometry(box, &soft);
+  const auto b = Geometry(ground, nullptr);
+  const Errors e = CompareWithFreshSurfaces(a, Pose(Vector3(0, 0, 0.1 - 1e-5)), b, Pose(Vector3(0, 0, -0.1)), 1.0);
+  EXPECT_GT(e.force_unchanged, 30 * e.force);
+  EXPECT_GT(e.force_unchanged, kForceBound);
+}
+
+TEST(SurfaceReuseTest, MovedBeyondTheToleranceTheSurfaceIsComputedAnew) {
+  btBoxShape box(btVector3(0.1, 0.1, 0.1)), ground(btVector3(1, 1, 0.1));
+  const btHydroelasticProperties soft = Soft(1e8);
+  const auto a = Geometry(box, &soft);
+  const auto b = Geometry(ground, nullptr);
+  const RigidTransform X_WA = Pose(Vector3(0, 0, 0.1 - 1e-5)), X_WB = Pose(Vector3(0, 0, -0.1));
+  ContactSurface surface;
+  std::vector<ContactPoint> points = FreshPoints(*a, X_WA, *b, X_WB, &surface);
+  SurfaceReuse reuse;
+  reuse.Keep(a, X_WA, b, X_WB, surface, points);
+  const double tolerance = reuse.tolerance_m();
+  ASSERT_GT(tolerance, 0);
+  EXPECT_TRUE(reuse.Reuse(a.get(), Pose(Vector3(0, 0, 0.1 - 1e-5 - 0.9 * tolerance)), b.get(), X_WB, &surface, &points));
+  EXPECT_FALSE(reuse.Reuse(a.get(), Pose(Vector3(0, 0, 0.1 - 1e-5 - 1.1 * tolerance)), b.get(), X_WB, &surface, &points));
+  EXPECT_FALSE(reuse.Reuse(a.get(), Pose(Vector3(1.1 * tolerance, 0, 0.1 - 1e-5)), b.get(), X_WB, &surface, &points));
+  // A NaN pose is never within the tolerance.
+  EXPECT_FALSE(reuse.Reuse(a.get(), Pose(Vector3(NAN, 0, 0.1)), b.get(), X_WB, &surface, &points));
+  // Other geometries (a shape retagged, say) never reuse.
+  const auto other = Geometry(box, &soft);
+  EXPECT_FALSE(reuse.Reuse(other.get(), X_WA, b.get(), X_WB, &surface, &points));
+  reuse.Clear();
+  EXPECT_FALSE(reuse.Reuse(a.get(), X_WA, b.get(), X_WB, &surface, &points));
+}
+
+// Bodies carried together (a box held in a gripper, two stacked boxes falling) keep their
+// relative pose: the surface is reused wherever they are, and gives the patch computed there
+// (the clipping at the new poses may keep or drop a few more slivers of no area, so the points are
+// compared as a whole).
+TEST(SurfaceReuseTest, ASurfaceCarriedByBothBodiesEqualsTheOneComputedThere) {
+  btBoxShape box(btVector3(0.1, 0.1, 0.1));
+  const btHydroelasticProperties soft = Soft(1e6);
+  const auto a = Geometry(box, &soft);
+  // Off the faces' exact alignment, where clipping coplanar faces keeps or drops slivers by the
+  // rounding of the poses.
+  const RigidTransform X_WA = Pose(Vector3(0.0137, 0.0071, 0.2 - 1e-4), 3e-4, Vector3(1, 2, 0));
+  const RigidTransform X_WB = Pose(Vector3::Zero());
+  ContactSurface surface;
+  const std::vector<ContactPoint> kept = FreshPoints(*a, X_WA, *a, X_WB, &surface);
+  SurfaceReuse reuse;
+  reuse.Keep(a, X_WA, a, X_WB, surface, kept);
+  const RigidTransform carry = Pose(Vector3(3, -2, 5), 1.2, Vector3(1, 2, 3));
+  ContactSurface reused_surface, fresh_surface;
+  std::vector<ContactPoint> reused;
+  ASSERT_TRUE(reuse.Reuse(a.get(), carry * X_WA, a.get(), carry * X_WB, &reused_surface, &reused));
+  const std::vector<ContactPoint> fresh = FreshPoints(*a, carry * X_WA, *a, carry * X_WB, &fresh_surface);
+  const Vector3 c = carry * X_WA.translation();
+  const PatchSummary r = Summarize(reused, c), f = Summarize(fresh, c);
+  EXPECT_NEAR(r.force, f.force, 1e-9 * f.force);
+  EXPECT_LT((r.moment - f.moment).norm(), 1e-9 * f.force * 0.1);
+  EXPECT_NEAR(r.stiffness, f.stiffness, 1e-9 * f.stiffness);
+  EXPECT_LT((reused_surface.CalcElasticForceOnA() - fresh_surface.CalcElasticForceOnA()).norm(),
+            1e-9 * fresh_surface.CalcElasticForceOnA().norm());
+}
+
+// In a world: a 2 × 2 × 2 block of compliant boxes at 60 Hz lands and rests the same with and
+// without reuse (to 1 µm), and once at rest every patch is reused.
+TEST(SurfaceReuseTest, ABlockAtRestReusesItsSurfacesAndRestsAsWithout) {
+  std::vector<btVector3> rest[2];
+  long long reused[2] = {0, 0}, computed[2] = {0, 0};
+  for (int on = 0; on < 2; ++on) {
+    hydroSetSurfaceReuse(on != 0);
+    btBoxShape box(btVector3(0.1, 0.1, 0.1)), ground(btVector3(2, 2, 0.1));
+    test::ScopedHydroelastic tag(&box, test::Compliant(1e8));
+    test::TestWorld world;
+    world.AddBody(&ground, 0, btVector3(0, 0, -0.1));
+    std::vector<btRigidBody*> boxes;
+    for (int i = 0; i < 2; ++i)
+      for (int j = 0; j < 2; ++j)
+        for (int k = 0; k < 2; ++k) boxes.push_back(world.AddBody(&box, 1, btVector3(0.21 * i, 0.21 * j, 0.3 + 0.21 * k)));
+    world.Step(120, 1.0 / 60);  // lands and settles
+    hydroResetStats();
+    world.Step(60, 1.0 / 60);
+    reused[on] = hydroGetStats().m_surfacesReused;
+    computed[on] = hydroGetStats().m_surfacesComputed;
+    for (btRigidBody* body : boxes) {
+      rest[on].push_back(body->getWorldTransform().getOrigin());
+      EXPECT_LT(body->getLinearVelocity().length(), 1e-4);
+    }
+  }
+  hydroSetSurfaceReuse(true);
+  EXPECT_EQ(reused[0], 0);
+  // Neighbours 1 cm apart side by side are apart by more than a step can close: no surface at all
+  // (btHydroelasticCollisionAlgorithm's `apart` test), so without reuse only the 8 patches are
+  // computed, and with it none.
+  EXPECT_EQ(computed[0], 60 * 8);
+  EXPECT_EQ(computed[1], 0);
+  // 8 patches a step (4 on the ground, 4 box on box), every one reused at rest.
+  EXPECT_EQ(reused[1], 60 * 8);
+  std::printf("surfaces computed in 60 steps at rest: %lld without reuse, %lld with (%lld reused)\n", computed[0],
+              computed[1], reused[1]);
+  for (size_t i = 0; i < rest[0].size(); ++i) EXPECT_LT((rest[0][i] - rest[1][i]).length(), 1e-6) << "box " << i;
+}
+
+}  // namespace
+}  // namespace bullet
+}  // namespace hydro
