@@ -198,9 +198,11 @@ struct BoxScene {
 // Bullet's BasicDemo at its 60 Hz step: 5 × 5 × 5 boxes of 0.2 m and 1 kg, 1 cm apart, dropped
 // from 2 m onto a rigid ground box, every box compliant at 10^range(1) Pa (untagged for stock).
 // The first 3 s (the fall, the landing, the settling) are stepped before timing; the timed steps
-// are the pile at rest. range(0): 0 stock Bullet, 1 patch contact, 2 patch contact with timers.
+// are the pile at rest. range(0): 0 stock Bullet, 1 patch contact, 2 patch contact with timers,
+// 3 patch contact computing every surface anew (hydroSetSurfaceReuse(false)).
 void BM_StepBasicDemo(benchmark::State& state) {
   const int mode = static_cast<int>(state.range(0));
+  hydroSetSurfaceReuse(mode != 3);
   BoxScene scene(btVector3(0.1, 0.1, 0.1), mode, static_cast<int>(state.range(1)));
   TestWorld& world = scene.world;
   btBoxShape& box = scene.box;
@@ -209,6 +211,7 @@ void BM_StepBasicDemo(benchmark::State& state) {
       for (int j = 0; j < 5; ++j) world.AddBody(&box, 1.0, btVector3(0.21 * i, 0.21 * j, 2.1 + 0.21 * k));
   world.Step(180, 1.0 / 60);
   RunSteps(state, &world, 1.0 / 60, mode == 2);
+  hydroSetSurfaceReuse(true);
 }
 BENCHMARK(BM_StepBasicDemo)
     ->Args({0, 8})
@@ -216,6 +219,7 @@ BENCHMARK(BM_StepBasicDemo)
     ->Args({1, 8})
     ->Args({1, 10})
     ->Args({2, 8})
+    ->Args({3, 8})
     ->Iterations(30)
     ->Unit(benchmark::kMillisecond);
 

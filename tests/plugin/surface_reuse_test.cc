@@ -143,11 +143,16 @@ constexpr double kForceBound = 10 * kSurfaceReuseRelativeError;
 constexpr double kMomentBound = 1e-2;
 constexpr double kStiffnessBound = kSurfaceReuseStiffnessError;
 
+// A 0.2 m compliant box at 1e8 Pa (a) and a rigid ground box of 2 m × 2 m × 0.2 m (b).
+struct BoxAndGround {
+  btBoxShape box{btVector3(0.1, 0.1, 0.1)}, ground{btVector3(1, 1, 0.1)};
+  btHydroelasticProperties soft = Soft(1e8);
+  std::shared_ptr<const ShapeGeometry> a = Geometry(box, &soft), b = Geometry(ground, nullptr);
+};
+
 TEST(SurfaceReuseTest, CompliantBoxOnRigidGroundMatchesSurfacesComputedAnew) {
-  btBoxShape box(btVector3(0.1, 0.1, 0.1)), ground(btVector3(1, 1, 0.1));
-  const btHydroelasticProperties soft = Soft(1e8);
-  const auto a = Geometry(box, &soft);
-  const auto b = Geometry(ground, nullptr);
+  const BoxAndGround scene;
+  const auto &a = scene.a, &b = scene.b;
   for (double depth : {1e-7, 1e-5, 1e-3}) {
     for (double tilt : {0.0, 0.002}) {
       // The box's lowest point `depth` into the ground's top face (z = 0).
@@ -201,20 +206,16 @@ TEST(SurfaceReuseTest, CompliantSphereOnRigidPlaneMatchesSurfacesComputedAnew) {
 // The first-order update is what makes reuse right: keeping the depths as they were is off by the
 // relative motion itself, a large part of a stiff patch's force.
 TEST(SurfaceReuseTest, KeepingTheDepthsUnchangedWouldBeFarWorse) {
-  btBoxShape box(btVector3(0.1, 0.1, 0.1)), ground(btVector3(1, 1, 0.1));
-  const btHydroelasticProperties soft = Soft(1e8);
-  const auto a = Geometry(box, &soft);
-  const auto b = Geometry(ground, nullptr);
+  const BoxAndGround scene;
+  const auto &a = scene.a, &b = scene.b;
   const Errors e = CompareWithFreshSurfaces(a, Pose(Vector3(0, 0, 0.1 - 1e-5)), b, Pose(Vector3(0, 0, -0.1)), 1.0);
   EXPECT_GT(e.force_unchanged, 30 * e.force);
   EXPECT_GT(e.force_unchanged, kForceBound);
 }
 
 TEST(SurfaceReuseTest, MovedBeyondTheToleranceTheSurfaceIsComputedAnew) {
-  btBoxShape box(btVector3(0.1, 0.1, 0.1)), ground(btVector3(1, 1, 0.1));
-  const btHydroelasticProperties soft = Soft(1e8);
-  const auto a = Geometry(box, &soft);
-  const auto b = Geometry(ground, nullptr);
+  const BoxAndGround scene;
+  const auto &a = scene.a, &b = scene.b;
   const RigidTransform X_WA = Pose(Vector3(0, 0, 0.1 - 1e-5)), X_WB = Pose(Vector3(0, 0, -0.1));
   ContactSurface surface;
   std::vector<ContactPoint> points = FreshPoints(*a, X_WA, *b, X_WB, &surface);
@@ -228,7 +229,7 @@ TEST(SurfaceReuseTest, MovedBeyondTheToleranceTheSurfaceIsComputedAnew) {
   // A NaN pose is never within the tolerance.
   EXPECT_FALSE(reuse.Reuse(a.get(), Pose(Vector3(NAN, 0, 0.1)), b.get(), X_WB, &surface, &points));
   // Other geometries (a shape retagged, say) never reuse.
-  const auto other = Geometry(box, &soft);
+  const auto other = Geometry(scene.box, &scene.soft);
   EXPECT_FALSE(reuse.Reuse(other.get(), X_WA, b.get(), X_WB, &surface, &points));
   reuse.Clear();
   EXPECT_FALSE(reuse.Reuse(a.get(), X_WA, b.get(), X_WB, &surface, &points));
