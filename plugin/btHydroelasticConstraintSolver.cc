@@ -51,6 +51,7 @@ void btHydroelasticConstraintSolver::prepareSolve(int numBodies, int numManifold
   btSequentialImpulseConstraintSolver::prepareSolve(numBodies, numManifolds);
   m_lastNearRigidPoints = 0;
   m_lastNewtonIterations = 0;
+  m_lastPatchProblems = 0;
 }
 
 btScalar btHydroelasticConstraintSolver::solveGroupCacheFriendlySetup(
@@ -83,58 +84,116 @@ btScalar btHydroelasticConstraintSolver::solveGroupCacheFriendlySetup(
   return 0;
 }
 
+int btHydroelasticConstraintSolver::findComponents() {
+  // Union–find over solver bodies: a patch joins its two bodies when both move (a fixed or
+  // kinematic body, the ground, joins nothing: its velocity is given).
+  m_componentParent.assign(m_tmpSolverBodyPool.size(), -1);
+  auto root = [this](int b) {
+    while (m_componentParent[b] >= 0) {
+      const int parent = m_componentParent[b];
+      if (m_componentParent[parent] >= 0) m_componentParent[b] = m_componentParent[parent];  // halve the path
+      b = parent;
+    }
+    return b;
+  };
+  auto moves = [this](int b) {
+    const btRigidBody* body = m_tmpSolverBodyPool[b].m_originalBody;
+    return body && body->getInvMass() > 0;
+  };
+  for (const Patch& patch : m_patches) {
+    if (!moves(patch.solverBodyA) || !moves(patch.solverBodyB)) continue;
+    const int a = root(patch.solverBodyA), b = root(patch.solverBodyB);
+    if (a != b) m_componentParent[std::max(a, b)] = std::min(a, b);
+  }
+  // Number the roots in the order their first patch comes; a patch takes its moving body's root.
+  std::vector<int>& number = m_problemBodyOfSolverBody;  // scratch, reset by setUpPatches
+  number.assign(m_tmpSolverBodyPool.size(), -1);
+  int count = 0;
+  for (Patch& patch : m_patches) {
+    const int r = root(moves(patch.solverBodyA) ? patch.solverBodyA : patch.solverBodyB);
+    if (number[r] < 0) number[r] = count++;
+    patch.component = number[r];
+  }
+  return count;
+}
+
 void btHydroelasticConstraintSolver::setUpPatches(const btContactSolverInfo& infoGlobal) {
   const btScalar dt = infoGlobal.m_timeStep;
-  if (!m_problem) m_problem = std::make_unique<hydro::PatchProblem>();
+  for (Patch& patch : m_patches) {
+    patch.solverBodyA = getOrInitSolverBody(*const_cast<btCollisionObject*>(patch.state->body0), dt);
+    patch.solverBodyB = getOrInitSolverBody(*const_cast<btCollisionObject*>(patch.state->body1), dt);
+  }
+  m_numComponents = findComponents();
+  m_lastPatchProblems += m_numComponents;
+  if (static_cast<int>(m_components.size()) < m_numComponents) m_components.resize(m_numComponents);
   hydro::PatchProblemOptions options;
   options.near_rigid_beta = m_nearRigidBeta;
   options.stiction_sigma = m_stictionSigma;
-  m_problem->Reset(dt, options);
-  m_solverBodyOfProblemBody.clear();
-  auto problem_body = [&](int solverBody) {
-    if (static_cast<int>(m_problemBodyOfSolverBody.size()) <= solverBody)
-      m_problemBodyOfSolverBody.resize(solverBody + 1, -1);
+  for (int c = 0; c < m_numComponents; ++c) {
+    Component& component = m_components[c];
+    if (!component.problem) component.problem = std::make_unique<hydro::PatchProblem>();
+    component.problem->Reset(dt, options);
+    component.solverBodyOfProblemBody.clear();
+    component.settled = false;
+  }
+  m_problemBodyOfSolverBody.assign(m_tmpSolverBodyPool.size(), -1);
+  // Patches in order, each into its component's problem; a solver body's problem body is that of
+  // the component it was last added to (a fixed body is added once to each component it touches).
+  std::vector<int> component_of_entry(m_tmpSolverBodyPool.size(), -1);
+  auto problem_body = [&](int c, int solverBody) {
     int& index = m_problemBodyOfSolverBody[solverBody];
-    if (index < 0) {
-      index = m_problem->AddBody(hydro::bullet::RigidPatchBody(m_tmpSolverBodyPool[solverBody]));
-      m_solverBodyOfProblemBody.push_back(solverBody);
+    if (index < 0 || component_of_entry[solverBody] != c) {
+      Component& component = m_components[c];
+      index = component.problem->AddBody(hydro::bullet::RigidPatchBody(m_tmpSolverBodyPool[solverBody]));
+      component_of_entry[solverBody] = c;
+      component.solverBodyOfProblemBody.push_back(solverBody);
     }
     return index;
   };
   std::vector<hydro::PatchPoint> points;
   for (Patch& patch : m_patches) {
-    PatchState& state = *patch.state;
-    patch.solverBodyA = getOrInitSolverBody(*const_cast<btCollisionObject*>(state.body0), dt);
-    patch.solverBodyB = getOrInitSolverBody(*const_cast<btCollisionObject*>(state.body1), dt);
-    patch.bodyA = problem_body(patch.solverBodyA);
-    patch.bodyB = problem_body(patch.solverBodyB);
-    hydro::bullet::MakePatchPoints(state, &points);
-    m_problem->AddPatch(patch.bodyA, patch.bodyB, points);
+    patch.bodyA = problem_body(patch.component, patch.solverBodyA);
+    patch.bodyB = problem_body(patch.component, patch.solverBodyB);
+    hydro::bullet::MakePatchPoints(*patch.state, &points);
+    patch.index = m_components[patch.component].problem->AddPatch(patch.bodyA, patch.bodyB, points);
   }
-  m_lastNearRigidPoints += m_problem->near_rigid_points();
   // Warm start: last step's impulse of each patch, moved to A's centre of mass now.
-  std::vector<hydro::Vector6> dV(m_problem->num_bodies(), hydro::Vector6::Zero());
-  for (size_t k = 0; k < m_patches.size(); ++k) {
-    const Vector3 c_A = hydro::bullet::ToEigen(m_tmpSolverBodyPool[m_patches[k].solverBodyA].m_worldTransform.getOrigin());
-    Vector6 W;
-    if (!hydro::bullet::WarmWrenchAbout(*m_patches[k].state, c_A, &W)) continue;
-    m_problem->StartFromWrench(static_cast<int>(k), W, &dV);
+  std::vector<std::vector<hydro::Vector6>> dV(m_numComponents);
+  for (int c = 0; c < m_numComponents; ++c) {
+    m_lastNearRigidPoints += m_components[c].problem->near_rigid_points();
+    dV[c].assign(m_components[c].problem->num_bodies(), hydro::Vector6::Zero());
   }
-  for (int b = 0; b < m_problem->num_bodies(); ++b) hydro::bullet::ApplyTwistChange(&m_tmpSolverBodyPool[m_solverBodyOfProblemBody[b]], dV[b]);
-  m_settled = false;
+  for (const Patch& patch : m_patches) {
+    const Vector3 c_A = hydro::bullet::ToEigen(m_tmpSolverBodyPool[patch.solverBodyA].m_worldTransform.getOrigin());
+    Vector6 W;
+    if (!hydro::bullet::WarmWrenchAbout(*patch.state, c_A, &W)) continue;
+    m_components[patch.component].problem->StartFromWrench(patch.index, W, &dV[patch.component]);
+  }
+  for (int c = 0; c < m_numComponents; ++c) {
+    const Component& component = m_components[c];
+    for (int b = 0; b < component.problem->num_bodies(); ++b)
+      hydro::bullet::ApplyTwistChange(&m_tmpSolverBodyPool[component.solverBodyOfProblemBody[b]], dV[c][b]);
+  }
 }
 
 void btHydroelasticConstraintSolver::solvePatches(bool alone, btScalar* residual) {
-  if (m_patches.empty() || m_settled) return;
-  std::vector<hydro::Vector6> V(m_problem->num_bodies()), dV;
-  for (int b = 0; b < m_problem->num_bodies(); ++b) V[b] = hydro::bullet::CurrentTwist(m_tmpSolverBodyPool[m_solverBodyOfProblemBody[b]]);
-  // Alone in its island group the patches are the whole problem: solve them to convergence once.
-  // Among other constraints a few Newton steps per sweep suffice; the sweeps refine them together.
-  const hydro::PatchProblemReport report = alone ? m_problem->Solve(V, 12, 5, &dV) : m_problem->Solve(V, 3, 1, &dV);
-  m_lastNewtonIterations += report.iterations;
-  for (int b = 0; b < m_problem->num_bodies(); ++b) hydro::bullet::ApplyTwistChange(&m_tmpSolverBodyPool[m_solverBodyOfProblemBody[b]], dV[b]);
-  m_settled = alone;
-  *residual = std::max<btScalar>(*residual, report.velocity_change * report.velocity_change);
+  std::vector<hydro::Vector6> V, dV;
+  for (int c = 0; c < m_numComponents; ++c) {
+    Component& component = m_components[c];
+    if (component.settled) continue;
+    hydro::PatchProblem& problem = *component.problem;
+    V.resize(problem.num_bodies());
+    for (int b = 0; b < problem.num_bodies(); ++b)
+      V[b] = hydro::bullet::CurrentTwist(m_tmpSolverBodyPool[component.solverBodyOfProblemBody[b]]);
+    // Alone in its island group the patches are the whole problem: solve them to convergence once.
+    // Among other constraints a few Newton steps per sweep suffice; the sweeps refine them together.
+    const hydro::PatchProblemReport report = alone ? problem.Solve(V, 12, 5, &dV) : problem.Solve(V, 3, 1, &dV);
+    m_lastNewtonIterations += report.iterations;
+    for (int b = 0; b < problem.num_bodies(); ++b)
+      hydro::bullet::ApplyTwistChange(&m_tmpSolverBodyPool[component.solverBodyOfProblemBody[b]], dV[b]);
+    component.settled = alone;
+    *residual = std::max<btScalar>(*residual, report.velocity_change * report.velocity_change);
+  }
 }
 
 btScalar btHydroelasticConstraintSolver::solveSingleIteration(int iteration, btCollisionObject** bodies, int numBodies,
@@ -151,13 +210,11 @@ btScalar btHydroelasticConstraintSolver::solveSingleIteration(int iteration, btC
 
 btScalar btHydroelasticConstraintSolver::solveGroupCacheFriendlyFinish(btCollisionObject** bodies, int numBodies,
                                                                        const btContactSolverInfo& infoGlobal) {
-  for (size_t k = 0; k < m_patches.size(); ++k) {
-    const Patch& patch = m_patches[k];
+  for (const Patch& patch : m_patches) {
     const Vector3 c_A = hydro::bullet::ToEigen(m_tmpSolverBodyPool[patch.solverBodyA].m_worldTransform.getOrigin());
-    hydro::bullet::StoreSolvedPatch(*m_problem, static_cast<int>(k), c_A, patch.state);
+    hydro::bullet::StoreSolvedPatch(*m_components[patch.component].problem, patch.index, c_A, patch.state);
   }
-  for (int solverBody : m_solverBodyOfProblemBody) m_problemBodyOfSolverBody[solverBody] = -1;
-  m_solverBodyOfProblemBody.clear();
   m_patches.clear();
+  m_numComponents = 0;
   return btSequentialImpulseConstraintSolver::solveGroupCacheFriendlyFinish(bodies, numBodies, infoGlobal);
 }
