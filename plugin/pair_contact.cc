@@ -97,6 +97,44 @@ bool CalcGapAlongCentres(const ShapeGeometry& a, const RigidTransform& X_WSa, co
   return true;
 }
 
+int CalcGapsAlongAxes(const ShapeGeometry& a, const RigidTransform& X_WSa, const ShapeGeometry& b,
+                      const RigidTransform& X_WSb, Vector3 dhat_W[7], double gap_m[7]) {
+  int n = 0;
+  if (!CalcGapAlongCentres(a, X_WSa, b, X_WSb, &dhat_W[0], &gap_m[0])) return 0;
+  ++n;
+  const RigidTransform X_WA = X_WSa * a.X_SG;
+  const RigidTransform X_WB = X_WSb * b.X_SG;
+  Aabb box_A, box_B;
+  const bool bounded_A = BoundingBox(a, &box_A), bounded_B = BoundingBox(b, &box_B);
+  // [low, high] of a geometry along d: its box's support; for a half-space (−∞, face] or
+  // [face, +∞) along its own normal, and the whole line along any other axis (it reaches out
+  // without end along its face).
+  auto extent = [](bool bounded, const Aabb& box, const RigidTransform& X_WG, const Vector3& d) {
+    if (bounded) return BoxExtentAlong(box, X_WG, d);
+    const double inf = std::numeric_limits<double>::infinity();
+    const Vector3 normal = X_WG.linear().col(2);  // out of the half-space z ≤ 0
+    const double face = d.dot(X_WG.translation());
+    const double along = d.dot(normal);
+    if (along >= 1 - 1e-12) return std::make_pair(-inf, face);
+    if (along <= -1 + 1e-12) return std::make_pair(face, inf);
+    return std::make_pair(-inf, inf);
+  };
+  for (int side = 0; side < 2; ++side) {
+    const RigidTransform& X_WG = side == 0 ? X_WA : X_WB;
+    const bool bounded = side == 0 ? bounded_A : bounded_B;
+    for (int k = 0; k < 3; ++k) {
+      if (!bounded && k < 2) continue;  // a half-space offers its normal only
+      const Vector3 d = X_WG.linear().col(k);
+      const auto [low_A, high_A] = extent(bounded_A, box_A, X_WA, d);
+      const auto [low_B, high_B] = extent(bounded_B, box_B, X_WB, d);
+      dhat_W[n] = d;
+      gap_m[n] = std::max(low_A - high_B, low_B - high_A);
+      ++n;
+    }
+  }
+  return n;
+}
+
 double SpeculativeOverlapLimit(const ShapeGeometry& a, const ShapeGeometry& b) {
   double limit = std::numeric_limits<double>::infinity();
   for (const ShapeGeometry* g : {&a, &b}) {

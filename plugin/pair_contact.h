@@ -36,6 +36,15 @@ void LimitRecoveryDepth(double limit_m, std::vector<ContactPoint>* points);
 bool CalcGapAlongCentres(const ShapeGeometry& a, const RigidTransform& X_WSa, const ShapeGeometry& b,
                          const RigidTransform& X_WSb, Vector3* dhat_W, double* gap_m);
 
+// How far apart the two geometries' bounding boxes (a half-space's face) are along each of the
+// candidate separating axes — the line between the centres, each box's three axes, a half-space's
+// normal — as gap_m[k] along dhat_W[k] (either sign; negative where they overlap along it).
+// Any positive gap proves the geometries apart. Returns the number of axes (at most 7; 0 when
+// both are half-spaces). A box far larger than the other (a ground box) separates along its own
+// face normal, where the line between the centres, leaning across its width, does not.
+int CalcGapsAlongAxes(const ShapeGeometry& a, const RigidTransform& X_WSa, const ShapeGeometry& b,
+                      const RigidTransform& X_WSb, Vector3 dhat_W[7], double gap_m[7]);
+
 // Bounds each point's depth φ0 by how far its two elements overlap along its normal
 // (hydro/depth_bound.h), for points made from a surface ComputePairSurface gave for these poses.
 // A rigid side's element lies in the polygon's plane; a compliant half-space bounds nothing.
