@@ -83,6 +83,8 @@ int PatchProblem::AddBody(const PatchBody& body) {
   Body b;
   b.c = body.p_WC;
   b.group = AddGroup(moves ? 6 : 0);
+  groups_[b.group].first_body = static_cast<int>(bodies_.size());
+  groups_[b.group].num_bodies = 1;
   b.B = moves ? Eigen::Matrix<double, 6, Eigen::Dynamic>(B) : Eigen::Matrix<double, 6, Eigen::Dynamic>(6, 0);
   bodies_.push_back(b);
   return static_cast<int>(bodies_.size()) - 1;
@@ -98,6 +100,8 @@ int PatchProblem::AddCoupledBodies(const Eigen::MatrixXd& B, const std::vector<V
     if (!IsFinite(p)) throw InvalidInput("patch problem: a coupled body's reference point is not finite");
   const int group = AddGroup(static_cast<int>(B.cols()));
   const int first = static_cast<int>(bodies_.size());
+  groups_[group].first_body = first;
+  groups_[group].num_bodies = k;
   for (int j = 0; j < k; ++j) {
     Body b;
     b.c = p_WC[j];
@@ -115,7 +119,26 @@ void PatchProblem::InverseMasses(int body_A, int body_B, const Vector3& p_A, con
   const Body& A = bodies_[body_A];
   const Body& B = bodies_[body_B];
   const int dim_A = groups_[A.group].dim;
+  const int dim_B = groups_[B.group].dim;
   const bool same = A.group == B.group;
+  if ((dim_A == 0 || dim_A == 6) && (dim_B == 0 || dim_B == 6)) {
+    // Rigid bodies (and fixed ones): fixed-size 3 × 6 blocks, no allocation.
+    using Matrix36 = Eigen::Matrix<double, 3, 6>;
+    const Matrix36 C_A = dim_A ? Matrix36(PointJacobian(p_A - A.c) * Rigid(A)) : Matrix36::Zero();
+    const Matrix36 C_B = dim_B ? Matrix36(PointJacobian(p_B - B.c) * Rigid(B)) : Matrix36::Zero();
+    double w_n = 0, total = 0;
+    if (same) {
+      const Matrix36 C = C_A - C_B;
+      w_n = (C.transpose() * n).squaredNorm();
+      total = C.squaredNorm();
+    } else {
+      w_n = (C_A.transpose() * n).squaredNorm() + (C_B.transpose() * n).squaredNorm();
+      total = C_A.squaredNorm() + C_B.squaredNorm();
+    }
+    *wn = w_n;
+    *wt = std::max(0.5 * (total - w_n), 0.0);
+    return;
+  }
   Eigen::Matrix<double, 3, Eigen::Dynamic> C = Eigen::Matrix<double, 3, Eigen::Dynamic>::Zero(3, same ? dim_A : dim_A + groups_[B.group].dim);
   if (dim_A > 0) C.leftCols(dim_A) += PointJacobian(p_A - A.c) * A.B;
   if (B.B.cols() > 0) C.rightCols(B.B.cols()) -= PointJacobian(p_B - B.c) * B.B;
@@ -205,6 +228,18 @@ void PatchProblem::BuildPattern() {
   z_.setZero(num_unknowns_);
   z_start_.setZero(num_unknowns_);
   z_solve_start_.setZero(num_unknowns_);
+  pattern_key_scratch_.clear();
+  for (const Group& g : groups_) pattern_key_scratch_.push_back(g.dim);
+  pattern_key_scratch_.push_back(-1);
+  for (const Patch& p : patches_) {
+    pattern_key_scratch_.push_back(bodies_[p.body_A].group);
+    pattern_key_scratch_.push_back(bodies_[p.body_B].group);
+  }
+  if (pattern_key_scratch_ == pattern_key_ && hessian_.rows() == num_unknowns_) {
+    finalized_ = true;  // the matrix, its slots and its analysis stand
+    return;
+  }
+  pattern_key_.swap(pattern_key_scratch_);
   // One block per group with unknowns, and two per patch between two such groups.
   std::vector<Eigen::Triplet<double>> triplets;
   auto add_block = [&](const Group& s, const Group& t) {
@@ -221,17 +256,21 @@ void PatchProblem::BuildPattern() {
   hessian_.resize(num_unknowns_, num_unknowns_);
   hessian_.setFromTriplets(triplets.begin(), triplets.end());  // duplicates (two patches, one pair) sum
   hessian_.makeCompressed();
-  for (Patch& p : patches_) {
+  slots_.clear();
+  slot_first_.assign(4 * patches_.size(), 0);
+  slot_count_.assign(4 * patches_.size(), 0);
+  for (size_t k = 0; k < patches_.size(); ++k) {
+    const Patch& p = patches_[k];
     const Group* side[2] = {&groups_[bodies_[p.body_A].group], &groups_[bodies_[p.body_B].group]};
     // Slots of the blocks (s, t) ∈ {A, B}², column-major within each block; none where a group has
     // no unknowns. Coupled A and B share a group: all four blocks land on its one block.
     for (int s = 0; s < 2; ++s)
       for (int t = 0; t < 2; ++t) {
-        std::vector<double*>& slots = p.slots[2 * s + t];
-        slots.clear();
+        slot_first_[4 * k + 2 * s + t] = static_cast<int>(slots_.size());
         for (int c = 0; c < side[t]->dim; ++c)
           for (int r = 0; r < side[s]->dim; ++r)
-            slots.push_back(&hessian_.coeffRef(side[s]->offset + r, side[t]->offset + c));
+            slots_.push_back(&hessian_.coeffRef(side[s]->offset + r, side[t]->offset + c));
+        slot_count_[4 * k + 2 * s + t] = static_cast<int>(slots_.size()) - slot_first_[4 * k + 2 * s + t];
       }
   }
   // A pile at rest keeps its pattern from step to step: its last factorization stays, as a
@@ -261,16 +300,21 @@ void PatchProblem::StartFromWrench(int patch, const Vector6& W_A, std::vector<Ve
   Vector6 W_B;
   W_B.head<3>() = -(W_A.head<3>() + (A.c - B.c).cross(W_A.tail<3>()));
   W_B.tail<3>() = -W_A.tail<3>();
-  Eigen::VectorXd dz = Eigen::VectorXd::Zero(num_unknowns_);
+  // Only the two sides' groups change: their unknowns by B_bᵀ·W, their bodies' twists by B·that.
   for (const auto& [body, W] : {std::make_pair(&A, W_A), std::make_pair(&B, W_B)}) {
     const Group& g = groups_[body->group];
-    if (g.dim > 0) dz.segment(g.offset, g.dim) += body->B.transpose() * W;
+    if (g.dim == 0) continue;
+    if (g.dim == 6) {
+      const Vector6 dz = Rigid(*body).transpose() * W;
+      z_.segment<6>(g.offset) += dz;
+      for (int b = g.first_body; b < g.first_body + g.num_bodies; ++b) (*dV)[b] += Rigid(bodies_[b]) * dz;
+    } else {
+      const Eigen::VectorXd dz = body->B.transpose() * W;
+      z_.segment(g.offset, g.dim) += dz;
+      for (int b = g.first_body; b < g.first_body + g.num_bodies; ++b) (*dV)[b] += bodies_[b].B * dz;
+    }
   }
-  z_ += dz;
   warm_start_unsolved_ = true;
-  std::vector<Vector6> twist;
-  BodyTwists(dz, &twist);
-  for (size_t b = 0; b < bodies_.size(); ++b) (*dV)[b] += twist[b];
 }
 
 void PatchProblem::BodyTwists(const Eigen::VectorXd& dz, std::vector<Vector6>* dV) const {
@@ -450,7 +494,8 @@ PatchProblemReport PatchProblem::Solve(const std::vector<Vector6>& V, int max_it
       for (const Group& g : groups_)
         for (int k = 0; k < g.dim; ++k) hessian_.coeffRef(g.offset + k, g.offset + k) += 1.0;
       impulse_sum.setZero();
-      for (const Patch& p : patches_) {
+      for (size_t pi = 0; pi < patches_.size(); ++pi) {
+        const Patch& p = patches_[pi];
         PatchTerms terms;
         EvaluatePatch(p, true, &terms);
         const Body* side[2] = {&bodies_[p.body_A], &bodies_[p.body_B]};
@@ -462,14 +507,15 @@ PatchProblemReport PatchProblem::Solve(const std::vector<Vector6>& V, int max_it
         }
         for (int s = 0; s < 2; ++s)
           for (int t = 0; t < 2; ++t) {
-            const std::vector<double*>& slots = p.slots[2 * s + t];
-            if (slots.empty()) continue;
+            int count = 0;
+            double* const* slots = Slots(static_cast<int>(pi), s, t, &count);
+            if (count == 0) continue;
             if (groups_[side[s]->group].dim == 6 && groups_[side[t]->group].dim == 6) {  // fixed-size products
               const Matrix6 block = Rigid(*side[s]).transpose() * terms.Twist(s, t) * Rigid(*side[t]);
               for (int k = 0; k < 36; ++k) *slots[k] += block.data()[k];
             } else {
               const Eigen::MatrixXd block = side[s]->B.transpose() * terms.Twist(s, t) * side[t]->B;
-              for (size_t k = 0; k < slots.size(); ++k) *slots[k] += block.data()[k];
+              for (int k = 0; k < count; ++k) *slots[k] += block.data()[k];
             }
           }
       }

@@ -135,6 +135,7 @@ class PatchProblem {
   struct Group {
     int offset{-1};  // of its unknowns in z; -1: it has none
     int dim{0};
+    int first_body{0}, num_bodies{0};  // its bodies, which are numbered consecutively
   };
   struct Body {
     Vector3 c{Vector3::Zero()};
@@ -145,8 +146,14 @@ class PatchProblem {
     int body_A{-1}, body_B{-1};
     int first_point{0}, num_points{0};
     bool warm{false};  // started from a wrench (StartFromWrench)
-    std::vector<double*> slots[4];  // into hessian_: blocks (A,A), (A,B), (B,A), (B,B) of the groups, column-major
   };
+  // Patch p's block (s, t), s, t ∈ {0: A, 1: B}, of Newton's matrix: its entries' places in
+  // hessian_, column-major (none where a side's group has no unknowns).
+  double* const* Slots(int patch, int s, int t, int* count) const {
+    const int k = 4 * patch + 2 * s + t;
+    *count = slot_count_[k];
+    return slots_.data() + slot_first_[k];
+  }
 
   // A patch at the contact velocities vc_: its wrenches on A and on B about their reference
   // points, and its curvature in their twists, S = Σ Jᵀ·H·J with H = −∂γ/∂vc (blocks (A,A), (A,B),
@@ -209,6 +216,11 @@ class PatchProblem {
   int factorizations_{0};
   // Newton's matrix: its pattern (one block per group and per touching pair of groups) and factorization.
   Eigen::SparseMatrix<double> hessian_;
+  std::vector<double*> slots_;
+  std::vector<int> slot_first_, slot_count_;  // per patch and block (Slots)
+  // What the pattern was built from: every group's dimension and every patch's two groups. A pile
+  // at rest brings the same every step, and keeps its matrix and slots.
+  std::vector<int> pattern_key_, pattern_key_scratch_;
   Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>> factorization_;
   // The pattern factorization_ was analysed for, and whether it holds a factorization of a matrix
   // of that pattern (possibly an earlier one: a preconditioner).

@@ -123,12 +123,19 @@ void btHydroelasticCollisionAlgorithm::processCollision(const btCollisionObjectW
     bool apart = false;
     if (!m_state->closest_points && dt > 0 && m_state->points.empty() && g0->kind != Kind::kUnsupported &&
         g1->kind != Kind::kUnsupported && (g0->is_compliant() || g1->is_compliant())) {
+      // The line between the centres first (it settles side-by-side neighbours), then all seven.
+      const hydro::RigidTransform X_WS0_now = hydro::bullet::ToRigidTransform(X_WS0);
+      const hydro::RigidTransform X_WS1_now = hydro::bullet::ToRigidTransform(X_WS1);
       hydro::Vector3 axes[7];
       double gaps[7];
-      const int n = hydro::bullet::CalcGapsAlongAxes(*g0, hydro::bullet::ToRigidTransform(X_WS0), *g1,
-                                                     hydro::bullet::ToRigidTransform(X_WS1), axes, gaps);
-      for (int k = 0; k < n && !apart; ++k)
-        apart = gaps[k] > 0 && gaps[k] > ClosingBound(dt, hydro::bullet::ToBullet(axes[k]));
+      int n = hydro::bullet::CalcGapAlongCentres(*g0, X_WS0_now, *g1, X_WS1_now, &axes[0], &gaps[0]) ? 1 : 0;
+      if (n == 1 && !(gaps[0] > 0 && gaps[0] > ClosingBound(dt, hydro::bullet::ToBullet(axes[0]))))
+        n = hydro::bullet::CalcGapsAlongAxes(*g0, X_WS0_now, *g1, X_WS1_now, axes, gaps);
+      btVector3 axes_bt[7];
+      double bounds[7];
+      for (int k = 0; k < n; ++k) axes_bt[k] = hydro::bullet::ToBullet(axes[k]);
+      ClosingBounds(dt, axes_bt, n, bounds);
+      for (int k = 0; k < n && !apart; ++k) apart = gaps[k] > 0 && gaps[k] > bounds[k];
     }
     double depth = 0, approach = 0;
     bool touching = false;
@@ -323,11 +330,11 @@ void btHydroelasticCollisionAlgorithm::ReduceIfAsked(const btCollisionShape* sha
 void btHydroelasticCollisionAlgorithm::MeasureApproach(btScalar dt, double* depth, double* approach) const {
   // How far the free motion presses the bodies together over the step, against how deep they are.
   *depth = *approach = 0;
+  const hydro::bullet::FreeMotion free0(m_state->body0, dt), free1(m_state->body1, dt);
   for (const hydro::ContactPoint& point : m_state->points) {
     const btVector3 p = hydro::bullet::ToBullet(point.p_WC);
     const btScalar vn = hydro::bullet::ToBullet(point.nhat_BA_W)
-                            .dot(hydro::bullet::FreePointVelocity(m_state->body0, p, dt) -
-                                 hydro::bullet::FreePointVelocity(m_state->body1, p, dt));
+                            .dot(free0.PointVelocity(p) - free1.PointVelocity(p));
     *depth = std::max(*depth, -point.phi0_m);
     *approach = std::max(*approach, -dt * vn);
   }
@@ -361,14 +368,14 @@ void btHydroelasticCollisionAlgorithm::MapToPresentPoses(const btTransform& X_WS
   // since with separation speed vn the distance after τ is φ_τ + τ·(vn − vn_free).
   const btTransform M0 = X_WS0 * X_WS0_ahead.inverse();
   const btTransform M1 = X_WS1 * X_WS1_ahead.inverse();
+  const hydro::bullet::FreeMotion free0(m_state->body0, tau), free1(m_state->body1, tau);
   m_state->points_on_B.resize(m_state->points.size());
   for (size_t i = 0; i < m_state->points.size(); ++i) {
     hydro::ContactPoint& point = m_state->points[i];
     const btVector3 p_end = hydro::bullet::ToBullet(point.p_WC);
     const btVector3 p_A = M0 * p_end, p_B = M1 * p_end;
     const btVector3 n = M0.getBasis() * hydro::bullet::ToBullet(point.nhat_BA_W);
-    const btScalar vn_free = n.dot(hydro::bullet::FreePointVelocity(m_state->body0, p_A, tau) -
-                                   hydro::bullet::FreePointVelocity(m_state->body1, p_B, tau));
+    const btScalar vn_free = n.dot(free0.PointVelocity(p_A) - free1.PointVelocity(p_B));
     point.p_WC = hydro::bullet::ToEigen(p_A);
     point.nhat_BA_W = hydro::bullet::ToEigen(n);
     point.phi0_m -= tau * vn_free;
@@ -377,20 +384,26 @@ void btHydroelasticCollisionAlgorithm::MapToPresentPoses(const btTransform& X_WS
 }
 
 double btHydroelasticCollisionAlgorithm::ClosingBound(btScalar dt, const btVector3& dhat) const {
+  double bound = 0;
+  ClosingBounds(dt, &dhat, 1, &bound);
+  return bound;
+}
+
+void btHydroelasticCollisionAlgorithm::ClosingBounds(btScalar dt, const btVector3* axes, int n, double* bounds) const {
   // The farthest the two could close along d̂ in a step: each body's free speed along d̂ plus its
   // spin times its bounding radius (gravity and applied forces included in the free motion). Any
   // of them may be stopped by a third body, so the speeds add whatever their signs; only the
   // part along the line between them counts: neighbours falling side by side do not close.
-  double bound = 0;
+  for (int k = 0; k < n; ++k) bounds[k] = 0;
   for (const btCollisionObject* object : {m_state->body0, m_state->body1}) {
     btVector3 v, w;
     if (!hydro::bullet::FreeTwist(object, dt, &v, &w)) continue;
     btVector3 centre;
     btScalar radius = 0;
     object->getCollisionShape()->getBoundingSphere(centre, radius);
-    bound += dt * (btFabs(v.dot(dhat)) + w.length() * radius);
+    const double spin = w.length() * radius;
+    for (int k = 0; k < n; ++k) bounds[k] += dt * (btFabs(v.dot(axes[k])) + spin);
   }
-  return bound;
 }
 
 btScalar btHydroelasticCollisionAlgorithm::calculateTimeOfImpact(btCollisionObject* body0, btCollisionObject* body1,

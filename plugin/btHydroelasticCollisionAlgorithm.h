@@ -53,6 +53,8 @@ class btHydroelasticCollisionAlgorithm : public btCollisionAlgorithm {
                            const hydro::bullet::ShapeGeometry& g1, const btTransform& X_WS1, btScalar dt,
                            double overlap) const;
   double ClosingBound(btScalar dt, const btVector3& dhat) const;
+  // The same for several axes at once: ClosingBound(dt, axes[k]) into bounds[k].
+  void ClosingBounds(btScalar dt, const btVector3* axes, int n, double* bounds) const;
   void MapToPresentPoses(const btTransform& X_WS0, const btTransform& X_WS0_ahead, const btTransform& X_WS1,
                          const btTransform& X_WS1_ahead, btScalar tau);
   // Bullet's own contact for shapes that overlap with an empty patch (kept only if they truly

@@ -56,6 +56,11 @@ btVector3 FreePointVelocity(const btCollisionObject* object, const btVector3& p_
   return v + w.cross(p_W - CentreOfMass(object));
 }
 
+FreeMotion::FreeMotion(const btCollisionObject* object, btScalar dt) {
+  m_moves = FreeTwist(object, dt, &m_v, &m_w);
+  if (m_moves) m_centre = CentreOfMass(object);
+}
+
 btTransform FreeMotionPose(const btCollisionObject* object, const btTransform& X_WS, btScalar dt) {
   btVector3 v, w;
   if (!FreeTwist(object, dt, &v, &w)) return X_WS;

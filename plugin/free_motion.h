@@ -23,6 +23,20 @@ btVector3 CentreOfMass(const btCollisionObject* object);
 // The free velocity of the object's material point at p_W (world); zero when it does not move.
 btVector3 FreePointVelocity(const btCollisionObject* object, const btVector3& p_W, btScalar dt);
 
+// An object's free twist, taken once for the velocities of many of its points.
+class FreeMotion {
+ public:
+  FreeMotion(const btCollisionObject* object, btScalar dt);
+  // As FreePointVelocity(object, p_W, dt).
+  btVector3 PointVelocity(const btVector3& p_W) const {
+    return m_moves ? m_v + m_w.cross(p_W - m_centre) : btVector3(0, 0, 0);
+  }
+
+ private:
+  btVector3 m_v{0, 0, 0}, m_w{0, 0, 0}, m_centre{0, 0, 0};
+  bool m_moves{false};
+};
+
 // The pose at the end of the step of a shape with pose X_WS now, attached to `object`.
 btTransform FreeMotionPose(const btCollisionObject* object, const btTransform& X_WS, btScalar dt);
 

@@ -292,6 +292,26 @@ TEST(PatchProblemTest, ALargeIslandReusesItsFactorizationAndReachesTheSameSoluti
   for (int b = 1; b <= 12; ++b) EXPECT_LT((dV_reused[b] - dV_direct[b]).norm(), 1e-7) << "box " << b << " at rest";
 }
 
+// One problem object through a sequence of problems — the same pattern again (a pile at rest
+// keeps its matrix and slots), another size, a frictionless one — solves each exactly as a new
+// object does: nothing of an earlier matrix is left in a later one.
+TEST(PatchProblemTest, AProblemReusedAcrossPatternsSolvesAsANewOne) {
+  PatchProblemOptions direct;
+  direct.reuse_factorization_from = 1 << 30;  // every Newton step factorizes: results comparable bit for bit
+  PatchProblem kept;
+  const std::vector<std::pair<int, double>> sequence = {{4, 1.0}, {4, 0.3}, {4, 0.3}, {7, 1.0}, {4, 1.0}, {2, 0.0}};
+  for (const auto& [boxes, speed] : sequence) {
+    std::vector<Vector6> V, dV_kept, dV_new;
+    MakeSlidingStack(boxes, speed, direct, &kept, &V);
+    ASSERT_TRUE(kept.Solve(V, 50, 5, &dV_kept).converged);
+    PatchProblem fresh;
+    MakeSlidingStack(boxes, speed, direct, &fresh, &V);
+    ASSERT_TRUE(fresh.Solve(V, 50, 5, &dV_new).converged);
+    for (int b = 1; b <= boxes; ++b)
+      EXPECT_EQ(dV_kept[b], dV_new[b]) << boxes << " boxes at " << speed << " m/s, box " << b;
+  }
+}
+
 TEST(PatchProblemTest, ANearRigidPatchKeepsItsPressureShape) {
   // A stiff patch of equal points, at the corners and centre of a cube's base: the corners see
   // more inverse mass (the cube turns about them), so softening each point to its own near-rigid
