@@ -337,7 +337,8 @@ void PatchProblem::PointVelocities(const std::vector<Vector6>& dV, const std::ve
 }
 
 void PatchProblem::RefreshVelocities(const Eigen::VectorXd& z) {
-  BodyTwists(z - z_start_, &body_dV_);
+  dz_work_ = z - z_start_;
+  BodyTwists(dz_work_, &body_dV_);
   PointVelocities(body_dV_, &vc_start_, &vc_);
 }
 
@@ -382,10 +383,10 @@ void PatchProblem::TemperWarmStart(Eigen::VectorXd* z) {
   // Last step's impulses are a guess; an unconverged or stale one can be far worse than none (in a
   // wall of stiff bricks an impulse a few Newton steps from solved, carried over, grew a hundredfold
   // a step). Along d = −z, from the warm start to no impulse, f is convex: move to its minimum.
-  const Eigen::VectorXd d = -*z;
-  std::vector<Vector6> d_dV;
-  BodyTwists(d, &d_dV);
-  PointVelocities(d_dV, nullptr, &dvc_);
+  Eigen::VectorXd& d = direction_work_;
+  d = -*z;
+  BodyTwists(d, &step_dV_);
+  PointVelocities(step_dV_, nullptr, &dvc_);
   const double slope0 = Slope(0, *z, d);
   if (!(slope0 < 0)) return;
   *z += LineSearch(*z, d, slope0) * d;
@@ -457,9 +458,16 @@ PatchProblemReport PatchProblem::Solve(const std::vector<Vector6>& V, int max_it
     vc_start_[i] = PointVelocity(V[p.body_A], r_A_[i]) - PointVelocity(V[p.body_B], r_B_[i]);
     vc_[i] = vc_start_[i];
   }
-  Eigen::VectorXd z = z_;
-  Eigen::VectorXd gradient(num_unknowns_), step(num_unknowns_), impulse_sum(num_unknowns_);
-  std::vector<Vector6> step_dV;
+  // Workspaces kept across solves: no allocation once they have grown.
+  Eigen::VectorXd& z = z_work_;
+  Eigen::VectorXd& gradient = gradient_work_;
+  Eigen::VectorXd& step = step_work_;
+  Eigen::VectorXd& impulse_sum = impulse_sum_work_;
+  std::vector<Vector6>& step_dV = step_dV_;
+  z = z_;
+  gradient.resize(num_unknowns_);
+  step.resize(num_unknowns_);
+  impulse_sum.resize(num_unknowns_);
   // A solve that is the whole problem (several rounds) starts its continuation over; a solve that is
   // one visit of a sweep among Bullet's rows continues where the last visit left σ. When every
   // patch starts from its last solved impulse, that is a solution at the final σ already, and
@@ -545,7 +553,8 @@ PatchProblemReport PatchProblem::Solve(const std::vector<Vector6>& V, int max_it
   }
   for (size_t i = 0; i < laws_.size(); ++i) gamma_[i] = CalcPointImpulse(laws_[i], vc_[i], nullptr);
   RefreshFrictionBounds();  // for the next solve
-  BodyTwists(z - z_, dV);
+  dz_work_ = z - z_;
+  BodyTwists(dz_work_, dV);
   for (const Vector6& d : *dV) report.velocity_change = std::max(report.velocity_change, d.norm());
   z_ = z;
   return report;

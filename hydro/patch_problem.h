@@ -233,6 +233,9 @@ class PatchProblem {
   // they do not reach the tolerance within the iterations allowed.
   bool PreconditionedNewtonStep(const Eigen::VectorXd& gradient, Eigen::VectorXd* step);
   Eigen::VectorXd cg_residual_, cg_direction_, cg_product_, cg_preconditioned_;
+  // Solve's workspaces, kept so that a solve allocates nothing once they have grown.
+  Eigen::VectorXd z_work_, gradient_work_, step_work_, impulse_sum_work_, direction_work_, dz_work_;
+  std::vector<Vector6> step_dV_;
 };
 
 // G of a rigid body about its centre of mass, twist order [ω; v]: blockdiag(F_ω·I⁻¹_W·F_ω, m⁻¹·F_v),
