@@ -45,6 +45,7 @@ TEST(ContactSurfaceTest, CompliantPairActionEqualsReaction) {
   EXPECT_NEAR((w3.force - w1.force).norm(), 0, 1e-9 * scale);
 }
 
+// Computed at poses moved together, or computed once and carried (TransformBy): the same wrench, moved.
 TEST(ContactSurfaceTest, ResultsMoveWithThePair) {
   const CompliantMesh sphere = MakeCompliantMesh(MakeSphereVolumeMesh(0.05, 0.0125), 2e5);
   const CompliantMesh box = MakeCompliantMesh(MakeBoxVolumeMesh(Vector3(0.2, 0.15, 0.1), 0.025), 1e6);
@@ -63,6 +64,13 @@ TEST(ContactSurfaceTest, ResultsMoveWithThePair) {
     EXPECT_NEAR((w1.force - R * w0.force).norm(), 0, 1e-9 * scale) << what;
     EXPECT_NEAR((w1.torque - (R * w0.torque + p.cross(R * w0.force))).norm(), 0, 1e-9 * scale) << what;
     EXPECT_EQ(before.num_polygons(), after.num_polygons()) << what;
+    // The surface carried by TransformBy is the one computed at the moved poses.
+    ContactSurface carried = before;
+    carried.TransformBy(X_moved);
+    const Wrench w2 = IntegrateStaticWrench(carried);
+    EXPECT_NEAR((w2.force - w1.force).norm(), 0, 1e-9 * scale) << what;
+    EXPECT_NEAR((w2.torque - w1.torque).norm(), 0, 1e-9 * scale) << what;
+    EXPECT_NEAR(carried.CalcTotalArea(), after.CalcTotalArea(), 1e-9 * after.CalcTotalArea()) << what;
   };
   ComputeContactSurface(sphere, X_1, box, X_2, &before);
   ComputeContactSurface(sphere, X_moved * X_1, box, X_moved * X_2, &after);
