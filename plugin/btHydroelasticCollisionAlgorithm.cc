@@ -97,22 +97,6 @@ void btHydroelasticCollisionAlgorithm::processCollision(const btCollisionObjectW
       return true;
     };
     bool mapped = false;  // the points carry their own places on body1 (points_on_B)
-    // Speculative contact, first kind: when the bodies do not touch yet, or will press further into
-    // each other over the step than they overlap now, the surface is taken at the poses they reach
-    // along their free motion if nothing touches them (plugin/free_motion.h), its points mapped
-    // back to each body's present pose. A body about to hit the ground then meets it within this
-    // step's solve, inelastically, instead of a step later, deep inside it — which the compliant
-    // law would return as a rebound at depth/δt. Otherwise the present surface is kept: a body
-    // lifted off its support is not predicted away from it by the fall its support will stop.
-    // The free motion is followed only until it presses the bodies a little deeper than now
-    // (SpeculativeOverlapLimit), or for the whole step if that is less: a box arriving at 6 m/s
-    // would otherwise be met 10 cm inside the ground, where its field levels off at its centre
-    // and the patch's points carry nothing.
-    // A pair that touched at the last step and was pressed in further than it overlapped is judged
-    // from that step's points (its bodies have moved by a step's motion since): if it still
-    // presses in, the surface at the present poses is not needed. At 60 Hz every resting pair
-    // does (gravity presses g·δt² = 2.7 mm against µm of overlap), and that surface was a third of
-    // BasicDemo's step at rest. One that no longer presses in is judged anew below.
     // Bodies apart along some axis by more than their free motion can close in a step have no
     // patch now, none at the poses ahead, and no speculative one (each of those needs an overlap,
     // or a gap along the centres below the same ClosingBound); nor do their geometries overlap,
@@ -128,15 +112,22 @@ void btHydroelasticCollisionAlgorithm::processCollision(const btCollisionObjectW
       const hydro::RigidTransform X_WS1_now = hydro::bullet::ToRigidTransform(X_WS1);
       hydro::Vector3 axes[7];
       double gaps[7];
-      int n = hydro::bullet::CalcGapAlongCentres(*g0, X_WS0_now, *g1, X_WS1_now, &axes[0], &gaps[0]) ? 1 : 0;
-      if (n == 1 && !(gaps[0] > 0 && gaps[0] > ClosingBound(dt, hydro::bullet::ToBullet(axes[0]))))
-        n = hydro::bullet::CalcGapsAlongAxes(*g0, X_WS0_now, *g1, X_WS1_now, axes, gaps);
-      btVector3 axes_bt[7];
-      double bounds[7];
-      for (int k = 0; k < n; ++k) axes_bt[k] = hydro::bullet::ToBullet(axes[k]);
-      ClosingBounds(dt, axes_bt, n, bounds);
-      for (int k = 0; k < n && !apart; ++k) apart = gaps[k] > 0 && gaps[k] > bounds[k];
+      if (hydro::bullet::CalcGapAlongCentres(*g0, X_WS0_now, *g1, X_WS1_now, &axes[0], &gaps[0]))
+        apart = gaps[0] > 0 && gaps[0] > ClosingBound(dt, hydro::bullet::ToBullet(axes[0]));
+      if (!apart) {
+        const int n = hydro::bullet::CalcGapsAlongAxes(*g0, X_WS0_now, *g1, X_WS1_now, axes, gaps);
+        btVector3 axes_bt[7];
+        double bounds[7];
+        for (int k = 0; k < n; ++k) axes_bt[k] = hydro::bullet::ToBullet(axes[k]);
+        ClosingBounds(dt, axes_bt, n, bounds);
+        for (int k = 0; k < n && !apart; ++k) apart = gaps[k] > 0 && gaps[k] > bounds[k];
+      }
     }
+    // A pair that touched at the last step and was pressed in further than it overlapped is judged
+    // from that step's points (its bodies have moved by a step's motion since): if it still
+    // presses in, the surface at the present poses is not needed. At 60 Hz every resting pair
+    // does (gravity presses g·δt² = 2.7 mm against µm of overlap), and that surface was a third of
+    // BasicDemo's step at rest. One that no longer presses in is judged anew below.
     double depth = 0, approach = 0;
     bool touching = false;
     if (m_state->pressed_in_ahead && !m_state->points.empty() && !m_state->closest_points && dt > 0) {
@@ -157,6 +148,17 @@ void btHydroelasticCollisionAlgorithm::processCollision(const btCollisionObjectW
       depth = approach = 0;
       if (touching) MeasureApproach(dt, &depth, &approach);
     }
+    // Speculative contact, first kind: when the bodies do not touch yet, or will press further into
+    // each other over the step than they overlap now, the surface is taken at the poses they reach
+    // along their free motion if nothing touches them (plugin/free_motion.h), its points mapped
+    // back to each body's present pose. A body about to hit the ground then meets it within this
+    // step's solve, inelastically, instead of a step later, deep inside it — which the compliant
+    // law would return as a rebound at depth/δt. Otherwise the present surface is kept: a body
+    // lifted off its support is not predicted away from it by the fall its support will stop.
+    // The free motion is followed only until it presses the bodies a little deeper than now
+    // (SpeculativeOverlapLimit), or for the whole step if that is less: a box arriving at 6 m/s
+    // would otherwise be met 10 cm inside the ground, where its field levels off at its centre
+    // and the patch's points carry nothing.
     if (patch && !apart && !m_state->closest_points && dt > 0 && (!touching || approach > depth)) {
       const double limit = hydro::bullet::SpeculativeOverlapLimit(*g0, *g1);
       const double fraction = touching ? std::min(1.0, limit / approach)
