@@ -32,7 +32,7 @@ class btHydroelasticMultiBodyConstraintSolver : public btMultiBodyConstraintSolv
 
   // As btHydroelasticConstraintSolver's: sweeps at least this many times (default 10) over groups
   // with patches and other constraints; near-rigid threshold β (default 1); stiction
-  // regularization σ (default 1e-4).
+  // regularization σ (default 1e-3).
   void setMinPatchSweeps(int sweeps) { m_minPatchSweeps = sweeps; }
   void setNearRigidThreshold(btScalar beta) { m_nearRigidBeta = beta; }
   void setStictionRegularization(btScalar sigma) { m_stictionSigma = sigma; }
@@ -64,7 +64,7 @@ class btHydroelasticMultiBodyConstraintSolver : public btMultiBodyConstraintSolv
   unsigned m_groupSerial{0};
   int m_minPatchSweeps{10};
   btScalar m_nearRigidBeta{1};
-  btScalar m_stictionSigma{1e-4};
+  btScalar m_stictionSigma{1e-3};  // SAP's (patch_problem.h says why)
   int m_lastNewtonIterations{0};
   int m_lastLinkPatches{0};
 };

@@ -46,9 +46,10 @@ TEST(FrictionTest, BlockHoldsBelowTheFrictionAngle) {
   const double theta = std::atan(0.4);  // tan θ = 0.4 < μ = 0.5
   const SlideResult r = Slide(theta, 2.0);
   std::printf("incline tan θ = 0.4, μ = 0.5: slid %.3e m in 2 s\n", r.distance);
-  // Stuck, the patch creeps at the stiction regularization's σ·m·wt·g·sin θ·δt (σ = 1e-4; m·wt the
-  // patch's tangential mobility, 1–3 here): 0.7–2 µm in 2 s (measured 1.2 µm). 10 µm bounds it.
-  EXPECT_LT(std::abs(r.distance), 1e-5);
+  // Stuck, the patch creeps at the stiction regularization's σ·m·wt·g·sin θ·δt (σ = 1e-3, SAP's;
+  // m·wt the patch's tangential mobility, 1–3 here): 7–20 µm in 2 s (measured 12 µm). 30 µm bounds
+  // it.
+  EXPECT_LT(std::abs(r.distance), 3e-5);
 }
 
 TEST(FrictionTest, BlockSlidesWithCoulombAcceleration) {
@@ -90,8 +91,9 @@ TEST(FrictionTest, TallCubeHoldsBelowTheFrictionAngle) {
   for (double tan_theta : {0.2, 0.4}) {
     const double slid = CubeSlide(tan_theta);
     std::printf("10 cm cube, tan θ = %.1f, μ = 0.5: slid %.3e m in 2 s\n", tan_theta, slid);
-    // The σ creep as above (measured 1.1 µm and 3.3 µm); Bullet's per-point friction crept ~2 mm.
-    EXPECT_LT(std::abs(slid), 1e-5);
+    // The σ creep as above (measured 11 µm and 34 µm; the cube's m·wt is larger, its base's points
+    // far from its centre); Bullet's per-point friction crept ~2 mm.
+    EXPECT_LT(std::abs(slid), 1e-4);
   }
 }
 

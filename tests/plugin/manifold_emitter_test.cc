@@ -16,7 +16,10 @@ using test::TestWorld;
 class BoxOnFloor {
  public:
   explicit BoxOnFloor(double height) {
-    world_.AddBody(&floor_, 0, btVector3(0, 0, -1));
+    // The floor's top face is two triangles split along x = y; off centre, so that the box's
+    // vertices on its own x = y diagonal do not lie on the split, where 1e-14 m of drift changes
+    // which polygons it cuts (and the number of points, 600 to 762 at the same height).
+    world_.AddBody(&floor_, 0, btVector3(0.3, 0.1, -1));
     body_ = world_.AddBody(&box_, 1.0, btVector3(0, 0, height));
   }
   TestWorld& world() { return world_; }
