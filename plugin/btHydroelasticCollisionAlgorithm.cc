@@ -65,12 +65,27 @@ void btHydroelasticCollisionAlgorithm::processCollision(const btCollisionObjectW
   if (!compound && (registry.IsCompliant(shape0) || registry.IsCompliant(shape1))) {
     const bool timed = hydroStatsTiming();
     const auto start = timed ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point();
-    const auto g0 = registry.Geometry(shape0);
-    const auto g1 = registry.Geometry(shape1);
-    hydro::bullet::HarvestWarmStart(m_state);
     const btScalar dt = dispatchInfo.m_timeStep > 0 ? dispatchInfo.m_timeStep : btScalar(0);
     const btTransform& X_WS0 = body0Wrap->getWorldTransform();
     const btTransform& X_WS1 = body1Wrap->getWorldTransform();
+    hydro::bullet::HarvestWarmStart(m_state);
+    // A pair found apart at an earlier step that cannot have closed its gap since, nor close it
+    // in this step, is still apart: no surface, no test (plugin/separation_certificate.h).
+    if (m_state->separation.valid()) {
+      if (dt > 0 && StillCertifiedApart(dt, shape0, X_WS0, shape1, X_WS1)) {
+        m_state->pressed_in_ahead = false;
+        m_state->time_step = dispatchInfo.m_timeStep;
+        if (m_state->fallback_contact) ClearFallbackContact();
+        hydro::bullet::EmitPoints(m_state);
+        hydro::bullet::RecordPatch(
+            timed ? std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() : 0.0,
+            m_state->num_points_emitted, false);
+        return;
+      }
+      m_state->separation.Clear();
+    }
+    const auto g0 = registry.Geometry(shape0);
+    const auto g1 = registry.Geometry(shape1);
     // The surface and its points at the given poses; false when the pair has no patch contact.
     // A pair whose relative pose has barely changed since its last surface keeps that surface
     // (plugin/surface_reuse.h).
@@ -112,16 +127,25 @@ void btHydroelasticCollisionAlgorithm::processCollision(const btCollisionObjectW
       const hydro::RigidTransform X_WS1_now = hydro::bullet::ToRigidTransform(X_WS1);
       hydro::Vector3 axes[7];
       double gaps[7];
-      if (hydro::bullet::CalcGapAlongCentres(*g0, X_WS0_now, *g1, X_WS1_now, &axes[0], &gaps[0]))
+      double widest = 0;  // the largest gap found, for the certificate
+      if (hydro::bullet::CalcGapAlongCentres(*g0, X_WS0_now, *g1, X_WS1_now, &axes[0], &gaps[0])) {
         apart = gaps[0] > 0 && gaps[0] > ClosingBound(dt, hydro::bullet::ToBullet(axes[0]));
+        if (apart) widest = gaps[0];
+      }
       if (!apart) {
         const int n = hydro::bullet::CalcGapsAlongAxes(*g0, X_WS0_now, *g1, X_WS1_now, axes, gaps);
         btVector3 axes_bt[7];
         double bounds[7];
         for (int k = 0; k < n; ++k) axes_bt[k] = hydro::bullet::ToBullet(axes[k]);
         ClosingBounds(dt, axes_bt, n, bounds);
-        for (int k = 0; k < n && !apart; ++k) apart = gaps[k] > 0 && gaps[k] > bounds[k];
+        for (int k = 0; k < n; ++k) {
+          apart = apart || (gaps[k] > 0 && gaps[k] > bounds[k]);
+          widest = std::max(widest, gaps[k]);
+        }
       }
+      if (apart)
+        m_state->separation.Certify(widest, X_WS0_now, hydro::bullet::CalcExtentRadius(*g0), BoundingRadius(shape0),
+                                    X_WS1_now, hydro::bullet::CalcExtentRadius(*g1), BoundingRadius(shape1));
     }
     // A pair that touched at the last step and was pressed in further than it overlapped is judged
     // from that step's points (its bodies have moved by a step's motion since): if it still
@@ -383,6 +407,35 @@ void btHydroelasticCollisionAlgorithm::MapToPresentPoses(const btTransform& X_WS
     point.phi0_m -= tau * vn_free;
     m_state->points_on_B[i] = hydro::bullet::ToEigen(p_B);
   }
+}
+
+double btHydroelasticCollisionAlgorithm::BoundingRadius(const btCollisionShape* shape) {
+  btVector3 centre;
+  btScalar radius = 0;
+  shape->getBoundingSphere(centre, radius);
+  return radius;
+}
+
+bool btHydroelasticCollisionAlgorithm::StillCertifiedApart(btScalar dt, const btCollisionShape* shape0,
+                                                           const btTransform& X_WS0, const btCollisionShape* shape1,
+                                                           const btTransform& X_WS1) const {
+  // The most the pair can close in the step along any axis: each body's free speed plus its spin
+  // times the reach of its geometry from the body's centre (ClosingBounds, without the projection
+  // on an axis; a compound's child sits away from it).
+  const hydro::bullet::SeparationCertificate& certificate = m_state->separation;
+  double closing = 0;
+  const double extents[2] = {certificate.extent0_m(), certificate.extent1_m()};
+  const btCollisionObject* objects[2] = {m_state->body0, m_state->body1};
+  const btTransform* poses[2] = {&X_WS0, &X_WS1};
+  for (int i = 0; i < 2; ++i) {
+    btVector3 v, w;
+    if (!hydro::bullet::FreeTwist(objects[i], dt, &v, &w)) continue;
+    const double spin = w.length();
+    const double reach = extents[i] + (poses[i]->getOrigin() - objects[i]->getWorldTransform().getOrigin()).length();
+    closing += dt * (v.length() + (spin == 0 ? 0.0 : spin * reach));
+  }
+  return certificate.StillApartBy(closing, hydro::bullet::ToRigidTransform(X_WS0), BoundingRadius(shape0),
+                                  hydro::bullet::ToRigidTransform(X_WS1), BoundingRadius(shape1));
 }
 
 double btHydroelasticCollisionAlgorithm::ClosingBound(btScalar dt, const btVector3& dhat) const {

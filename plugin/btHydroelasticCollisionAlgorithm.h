@@ -53,6 +53,12 @@ class btHydroelasticCollisionAlgorithm : public btCollisionAlgorithm {
                            const hydro::bullet::ShapeGeometry& g1, const btTransform& X_WS1, btScalar dt,
                            double overlap) const;
   double ClosingBound(btScalar dt, const btVector3& dhat) const;
+  // Whether the pair's separation certificate still holds with these shapes at these poses, for
+  // the motion of a step of dt.
+  bool StillCertifiedApart(btScalar dt, const btCollisionShape* shape0, const btTransform& X_WS0,
+                           const btCollisionShape* shape1, const btTransform& X_WS1) const;
+  // Bullet's bounding-sphere radius of a shape: the certificate's check that the shape is unchanged.
+  static double BoundingRadius(const btCollisionShape* shape);
   // The same for several axes at once: ClosingBound(dt, axes[k]) into bounds[k].
   void ClosingBounds(btScalar dt, const btVector3* axes, int n, double* bounds) const;
   void MapToPresentPoses(const btTransform& X_WS0, const btTransform& X_WS0_ahead, const btTransform& X_WS1,

@@ -76,6 +76,13 @@ bool BoundingBox(const ShapeGeometry& g, Aabb* box) {
 
 }  // namespace
 
+double CalcExtentRadius(const ShapeGeometry& g) {
+  Aabb box;
+  if (!BoundingBox(g, &box)) return std::numeric_limits<double>::infinity();
+  // The farthest corner from the shape frame's origin: |c + R·(±h)| ≤ |c| + |h| in G, moved by X_SG.
+  return (g.X_SG * box.center).norm() + box.half_size.norm();
+}
+
 bool CalcGapAlongCentres(const ShapeGeometry& a, const RigidTransform& X_WSa, const ShapeGeometry& b,
                          const RigidTransform& X_WSb, Vector3* dhat_W, double* gap_m) {
   const RigidTransform X_WA = X_WSa * a.X_SG;

@@ -16,11 +16,6 @@ namespace bullet {
 bool ComputePairSurface(const ShapeGeometry& a, const RigidTransform& X_WSa, const ShapeGeometry& b,
                         const RigidTransform& X_WSb, ContactSurface* surface);
 
-// How far apart the two geometries are along the unit direction d̂ from b toward a (negative when
-// their extents overlap along it): min over a of d̂·p minus max over b of d̂·p, from the meshes'
-// bounding boxes (exact for boxes, an underestimate otherwise) or a half-space's face. Also gives
-// the direction d̂ used: from b's bounding-box centre to a's, or a half-space's normal. False when
-// both are half-spaces.
 // How much deeper than now a speculative patch may be taken (m): a quarter of the smallest
 // compliant field's reach (its mesh's smallest bounding half-size, or a slab's thickness); +∞ when
 // neither side is compliant. Deeper, a surface can reach where a field levels off (a box's centre)
@@ -33,6 +28,11 @@ double SpeculativeOverlapLimit(const ShapeGeometry& a, const ShapeGeometry& b);
 // would, instead of at depth/δt in one (a box 11 cm inside the ground left it at 7.5 m/s).
 void LimitRecoveryDepth(double limit_m, std::vector<ContactPoint>* points);
 
+// How far apart the two geometries are along the unit direction d̂ from b toward a (negative when
+// their extents overlap along it): min over a of d̂·p minus max over b of d̂·p, from the meshes'
+// bounding boxes (exact for boxes, an underestimate otherwise) or a half-space's face. Also gives
+// the direction d̂ used: from b's bounding-box centre to a's, or a half-space's normal. False when
+// both are half-spaces.
 bool CalcGapAlongCentres(const ShapeGeometry& a, const RigidTransform& X_WSa, const ShapeGeometry& b,
                          const RigidTransform& X_WSb, Vector3* dhat_W, double* gap_m);
 
@@ -44,6 +44,10 @@ bool CalcGapAlongCentres(const ShapeGeometry& a, const RigidTransform& X_WSa, co
 // face normal, where the line between the centres, leaning across its width, does not.
 int CalcGapsAlongAxes(const ShapeGeometry& a, const RigidTransform& X_WSa, const ShapeGeometry& b,
                       const RigidTransform& X_WSb, Vector3 dhat_W[7], double gap_m[7]);
+
+// The radius about the shape frame's origin within which the geometry lies (its bounding box's
+// farthest corner); +∞ for a half-space.
+double CalcExtentRadius(const ShapeGeometry& g);
 
 // Bounds each point's depth φ0 by how far its two elements overlap along its normal
 // (hydro/depth_bound.h), for points made from a surface ComputePairSurface gave for these poses.

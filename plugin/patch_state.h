@@ -10,6 +10,7 @@
 
 #include "hydro/contact_surface.h"
 #include "hydro/point_approximation.h"
+#include "plugin/separation_certificate.h"
 #include "plugin/surface_reuse.h"
 
 class btCollisionObject;
@@ -40,6 +41,7 @@ struct PatchState {
   };
   std::vector<Carried> warm_start;
   SurfaceReuse kept_surface;           // the last surface computed, for pairs that barely move
+  SeparationCertificate separation;    // held while the pair was found apart and has stayed so
   ContactSurface surface;              // world frame, A = body0, normal out of body1 into body0
   // The solver points made from `surface`: each on body0, and points_on_B[i] the same point on
   // body1 (empty: the same place; a speculative patch is computed with body1 moved, see

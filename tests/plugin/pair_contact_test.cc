@@ -58,7 +58,9 @@ TEST(PairContactTest, APositiveGapAlongAnyAxisMeansNoContact) {
       ContactSurface surface;
       ASSERT_TRUE(ComputePairSurface(g_box, X_WA, *other, X_WB, &surface));
       const double gap = LargestGap(g_box, X_WA, *other, X_WB);
-      if (gap > 0) EXPECT_TRUE(surface.empty()) << "trial " << trial << ": gap " << gap;
+      if (gap > 0) {
+        EXPECT_TRUE(surface.empty()) << "trial " << trial << ": gap " << gap;
+      }
       if (surface.empty()) ++apart;
       if (gap > 0) ++found;
     }
