@@ -501,34 +501,13 @@ PatchProblemReport PatchProblem::Solve(const std::vector<Vector6>& V, int max_it
     solved_sigma = sigma_;
     report.converged = false;
     for (int iteration = 0; iteration < max_iterations; ++iteration) {
-      std::fill(hessian_.valuePtr(), hessian_.valuePtr() + hessian_.nonZeros(), 0.0);
-      for (const Group& g : groups_)
-        for (int k = 0; k < g.dim; ++k) hessian_.coeffRef(g.offset + k, g.offset + k) += 1.0;
+      // The gradient first, without curvature: most solves end on a converged check (BasicDemo's
+      // columns at rest: one Newton step, then the check), which then costs no Hessian.
       impulse_sum.setZero();
-      for (size_t pi = 0; pi < patches_.size(); ++pi) {
-        const Patch& p = patches_[pi];
+      for (const Patch& p : patches_) {
         PatchTerms terms;
-        EvaluatePatch(p, true, &terms);
-        const Body* side[2] = {&bodies_[p.body_A], &bodies_[p.body_B]};
-        const Vector6* wrench[2] = {&terms.W_A, &terms.W_B};
-        for (int s = 0; s < 2; ++s) {
-          const Group& g = groups_[side[s]->group];
-          if (g.dim == 6) impulse_sum.segment<6>(g.offset).noalias() += Rigid(*side[s]).transpose() * *wrench[s];
-          else if (g.dim > 0) impulse_sum.segment(g.offset, g.dim).noalias() += side[s]->B.transpose() * *wrench[s];
-        }
-        for (int s = 0; s < 2; ++s)
-          for (int t = 0; t < 2; ++t) {
-            int count = 0;
-            double* const* slots = Slots(static_cast<int>(pi), s, t, &count);
-            if (count == 0) continue;
-            if (groups_[side[s]->group].dim == 6 && groups_[side[t]->group].dim == 6) {  // fixed-size products
-              const Matrix6 block = Rigid(*side[s]).transpose() * terms.Twist(s, t) * Rigid(*side[t]);
-              for (int k = 0; k < 36; ++k) *slots[k] += block.data()[k];
-            } else {
-              const Eigen::MatrixXd block = side[s]->B.transpose() * terms.Twist(s, t) * side[t]->B;
-              for (int k = 0; k < count; ++k) *slots[k] += block.data()[k];
-            }
-          }
+        EvaluatePatch(p, false, &terms);
+        AddImpulses(p, terms, &impulse_sum);
       }
       gradient = z - impulse_sum;
       const double scale = std::max(z.norm(), impulse_sum.norm());
@@ -536,6 +515,7 @@ PatchProblemReport PatchProblem::Solve(const std::vector<Vector6>& V, int max_it
         report.converged = true;
         break;
       }
+      AssembleHessian();
       ++report.iterations;
       if (!NewtonStep(gradient, &step)) break;
       BodyTwists(step, &step_dV);
@@ -561,6 +541,41 @@ PatchProblemReport PatchProblem::Solve(const std::vector<Vector6>& V, int max_it
   for (const Vector6& d : *dV) report.velocity_change = std::max(report.velocity_change, d.norm());
   z_ = z;
   return report;
+}
+
+void PatchProblem::AddImpulses(const Patch& p, const PatchTerms& terms, Eigen::VectorXd* impulse_sum) const {
+  const Body* side[2] = {&bodies_[p.body_A], &bodies_[p.body_B]};
+  const Vector6* wrench[2] = {&terms.W_A, &terms.W_B};
+  for (int s = 0; s < 2; ++s) {
+    const Group& g = groups_[side[s]->group];
+    if (g.dim == 6) impulse_sum->segment<6>(g.offset).noalias() += Rigid(*side[s]).transpose() * *wrench[s];
+    else if (g.dim > 0) impulse_sum->segment(g.offset, g.dim).noalias() += side[s]->B.transpose() * *wrench[s];
+  }
+}
+
+void PatchProblem::AssembleHessian() {
+  std::fill(hessian_.valuePtr(), hessian_.valuePtr() + hessian_.nonZeros(), 0.0);
+  for (const Group& g : groups_)
+    for (int k = 0; k < g.dim; ++k) hessian_.coeffRef(g.offset + k, g.offset + k) += 1.0;
+  for (size_t pi = 0; pi < patches_.size(); ++pi) {
+    const Patch& p = patches_[pi];
+    PatchTerms terms;
+    EvaluatePatch(p, true, &terms);
+    const Body* side[2] = {&bodies_[p.body_A], &bodies_[p.body_B]};
+    for (int s = 0; s < 2; ++s)
+      for (int t = 0; t < 2; ++t) {
+        int count = 0;
+        double* const* slots = Slots(static_cast<int>(pi), s, t, &count);
+        if (count == 0) continue;
+        if (groups_[side[s]->group].dim == 6 && groups_[side[t]->group].dim == 6) {  // fixed-size products
+          const Matrix6 block = Rigid(*side[s]).transpose() * terms.Twist(s, t) * Rigid(*side[t]);
+          for (int k = 0; k < 36; ++k) *slots[k] += block.data()[k];
+        } else {
+          const Eigen::MatrixXd block = side[s]->B.transpose() * terms.Twist(s, t) * side[t]->B;
+          for (int k = 0; k < count; ++k) *slots[k] += block.data()[k];
+        }
+      }
+  }
 }
 
 void PatchProblem::EvaluatePatch(const Patch& p, bool curvature, PatchTerms* terms) {

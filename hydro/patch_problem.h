@@ -175,6 +175,10 @@ class PatchProblem {
     }
   };
   void EvaluatePatch(const Patch& p, bool curvature, PatchTerms* terms);
+  // Adds a patch's wrenches, carried to its groups' unknowns (Σ Cᵀγ), to *impulse_sum.
+  void AddImpulses(const Patch& p, const PatchTerms& terms, Eigen::VectorXd* impulse_sum) const;
+  // Newton's matrix I + Σ Cᵀ·H·C at the present contact velocities, into hessian_.
+  void AssembleHessian();
 
   int AddGroup(int dim);
   // B of a body whose group has six unknowns, as a fixed-size matrix.
