@@ -77,6 +77,14 @@ int PatchProblem::AddGroup(int dim) {
   return static_cast<int>(groups_.size()) - 1;
 }
 
+void PatchProblem::SetMobilityTerms(Body* b) {
+  b->G = b->B * b->B.transpose();
+  b->trace_ww = b->G.topLeftCorner<3, 3>().trace();
+  b->trace_vv = b->G.bottomRightCorner<3, 3>().trace();
+  const Matrix3 M = b->G.topRightCorner<3, 3>();
+  b->coupling_axial = Vector3(M(1, 2) - M(2, 1), M(2, 0) - M(0, 2), M(0, 1) - M(1, 0));
+}
+
 int PatchProblem::AddBody(const PatchBody& body) {
   Matrix6 B;
   const bool moves = FactorMobility(body.mobility, &B);
@@ -86,6 +94,7 @@ int PatchProblem::AddBody(const PatchBody& body) {
   groups_[b.group].first_body = static_cast<int>(bodies_.size());
   groups_[b.group].num_bodies = 1;
   b.B = moves ? Eigen::Matrix<double, 6, Eigen::Dynamic>(B) : Eigen::Matrix<double, 6, Eigen::Dynamic>(6, 0);
+  SetMobilityTerms(&b);
   bodies_.push_back(b);
   return static_cast<int>(bodies_.size()) - 1;
 }
@@ -107,6 +116,7 @@ int PatchProblem::AddCoupledBodies(const Eigen::MatrixXd& B, const std::vector<V
     b.c = p_WC[j];
     b.group = group;
     b.B = B.middleRows(6 * j, 6);
+    SetMobilityTerms(&b);
     bodies_.push_back(b);
   }
   return first;
@@ -121,27 +131,37 @@ void PatchProblem::InverseMasses(int body_A, int body_B, const Vector3& p_A, con
   const int dim_A = groups_[A.group].dim;
   const int dim_B = groups_[B.group].dim;
   const bool same = A.group == B.group;
-  if ((dim_A == 0 || dim_A == 6) && (dim_B == 0 || dim_B == 6)) {
-    // Rigid bodies (and fixed ones): fixed-size 3 × 6 blocks, no allocation.
-    using Matrix36 = Eigen::Matrix<double, 3, 6>;
-    const Matrix36 C_A = dim_A ? Matrix36(PointJacobian(p_A - A.c) * Rigid(A)) : Matrix36::Zero();
-    const Matrix36 C_B = dim_B ? Matrix36(PointJacobian(p_B - B.c) * Rigid(B)) : Matrix36::Zero();
+  if (!same) {
+    // Bodies of two groups: C·Cᵀ = J_A·G_A·J_Aᵀ + J_B·G_B·J_Bᵀ, G_b = B_b·B_bᵀ. With J = [−[r]×, I],
+    // Jᵀ·n̂ = [r × n̂; n̂] gives wn = Σ (Jᵀn̂)ᵀ·G·(Jᵀn̂), and the trace of J·G·Jᵀ is
+    // tr G_vv + |r|²·tr G_ww − rᵀ·G_ww·r − 2·tr([r]×·G_wv): the tangential mean is (trace − wn)/2.
     double w_n = 0, total = 0;
-    if (same) {
-      const Matrix36 C = C_A - C_B;
-      w_n = (C.transpose() * n).squaredNorm();
-      total = C.squaredNorm();
-    } else {
-      w_n = (C_A.transpose() * n).squaredNorm() + (C_B.transpose() * n).squaredNorm();
-      total = C_A.squaredNorm() + C_B.squaredNorm();
+    const Body* sides[2] = {&A, &B};
+    const Vector3 offsets[2] = {p_A - A.c, p_B - B.c};
+    for (int s = 0; s < 2; ++s) {
+      if (groups_[sides[s]->group].dim == 0) continue;
+      const Body& body = *sides[s];
+      const Vector3& r = offsets[s];
+      Vector6 u;
+      u << r.cross(n), n;
+      w_n += u.dot(body.G * u);
+      total += body.trace_vv + r.squaredNorm() * body.trace_ww - r.dot(body.G.topLeftCorner<3, 3>() * r) -
+               2 * r.dot(body.coupling_axial);
     }
     *wn = w_n;
     *wt = std::max(0.5 * (total - w_n), 0.0);
     return;
   }
-  Eigen::Matrix<double, 3, Eigen::Dynamic> C = Eigen::Matrix<double, 3, Eigen::Dynamic>::Zero(3, same ? dim_A : dim_A + groups_[B.group].dim);
-  if (dim_A > 0) C.leftCols(dim_A) += PointJacobian(p_A - A.c) * A.B;
-  if (B.B.cols() > 0) C.rightCols(B.B.cols()) -= PointJacobian(p_B - B.c) * B.B;
+  // One group (a multibody's links): C = J_A·B_A − J_B·B_B over the same unknowns.
+  if (dim_A == 6) {  // fixed-size 3 × 6 blocks, no allocation
+    using Matrix36 = Eigen::Matrix<double, 3, 6>;
+    const Matrix36 C = PointJacobian(p_A - A.c) * Rigid(A) - PointJacobian(p_B - B.c) * Rigid(B);
+    *wn = (C.transpose() * n).squaredNorm();
+    *wt = std::max(0.5 * (C.squaredNorm() - *wn), 0.0);
+    return;
+  }
+  Eigen::Matrix<double, 3, Eigen::Dynamic> C = Eigen::Matrix<double, 3, Eigen::Dynamic>::Zero(3, dim_A);
+  if (dim_A > 0) C = PointJacobian(p_A - A.c) * A.B - PointJacobian(p_B - B.c) * B.B;
   const double w_n = (C.transpose() * n).squaredNorm();
   *wn = w_n;
   *wt = std::max(0.5 * (C.squaredNorm() - w_n), 0.0);

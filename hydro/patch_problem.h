@@ -147,6 +147,11 @@ class PatchProblem {
     Vector3 c{Vector3::Zero()};
     Eigen::Matrix<double, 6, Eigen::Dynamic> B;  // 6 × its group's dim
     int group{-1};
+    // What a point's inverse masses need of the body's own mobility G = B·Bᵀ (InverseMasses): G,
+    // the traces of its rotational and translational blocks, and the axial vector of G_wv.
+    Matrix6 G{Matrix6::Zero()};
+    double trace_ww{0}, trace_vv{0};
+    Vector3 coupling_axial{Vector3::Zero()};  // a(G_wv): r·a = tr([r]×·G_wv)
   };
   struct Patch {
     int body_A{-1}, body_B{-1};
@@ -181,6 +186,7 @@ class PatchProblem {
   void AssembleHessian();
 
   int AddGroup(int dim);
+  static void SetMobilityTerms(Body* body);
   // B of a body whose group has six unknowns, as a fixed-size matrix.
   static Eigen::Map<const Matrix6> Rigid(const Body& body) { return Eigen::Map<const Matrix6>(body.B.data()); }
   void BuildPattern();
