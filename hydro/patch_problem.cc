@@ -180,6 +180,8 @@ int PatchProblem::AddPatch(int body_A, int body_B, const std::vector<PatchPoint>
   const Body& A = bodies_[body_A];
   const Body& B = bodies_[body_B];
   const size_t first = laws_.size();
+  patch.one_place = std::all_of(points.begin(), points.end(),
+                                [](const PatchPoint& q) { return !IsFinite(q.p_WQ_B) || q.p_WQ_B == q.p_WQ; });
   double stiffness_scale = 1;
   for (size_t i = 0; i < points.size(); ++i) {
     const PatchPoint& q = points[i];
@@ -608,17 +610,57 @@ void PatchProblem::EvaluatePatch(const Patch& p, bool curvature, PatchTerms* ter
   terms->S_BB.setZero();
   const bool moves_A = curvature && groups_[bodies_[p.body_A].group].dim > 0;
   const bool moves_B = curvature && groups_[bodies_[p.body_B].group].dim > 0;
+  // With J = [−R, I], R = [r]×, a point adds Jᵀ·H·J = [[−R·H·R, R·H], [−H·R, H]]. Where each point is
+  // one place on both bodies, r_B = r_A + d with d = c_A − c_B the same for all, so the patch's
+  // three blocks follow from three sums over one side's offsets, M0 = Σ H, M1 = Σ H·R and
+  // M2 = Σ R·H·R (R·H = −(H·R)ᵀ): a third of the products of adding each block point by point.
+  const bool by_moments = (moves_A || moves_B) && (p.one_place || !(moves_A && moves_B));
+  const std::vector<Vector3>& r_base = moves_A ? r_A_ : r_B_;
+  Matrix3 M0 = Matrix3::Zero(), M1 = Matrix3::Zero(), M2 = Matrix3::Zero();
   Matrix3 H;
   for (int i = p.first_point; i < p.first_point + p.num_points; ++i) {
     gamma_[i] = CalcPointImpulse(laws_[i], vc_[i], nullptr, curvature ? &H : nullptr);
     terms->W_A += Wrench(r_A_[i], gamma_[i]);
     terms->W_B -= Wrench(r_B_[i], gamma_[i]);
     if (!moves_A && !moves_B) continue;
+    if (by_moments) {
+      const Matrix3 R = Skew(r_base[i]);
+      const Matrix3 HR = H * R;
+      M0 += H;
+      M1 += HR;
+      M2.noalias() += R * HR;
+      continue;
+    }
     const Matrix3 R_A = Skew(r_A_[i]), R_B = Skew(r_B_[i]);
-    if (moves_A) AddCurvature(R_A, H, R_A, &terms->S_AA);
-    if (moves_A && moves_B) AddCurvature(R_A, H, R_B, &terms->S_AB);
-    if (moves_B) AddCurvature(R_B, H, R_B, &terms->S_BB);
+    AddCurvature(R_A, H, R_A, &terms->S_AA);
+    AddCurvature(R_A, H, R_B, &terms->S_AB);
+    AddCurvature(R_B, H, R_B, &terms->S_BB);
   }
+  if (!by_moments) return;
+  // The blocks for the base side (Σ with R of its offsets).
+  auto base_block = [&](Matrix6* S) {
+    S->topLeftCorner<3, 3>() = -M2;
+    S->topRightCorner<3, 3>() = -M1.transpose();
+    S->bottomLeftCorner<3, 3>() = -M1;
+    S->bottomRightCorner<3, 3>() = M0;
+  };
+  if (!moves_A) {  // only B moves: the base is B's
+    base_block(&terms->S_BB);
+    return;
+  }
+  base_block(&terms->S_AA);
+  if (!moves_B) return;
+  // R_B = R_A + D: (A,B) is Σ with R_s = R_A, R_t = R_B; (B,B) with both R_B.
+  const Matrix3 D = Skew(bodies_[p.body_A].c - bodies_[p.body_B].c);
+  const Matrix3 M1tD = M1.transpose() * D, M0D = M0 * D;
+  terms->S_AB.topLeftCorner<3, 3>() = -(M2 - M1tD);
+  terms->S_AB.topRightCorner<3, 3>() = -M1.transpose();
+  terms->S_AB.bottomLeftCorner<3, 3>() = -(M1 + M0D);
+  terms->S_AB.bottomRightCorner<3, 3>() = M0;
+  terms->S_BB.topLeftCorner<3, 3>() = -(M2 - M1tD + D * M1 + D * M0D);
+  terms->S_BB.topRightCorner<3, 3>() = -M1.transpose() + D * M0;
+  terms->S_BB.bottomLeftCorner<3, 3>() = -(M1 + M0D);
+  terms->S_BB.bottomRightCorner<3, 3>() = M0;
 }
 
 Vector6 PatchProblem::WrenchOnA(int patch) const {

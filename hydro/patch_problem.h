@@ -157,6 +157,7 @@ class PatchProblem {
     int body_A{-1}, body_B{-1};
     int first_point{0}, num_points{0};
     bool warm{false};  // started from a wrench (StartFromWrench)
+    bool one_place{true};  // every point is at one place on both bodies (no p_WQ_B of its own)
   };
   // Patch p's block (s, t), s, t ∈ {0: A, 1: B}, of Newton's matrix: its entries' places in
   // hessian_, column-major (none where a side's group has no unknowns).
