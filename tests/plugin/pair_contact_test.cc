@@ -11,18 +11,13 @@
 
 #include "adapters/shape_geometry.h"
 #include "plugin/pair_contact.h"
+#include "random_pose.h"
 
 namespace hydro {
 namespace bullet {
 namespace {
 
-RigidTransform RandomPose(std::mt19937* rng, double spread) {
-  std::uniform_real_distribution<double> u(-1, 1);
-  RigidTransform X = RigidTransform::Identity();
-  X.linear() = Eigen::Quaterniond(u(*rng), u(*rng), u(*rng), u(*rng)).normalized().toRotationMatrix();
-  X.translation() = spread * Vector3(u(*rng), u(*rng), u(*rng));
-  return X;
-}
+using test::RandomPose;
 
 double LargestGap(const ShapeGeometry& a, const RigidTransform& X_WA, const ShapeGeometry& b, const RigidTransform& X_WB) {
   Vector3 axes[7];

@@ -11,6 +11,7 @@
 #include "adapters/shape_geometry.h"
 #include "plugin/btHydroelasticContactQuery.h"
 #include "plugin/pair_contact.h"
+#include "random_pose.h"
 #include "plugin/separation_certificate.h"
 #include "test_world.h"
 
@@ -18,13 +19,7 @@ namespace hydro {
 namespace bullet {
 namespace {
 
-RigidTransform RandomPose(std::mt19937* rng, double spread) {
-  std::uniform_real_distribution<double> u(-1, 1);
-  RigidTransform X = RigidTransform::Identity();
-  X.linear() = Eigen::Quaterniond(u(*rng), u(*rng), u(*rng), u(*rng)).normalized().toRotationMatrix();
-  X.translation() = spread * Vector3(u(*rng), u(*rng), u(*rng));
-  return X;
-}
+using test::RandomPose;
 
 // A small random motion: a turn of up to `angle` about a random axis and a shift of up to `shift`.
 RigidTransform Nudge(const RigidTransform& X, std::mt19937* rng, double angle, double shift) {
