@@ -9,8 +9,9 @@
 // centre of force (in its plane) by the factor that restores the torsional friction moment
 // Σ fn0ᵢ·|rᵢ| (at most 2×). On a flat patch the net force, its moment, the stiffness and the
 // torsional friction moment of the patch are exactly those of the full set; what is approximated
-// is how the stiffness is spread (the patch's resistance to rocking, by N points). One pass over
-// the points.
+// is how the stiffness is spread (the patch's resistance to rocking, by N points). Points whose
+// normal is more than 30° from the patch's (side walls pressed in past an edge) are binned apart,
+// in a quarter of the cells, so that no merged point mixes the two. One pass over the points.
 #include <vector>
 
 #include "hydro/point_approximation.h"

@@ -125,6 +125,7 @@ struct CoinSetup {
   double slab_modulus_Pa{1e8};  // the slab's, or the compliant coin's
   double hint_divisor{8};
   double dt_s{1e-3};
+  int max_patch_points{0};  // 0: whole patches
 };
 
 struct CoinRun {
@@ -155,8 +156,9 @@ CoinRun SimulateCoin(double eps0, bool patch, const CoinSetup& setup = {}) {
   }
   std::unique_ptr<test::ScopedHydroelastic> coin_tag;
   if (patch) coin_tag = std::make_unique<test::ScopedHydroelastic>(&coin, rigid);
-  // The coupling of spin and slide needs the whole pressure distribution (adapters/shape_registry.h).
-  const test::ScopedWholePatches whole;
+  // The coupling of spin and slide needs the pressure distribution resolved: whole patches, or a
+  // reduction to enough points (see ReducedTo64PointsTheGigapascalCoinKeepsItsEpsilon).
+  const test::ScopedWholePatches whole(setup.max_patch_points);
   test::TestWorld world(patch);
   world.AddBody(&floor, 0, btVector3(0, 0, 0))->setFriction(kMu);
   // The static depth: p = E·d/H over the face, H the slab's thickness or the coin's half thickness.
@@ -271,6 +273,31 @@ void CheckGigapascalCoin(bool compliant_coin, double divisor) {
       EXPECT_NEAR(run.eps[i] / ref[i], 1.0, tolerance) << "R/" << divisor << ", ε0 = " << eps0 << ", level " << kLevels[i];
     }
     EXPECT_LT(run.max_tilt_rad, 1e-5) << "R/" << divisor << ", ε0 = " << eps0;
+  }
+}
+
+// Reduced to 64 points a patch (m_maxPatchPoints), the rigid coin on the 1 GPa slab at R/8 keeps
+// its ε within 3 % too (measured for the seven starts of CheckGigapascalCoin: within 1.7 %).
+// Before the reduction kept the coin's side wall apart from its face (point_reduction.h), it rocked
+// and ε came out 20–45 % high at 16 and 64 points. At 16 points a coin that mostly spins is off by
+// up to 47 % (ε0 = 0.1): the spin centre's neighbourhood needs more cells than that.
+TEST(CoinTest, ReducedTo64PointsTheGigapascalCoinKeepsItsEpsilon) {
+  CoinSetup setup;
+  setup.slab_modulus_Pa = 1e9;
+  setup.max_patch_points = 64;
+#ifdef HYDRO_SANITIZED
+  const std::vector<double> starts = {0.5};  // a corner of the matrix (CMakeLists.txt)
+#else
+  const std::vector<double> starts = {0.1, 0.5, 2.0, 10.0};
+#endif
+  for (double eps0 : starts) {
+    const auto ref = ReferenceEpsilon(eps0);
+    const CoinRun run = SimulateCoin(eps0, true, setup);
+    for (int i = 0; i < 3; ++i) {
+      if (eps0 == 10.0 && i == 2) continue;  // first-order stepping there, as above
+      EXPECT_NEAR(run.eps[i] / ref[i], 1.0, 0.03) << "ε0 = " << eps0 << ", level " << kLevels[i];
+    }
+    EXPECT_LT(run.max_tilt_rad, 1e-5) << "ε0 = " << eps0;
   }
 }
 

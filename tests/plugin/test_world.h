@@ -31,7 +31,7 @@ class ScopedHydroelastic {
 // only whole patches give: the coin's spin–slide coupling, the count of solver points.
 class ScopedWholePatches {
  public:
-  ScopedWholePatches() { hydroSetDefaultMaxPatchPoints(0); }
+  explicit ScopedWholePatches(int max_points = 0) { hydroSetDefaultMaxPatchPoints(max_points); }
   ~ScopedWholePatches() { hydroSetDefaultMaxPatchPoints(bullet::kDefaultMaxPatchPoints); }
   ScopedWholePatches(const ScopedWholePatches&) = delete;
   ScopedWholePatches& operator=(const ScopedWholePatches&) = delete;
