@@ -10,7 +10,7 @@
 // Σ fn0ᵢ·|rᵢ| (at most 2×). On a flat patch the net force, its moment, the stiffness and the
 // torsional friction moment of the patch are exactly those of the full set; what is approximated
 // is how the stiffness is spread (the patch's resistance to rocking, by N points). Points whose
-// normal is more than 30° from the patch's (side walls pressed in past an edge) are binned apart,
+// normal is more than 60° from the patch's (side walls pressed in past an edge) are binned apart,
 // in a quarter of the cells, so that no merged point mixes the two. One pass over the points.
 #include <vector>
 
