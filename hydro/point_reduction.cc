@@ -17,12 +17,16 @@ bool Aligned(const ContactPoint& p, const Vector3& normal) { return p.nhat_BA_W.
 
 }  // namespace
 
-void ReduceContactPoints(const std::vector<ContactPoint>& points, int max_points, std::vector<ContactPoint>* reduced) {
+void ReduceContactPoints(const std::vector<ContactPoint>& points, int max_points, std::vector<ContactPoint>* reduced,
+                         std::vector<int>* merged_into) {
   if (max_points < 1) throw InvalidInput("ReduceContactPoints: max_points must be at least 1");
   reduced->clear();
   const int n = static_cast<int>(points.size());
+  if (merged_into) merged_into->resize(n);
   if (n <= max_points) {
     *reduced = points;
+    if (merged_into)
+      for (int i = 0; i < n; ++i) (*merged_into)[i] = i;
     return;
   }
   // The patch's mean normal and weighted centre, and its principal axes in the tangent plane.
@@ -84,13 +88,16 @@ void ReduceContactPoints(const std::vector<ContactPoint>& points, int max_points
   grid_shape(face_budget, &face_u, &face_v);
   if (side_budget > 0) grid_shape(side_budget, &side_u, &side_v);
   std::vector<Cell> cells(face_u * face_v + side_u * side_v);
-  for (const ContactPoint& p : points) {
+  for (int k = 0; k < n; ++k) {
+    const ContactPoint& p = points[k];
     const bool side = side_budget > 0 && !Aligned(p, normal);
     const int cells_u = side ? side_u : face_u, cells_v = side ? side_v : face_v;
     const double a = (u.dot(p.p_WC - centre) - lo_u) / width_u, b = (v.dot(p.p_WC - centre) - lo_v) / width_v;
     const int i = std::clamp(static_cast<int>(a * cells_u), 0, cells_u - 1);
     const int j = std::clamp(static_cast<int>(b * cells_v), 0, cells_v - 1);
-    Cell& c = cells[(side ? face_u * face_v : 0) + i * cells_v + j];
+    const int cell = (side ? face_u * face_v : 0) + i * cells_v + j;
+    if (merged_into) (*merged_into)[k] = cell;
+    Cell& c = cells[cell];
     c.force += p.fn0_N;
     c.stiffness += p.stiffness_N_per_m;
     c.area += p.area_m2;
@@ -102,8 +109,12 @@ void ReduceContactPoints(const std::vector<ContactPoint>& points, int max_points
       c.element_A = p.element_A, c.element_B = p.element_B, c.polygon = p.polygon;
     }
   }
-  for (const Cell& c : cells) {
+  // Cells without stiffness make no point: cell_point[c] is the point cell c became, or −1.
+  std::vector<int> cell_point(cells.size(), -1);
+  for (size_t index = 0; index < cells.size(); ++index) {
+    const Cell& c = cells[index];
     if (!(c.stiffness > 0)) continue;
+    cell_point[index] = static_cast<int>(reduced->size());
     ContactPoint merged;
     merged.p_WC = c.force > 0 ? Vector3(c.position / c.force) : Vector3(c.stiffness_position / c.stiffness);
     merged.nhat_BA_W = c.normal.normalized();
@@ -115,6 +126,8 @@ void ReduceContactPoints(const std::vector<ContactPoint>& points, int max_points
     merged.element_A = c.element_A, merged.element_B = c.element_B, merged.polygon = c.polygon;
     reduced->push_back(merged);
   }
+  if (merged_into)
+    for (int& index : *merged_into) index = cell_point[index];
   // The torsional friction moment μ·Σ fn·|r| about the centre (the resistance to spinning in place)
   // shrinks when points merge toward their cells' centres. Spreading the merged points about the
   // centre of force by the ratio restores it, and keeps the net force and its moment: Σ F_j·c_j is

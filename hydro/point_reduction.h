@@ -18,7 +18,10 @@
 
 namespace hydro {
 
-// `max_points` ≥ 1; with at most that many points the input is copied unchanged.
-void ReduceContactPoints(const std::vector<ContactPoint>& points, int max_points, std::vector<ContactPoint>* reduced);
+// `max_points` ≥ 1; with at most that many points the input is copied unchanged. If `merged_into`
+// is given, (*merged_into)[i] is the index in `reduced` of the point that points[i] joined, or −1
+// where its cell had no stiffness and made no point.
+void ReduceContactPoints(const std::vector<ContactPoint>& points, int max_points, std::vector<ContactPoint>* reduced,
+                         std::vector<int>* merged_into = nullptr);
 
 }  // namespace hydro

@@ -90,25 +90,32 @@ void btHydroelasticCollisionAlgorithm::processCollision(const btCollisionObjectW
     // A pair whose relative pose has barely changed since its last surface keeps that surface
     // (plugin/surface_reuse.h).
     const bool reuse = registry.SurfaceReuse();
+    // The points come reduced when the solver takes them so (ReducePoints), and a kept surface
+    // keeps them reduced.
     auto make_points = [&](const btTransform& X0, const btTransform& X1) {
       const hydro::RigidTransform X_WS0_at = hydro::bullet::ToRigidTransform(X0);
       const hydro::RigidTransform X_WS1_at = hydro::bullet::ToRigidTransform(X1);
-      if (reuse && m_state->kept_surface.Reuse(g0.get(), X_WS0_at, g1.get(), X_WS1_at, &m_state->surface,
-                                               &m_state->points)) {
+      hydro::RigidTransform carry;
+      if (reuse && m_state->kept_surface.Reuse(g0.get(), X_WS0_at, g1.get(), X_WS1_at, &m_state->points, &carry)) {
+        m_state->CarryKeptSurface(carry);
         hydro::bullet::RecordSurface(true);
         return true;
       }
       m_state->kept_surface.Clear();
+      hydro::ContactSurface* surface = m_state->MutableSurface();
       try {
-        if (!hydro::bullet::ComputePairSurface(*g0, X_WS0_at, *g1, X_WS1_at, &m_state->surface)) return false;
+        if (!hydro::bullet::ComputePairSurface(*g0, X_WS0_at, *g1, X_WS1_at, surface)) return false;
       } catch (const hydro::InvalidInput&) {
         // A non-finite or sheared pose: no contact for this pair this step rather than NaNs.
-        m_state->surface.Clear();
+        surface->Clear();
       }
-      hydro::MakeContactPoints(m_state->surface, &m_state->points);
+      hydro::MakeContactPoints(*surface, &m_state->points);
       hydro::bullet::BoundPointDepths(*g0, X_WS0_at, *g1, X_WS1_at, &m_state->points);
       hydro::bullet::RecordSurface(false);
-      if (reuse) m_state->kept_surface.Keep(g0, X_WS0_at, g1, X_WS1_at, m_state->surface, m_state->points);
+      const bool reduced = ReducePoints(shape0, shape1);
+      if (reuse)
+        m_state->kept_surface.Keep(g0, X_WS0_at, g1, X_WS1_at, *surface, reduced ? m_state->all_points : m_state->points,
+                                   reduced ? &m_state->points : nullptr, reduced ? &m_state->merged_into : nullptr);
       return true;
     };
     bool mapped = false;  // the points carry their own places on body1 (points_on_B)
@@ -161,7 +168,7 @@ void btHydroelasticCollisionAlgorithm::processCollision(const btCollisionObjectW
     m_state->pressed_in_ahead = false;
     if (apart) {
       patch = true;  // a supported pair with a compliant side, as ComputePairSurface would say
-      m_state->surface.Clear();
+      m_state->MutableSurface()->Clear();
       m_state->points.clear();
       m_state->kept_surface.Clear();
     } else if (touching) {
@@ -194,7 +201,6 @@ void btHydroelasticCollisionAlgorithm::processCollision(const btCollisionObjectW
         make_points(X_WS0_ahead, X_WS1_ahead);
         mapped = !m_state->points.empty();
         if (mapped) {
-          ReduceIfAsked(shape0, shape1);
           MapToPresentPoses(X_WS0, X_WS0_ahead, X_WS1, X_WS1_ahead, tau);
           m_state->pressed_in_ahead = touching;
           break;
@@ -222,7 +228,6 @@ void btHydroelasticCollisionAlgorithm::processCollision(const btCollisionObjectW
         make_points(X_WS0, X_WS1_moved);
         mapped = !m_state->points.empty();
         if (mapped) {
-          ReduceIfAsked(shape0, shape1);
           m_state->points_on_B.resize(m_state->points.size());
           for (size_t i = 0; i < m_state->points.size(); ++i) {
             hydro::ContactPoint& point = m_state->points[i];
@@ -233,10 +238,7 @@ void btHydroelasticCollisionAlgorithm::processCollision(const btCollisionObjectW
       }
     }
     if (patch) {
-      if (!mapped) {
-        ReduceIfAsked(shape0, shape1);
-        m_state->points_on_B.clear();
-      }
+      if (!mapped) m_state->points_on_B.clear();
       if (m_state->closest_points) {
         // A query: report each solver point through the caller's result, normal on body1.
         for (const hydro::ContactPoint& point : m_state->points)
@@ -268,7 +270,7 @@ void btHydroelasticCollisionAlgorithm::processCollision(const btCollisionObjectW
   }
   // No patch: Bullet's own contact for this pair (and nothing left over from earlier patches).
   if (!m_state->manifolds.empty()) {
-    m_state->surface.Clear();
+    m_state->MutableSurface()->Clear();
     m_state->points.clear();
     m_state->points_on_B.clear();
     hydro::bullet::EmitPoints(m_state);
@@ -341,16 +343,16 @@ void btHydroelasticCollisionAlgorithm::ClearFallbackContact() {
   m_state->fallback_contact = false;
 }
 
-void btHydroelasticCollisionAlgorithm::ReduceIfAsked(const btCollisionShape* shape0, const btCollisionShape* shape1) {
+bool btHydroelasticCollisionAlgorithm::ReducePoints(const btCollisionShape* shape0, const btCollisionShape* shape1) {
   // The world-wide default applies to patches btHydroelasticConstraintSolver solves (to every pair
   // from its first step while such a solver exists); under another solver, Bullet's rows take each
   // polygon's point as before unless a shape asks for fewer.
   const bool block_solved = m_state->block_solved || btHydroelasticConstraintSolver::anyExists();
   const int max_points = ShapeRegistry::Instance().MaxPatchPoints(shape0, shape1, block_solved);
-  if (max_points > 0 && static_cast<int>(m_state->points.size()) > max_points) {
-    hydro::ReduceContactPoints(m_state->points, max_points, &m_state->reduced_points);
-    m_state->points.swap(m_state->reduced_points);
-  }
+  if (max_points <= 0 || static_cast<int>(m_state->points.size()) <= max_points) return false;
+  m_state->all_points.swap(m_state->points);
+  hydro::ReduceContactPoints(m_state->all_points, max_points, &m_state->points, &m_state->merged_into);
+  return true;
 }
 
 void btHydroelasticCollisionAlgorithm::MeasureApproach(btScalar dt, double* depth, double* approach) const {

@@ -47,7 +47,9 @@ class btHydroelasticCollisionAlgorithm : public btCollisionAlgorithm {
   };
 
  private:
-  void ReduceIfAsked(const btCollisionShape* shape0, const btCollisionShape* shape1);
+  // Reduces the state's points when the pair takes fewer (all_points and merged_into then hold
+  // the points before, and where each went); returns whether it did.
+  bool ReducePoints(const btCollisionShape* shape0, const btCollisionShape* shape1);
   void MeasureApproach(btScalar dt, double* depth, double* approach) const;
   double FractionToOverlap(const hydro::bullet::ShapeGeometry& g0, const btTransform& X_WS0,
                            const hydro::bullet::ShapeGeometry& g1, const btTransform& X_WS1, btScalar dt,

@@ -8,14 +8,15 @@ using hydro::bullet::ToBullet;
 std::vector<btHydroelasticContactPatch> hydroGetContactPatches(const btDispatcher* dispatcher, btScalar timeStep) {
   std::vector<btHydroelasticContactPatch> patches;
   for (const hydro::bullet::PatchState* state : hydro::bullet::PatchRegistry::Instance().StatesOf(dispatcher)) {
-    if (state->surface.empty()) continue;
+    const hydro::ContactSurface& surface = state->Surface();
+    if (surface.empty()) continue;
     btHydroelasticContactPatch patch;
     patch.m_body0 = state->body0;
     patch.m_body1 = state->body1;
-    patch.m_surface = &state->surface;
+    patch.m_surface = &surface;
     patch.m_numSolverPoints = state->num_points_emitted;
-    patch.m_elasticForceOnBody0 = ToBullet(state->surface.CalcElasticForceOnA());
-    patch.m_area = state->surface.CalcTotalArea();
+    patch.m_elasticForceOnBody0 = ToBullet(surface.CalcElasticForceOnA());
+    patch.m_area = surface.CalcTotalArea();
     btScalar normal_total = 0;
     btVector3 weighted_point(0, 0, 0);
     for (const btPersistentManifold* manifold : state->manifolds) {

@@ -42,13 +42,35 @@ struct PatchState {
   std::vector<Carried> warm_start;
   SurfaceReuse kept_surface;           // the last surface computed, for pairs that barely move
   SeparationCertificate separation;    // held while the pair was found apart and has stayed so
-  ContactSurface surface;              // world frame, A = body0, normal out of body1 into body0
-  // The solver points made from `surface`: each on body0, and points_on_B[i] the same point on
+  // The latest contact surface: world frame, A = body0, normal out of body1 into body0. A reused
+  // surface is carried to the present poses only when it is read (hydroGetContactPatches); the
+  // solver needs only the points.
+  const ContactSurface& Surface() const {
+    if (surface_carry_pending_) {
+      surface_ = kept_surface.surface();
+      surface_.TransformBy(surface_carry_);
+      surface_carry_pending_ = false;
+    }
+    return surface_;
+  }
+  // For writing a surface computed anew (or clearing it).
+  ContactSurface* MutableSurface() {
+    surface_carry_pending_ = false;
+    return &surface_;
+  }
+  // The kept surface, carried by X, is the latest.
+  void CarryKeptSurface(const RigidTransform& X) {
+    surface_carry_ = X;
+    surface_carry_pending_ = true;
+  }
+  // The solver points made from the surface: each on body0, and points_on_B[i] the same point on
   // body1 (empty: the same place; a speculative patch is computed with body1 moved, see
   // btHydroelasticCollisionAlgorithm::processCollision).
   std::vector<ContactPoint> points;
   std::vector<Vector3> points_on_B;
-  std::vector<ContactPoint> reduced_points;  // scratch for the optional point reduction
+  // The points before the optional reduction (hydro/point_reduction.h), and which point each joined.
+  std::vector<ContactPoint> all_points;
+  std::vector<int> merged_into;
   int num_points_emitted{0};
   double combined_friction{0};
   double combined_dissipation_s_per_m{0};
@@ -65,6 +87,11 @@ struct PatchState {
   bool has_warm_wrench{false};
   unsigned solver_serial{0};  // which solver group took the patch last (one entry per patch)
   bool block_solved{false};   // btHydroelasticConstraintSolver has solved this patch
+
+ private:
+  mutable ContactSurface surface_;
+  mutable bool surface_carry_pending_{false};
+  RigidTransform surface_carry_{RigidTransform::Identity()};
 };
 
 inline std::uint64_t ElementPairKey(int element_A, int element_B) {

@@ -45,26 +45,41 @@ class SurfaceReuse {
 
   // Keeps the surface and points computed for geometry a posed at X_WSa and b at X_WSb
   // (ComputePairSurface, MakeContactPoints, BoundPointDepths). An empty surface is not kept: the
-  // slightest approach may give it polygons.
+  // slightest approach may give it polygons. When the solver takes the points reduced
+  // (hydro/point_reduction.h), `reduced` and `merged_into` are ReduceContactPoints' output for
+  // `points`: the reduced points are kept, each moving its φ0 by its points' stiffness-weighted
+  // sensitivity at their stiffness-weighted centre, which is exact while its points' gradients
+  // agree and all of them press (a box's face on the ground) and within the bound above otherwise.
   void Keep(const std::shared_ptr<const ShapeGeometry>& a, const RigidTransform& X_WSa,
             const std::shared_ptr<const ShapeGeometry>& b, const RigidTransform& X_WSb, const ContactSurface& surface,
-            const std::vector<ContactPoint>& points);
+            const std::vector<ContactPoint>& points, const std::vector<ContactPoint>* reduced = nullptr,
+            const std::vector<int>* merged_into = nullptr);
 
-  // When a kept surface belongs to these geometries and no point has moved more than the
-  // tolerance relative to the other body since, writes it (carried to the new poses) and its
-  // updated points, and returns true; otherwise returns false and changes nothing.
+  // When a kept surface belongs to these geometries and no point of it has moved more than the
+  // tolerance relative to the other body since, writes its updated points (the reduced ones, if
+  // Keep was given them) and the rigid motion that carries the kept surface to the present poses
+  // (`surface()`, for whoever reads it; the solver does not), and returns true; otherwise returns
+  // false and changes nothing. The motion is bounded over a sphere about the patch that holds all
+  // its points, which over-estimates it at most twofold.
   bool Reuse(const ShapeGeometry* a, const RigidTransform& X_WSa, const ShapeGeometry* b, const RigidTransform& X_WSb,
-             ContactSurface* surface, std::vector<ContactPoint>* points) const;
+             std::vector<ContactPoint>* points, RigidTransform* carry) const;
 
   bool has_surface() const { return kept_; }
   double tolerance_m() const { return tolerance_m_; }
+  // The surface as kept, at the poses given to Keep.
+  const ContactSurface& surface() const { return surface_; }
 
  private:
   std::shared_ptr<const ShapeGeometry> a_, b_;
   RigidTransform X_WSa_{RigidTransform::Identity()}, X_WSb_{RigidTransform::Identity()};
   ContactSurface surface_;
-  std::vector<ContactPoint> points_;
-  std::vector<Vector3> sensitivity_;  // ∂φ0/∂δ per point (W at the kept poses)
+  std::vector<ContactPoint> points_;  // as the solver takes them (reduced or not)
+  // Per kept point: ∂φ0/∂δ and where δ is measured (W at the kept poses), stiffness-weighted over
+  // the points it merges.
+  std::vector<Vector3> sensitivity_, anchor_;
+  std::vector<double> weight_;  // scratch: the stiffness each kept point stands for
+  Vector3 centre_{Vector3::Zero()};  // of a sphere that holds every point of the patch
+  double radius_{0};
   bool carried_by_b_{false};
   double tolerance_m_{0};
   bool kept_{false};

@@ -9,10 +9,12 @@
 #include <memory>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "adapters/shape_geometry.h"
 #include "hydro/point_approximation.h"
+#include "hydro/point_reduction.h"
 #include "plugin/btHydroelasticStats.h"
 #include "plugin/pair_contact.h"
 #include "plugin/surface_reuse.h"
@@ -67,21 +69,48 @@ RigidTransform Pose(const Vector3& p, double angle = 0, const Vector3& axis = Ve
   return X;
 }
 
+// SurfaceReuse::Reuse, with the kept surface carried as the plugin carries it when it is read.
+bool Reuse(const SurfaceReuse& reuse, const ShapeGeometry* a, const RigidTransform& X_WA, const ShapeGeometry* b,
+           const RigidTransform& X_WB, ContactSurface* surface, std::vector<ContactPoint>* points) {
+  RigidTransform carry;
+  if (!reuse.Reuse(a, X_WA, b, X_WB, points, &carry)) return false;
+  *surface = reuse.surface();
+  surface->TransformBy(carry);
+  return true;
+}
+
 struct Errors {
   double force{0}, moment{0}, stiffness{0};  // relative: of F, of F·patch radius, of K
   double force_unchanged{0};                 // the force error of keeping φ0 as it was
 };
 
-// Keeps the surface of a at X_WA and b at X_WB, then moves a by `draws` random rigid motions that
-// displace no point of the patch more than `fraction` of the tolerance, reuses, and compares with
-// the surface computed anew. Returns the largest errors.
+// The points reduced to at most max_points (none: all of them), as the plugin reduces them.
+std::vector<ContactPoint> Reduced(const std::vector<ContactPoint>& points, int max_points,
+                                  std::vector<int>* merged_into = nullptr) {
+  if (max_points <= 0) return points;
+  std::vector<ContactPoint> reduced;
+  ReduceContactPoints(points, max_points, &reduced, merged_into);
+  return reduced;
+}
+
+// Keeps the surface of a at X_WA and b at X_WB (its points reduced to max_points if that is
+// positive), then moves a by `draws` random rigid motions that displace no point of the patch more
+// than `fraction` of the tolerance, reuses, and compares with the surface computed (and reduced)
+// anew. Returns the largest errors.
 Errors CompareWithFreshSurfaces(const std::shared_ptr<const ShapeGeometry>& a, const RigidTransform& X_WA,
                                 const std::shared_ptr<const ShapeGeometry>& b, const RigidTransform& X_WB,
-                                double fraction, int draws = 40) {
+                                double fraction, int draws = 40, int max_points = 0) {
   ContactSurface surface;
   const std::vector<ContactPoint> kept = FreshPoints(*a, X_WA, *b, X_WB, &surface);
   SurfaceReuse reuse;
-  reuse.Keep(a, X_WA, b, X_WB, surface, kept);
+  if (max_points > 0) {
+    std::vector<int> merged_into;
+    const std::vector<ContactPoint> reduced = Reduced(kept, max_points, &merged_into);
+    EXPECT_LT(reduced.size(), kept.size()) << max_points;
+    reuse.Keep(a, X_WA, b, X_WB, surface, kept, &reduced, &merged_into);
+  } else {
+    reuse.Keep(a, X_WA, b, X_WB, surface, kept);
+  }
   EXPECT_TRUE(reuse.has_surface());
   Vector3 c = Vector3::Zero();
   double area = 0;
@@ -107,8 +136,8 @@ Errors CompareWithFreshSurfaces(const std::shared_ptr<const ShapeGeometry>& a, c
     const RigidTransform X_WA_moved = motion * X_WA;
     ContactSurface reused_surface, fresh_surface;
     std::vector<ContactPoint> reused;
-    EXPECT_TRUE(reuse.Reuse(a.get(), X_WA_moved, b.get(), X_WB, &reused_surface, &reused));
-    const std::vector<ContactPoint> fresh = FreshPoints(*a, X_WA_moved, *b, X_WB, &fresh_surface);
+    EXPECT_TRUE(Reuse(reuse, a.get(), X_WA_moved, b.get(), X_WB, &reused_surface, &reused));
+    const std::vector<ContactPoint> fresh = Reduced(FreshPoints(*a, X_WA_moved, *b, X_WB, &fresh_surface), max_points);
     const PatchSummary r = Summarize(reused, c), f = Summarize(fresh, c);
     errors.force = std::max(errors.force, std::abs(r.force - f.force) / f.force);
     errors.moment = std::max(errors.moment, (r.moment - f.moment).norm() / (f.force * reach));
@@ -203,6 +232,63 @@ TEST(SurfaceReuseTest, CompliantSphereOnRigidPlaneMatchesSurfacesComputedAnew) {
   }
 }
 
+// Reduced patches (the plugin's default) keep their reduced points: each moves its depth by its
+// points' stiffness-weighted sensitivity, and is compared here with the surface computed and
+// reduced anew, to the same bounds.
+TEST(SurfaceReuseTest, ReducedPatchesMatchPatchesComputedAndReducedAnew) {
+  const BoxAndGround scene;
+  // (At this depth the flat face has 31 points; the tilted box touches along an edge, with 6.)
+  for (const auto& [tilt, max_points] : {std::pair{0.0, 4}, std::pair{0.0, 16}, std::pair{0.002, 4}}) {
+    {
+      const double drop = 0.1 * (std::cos(tilt) + std::sin(tilt));
+      const RigidTransform X_WA = Pose(Vector3(0.03, -0.02, drop - 1e-5), tilt, Vector3(1, 1, 0));
+      const RigidTransform X_WB = Pose(Vector3(0, 0, -0.1));
+      const Errors e = CompareWithFreshSurfaces(scene.a, X_WA, scene.b, X_WB, 1.0, 40, max_points);
+      Report(("box on ground reduced to " + std::to_string(max_points) + ", tilt " + std::to_string(tilt)).c_str(), e,
+             ToleranceOf(scene.a, X_WA, scene.b, X_WB));
+      EXPECT_LT(e.force, kForceBound);
+      EXPECT_LT(e.moment, kMomentBound);
+      EXPECT_LT(e.stiffness, kStiffnessBound);
+    }
+  }
+  btSphereShape ball(0.1);
+  btStaticPlaneShape plane(btVector3(0, 0, 1), 0);
+  const btHydroelasticProperties soft = Soft(1e7);
+  const auto a = Geometry(ball, &soft), b = Geometry(plane, nullptr);
+  const Errors e = CompareWithFreshSurfaces(a, Pose(Vector3(0, 0, 0.1 - 1e-3)), b, Pose(Vector3::Zero()), 1.0, 40, 16);
+  Report("ball on plane reduced to 16", e, ToleranceOf(a, Pose(Vector3(0, 0, 0.1 - 1e-3)), b, Pose(Vector3::Zero())));
+  EXPECT_LT(e.force, kForceBound);
+  EXPECT_LT(e.moment, kMomentBound);
+  EXPECT_LT(e.stiffness, kStiffnessBound);
+}
+
+// Under a translation every point's depth moves by s·t, so while all points press, the reduced
+// points' total force moves exactly as the full set's: Σ_j K_j·s̄_j = Σ_i k_i·s_i.
+TEST(SurfaceReuseTest, ReducedPatchesMoveTheirForceAsTheFullSetUnderTranslation) {
+  const BoxAndGround scene;
+  const RigidTransform X_WA = Pose(Vector3(0.03, -0.02, 0.1 * (std::cos(0.002) + std::sin(0.002)) - 1e-4), 0.002,
+                                   Vector3(1, 1, 0));
+  const RigidTransform X_WB = Pose(Vector3(0, 0, -0.1));
+  ContactSurface surface;
+  const std::vector<ContactPoint> all = FreshPoints(*scene.a, X_WA, *scene.b, X_WB, &surface);
+  std::vector<int> merged_into;
+  const std::vector<ContactPoint> reduced = Reduced(all, 16, &merged_into);
+  SurfaceReuse whole, parts;
+  whole.Keep(scene.a, X_WA, scene.b, X_WB, surface, all);
+  parts.Keep(scene.a, X_WA, scene.b, X_WB, surface, all, &reduced, &merged_into);
+  ASSERT_TRUE(whole.has_surface() && parts.has_surface());
+  const Vector3 t = 0.8 * whole.tolerance_m() * Vector3(0.3, -0.2, -1).normalized();
+  std::vector<ContactPoint> moved_whole, moved_parts;
+  ContactSurface unused;
+  ASSERT_TRUE(Reuse(whole, scene.a.get(), Pose(t) * X_WA, scene.b.get(), X_WB, &unused, &moved_whole));
+  ASSERT_TRUE(Reuse(parts, scene.a.get(), Pose(t) * X_WA, scene.b.get(), X_WB, &unused, &moved_parts));
+  for (const ContactPoint& point : moved_whole) ASSERT_LT(point.phi0_m, 0);  // all press
+  const Vector3 c = X_WA.translation();
+  const double f_whole = Summarize(moved_whole, c).force, f_parts = Summarize(moved_parts, c).force;
+  EXPECT_NEAR(f_parts, f_whole, 1e-9 * f_whole);
+  EXPECT_GT(std::abs(f_whole - Summarize(all, c).force), 1e-3 * f_whole);  // the move changed the force
+}
+
 // The first-order update is what makes reuse right: keeping the depths as they were is off by the
 // relative motion itself, a large part of a stiff patch's force.
 TEST(SurfaceReuseTest, KeepingTheDepthsUnchangedWouldBeFarWorse) {
@@ -223,16 +309,25 @@ TEST(SurfaceReuseTest, MovedBeyondTheToleranceTheSurfaceIsComputedAnew) {
   reuse.Keep(a, X_WA, b, X_WB, surface, points);
   const double tolerance = reuse.tolerance_m();
   ASSERT_GT(tolerance, 0);
-  EXPECT_TRUE(reuse.Reuse(a.get(), Pose(Vector3(0, 0, 0.1 - 1e-5 - 0.9 * tolerance)), b.get(), X_WB, &surface, &points));
-  EXPECT_FALSE(reuse.Reuse(a.get(), Pose(Vector3(0, 0, 0.1 - 1e-5 - 1.1 * tolerance)), b.get(), X_WB, &surface, &points));
-  EXPECT_FALSE(reuse.Reuse(a.get(), Pose(Vector3(1.1 * tolerance, 0, 0.1 - 1e-5)), b.get(), X_WB, &surface, &points));
+  EXPECT_TRUE(Reuse(reuse, a.get(), Pose(Vector3(0, 0, 0.1 - 1e-5 - 0.9 * tolerance)), b.get(), X_WB, &surface, &points));
+  EXPECT_FALSE(Reuse(reuse, a.get(), Pose(Vector3(0, 0, 0.1 - 1e-5 - 1.1 * tolerance)), b.get(), X_WB, &surface, &points));
+  EXPECT_FALSE(Reuse(reuse, a.get(), Pose(Vector3(1.1 * tolerance, 0, 0.1 - 1e-5)), b.get(), X_WB, &surface, &points));
+  // Turned about the vertical through the patch's centre (the box's axis), its farthest point moves
+  // by θ·reach: the bound over a sphere holding the points admits 0.9 of the tolerance, not 1.1.
+  double reach = 0;
+  for (const ContactPoint& point : points) reach = std::max(reach, Vector3(point.p_WC.x(), point.p_WC.y(), 0).norm());
+  for (double fraction : {0.9, 1.1})
+    EXPECT_EQ(Reuse(reuse, a.get(), Pose(Vector3(0, 0, 0.1 - 1e-5), fraction * tolerance / reach, Vector3::UnitZ()),
+                    b.get(), X_WB, &surface, &points),
+              fraction < 1)
+        << fraction;
   // A NaN pose is never within the tolerance.
-  EXPECT_FALSE(reuse.Reuse(a.get(), Pose(Vector3(NAN, 0, 0.1)), b.get(), X_WB, &surface, &points));
+  EXPECT_FALSE(Reuse(reuse, a.get(), Pose(Vector3(NAN, 0, 0.1)), b.get(), X_WB, &surface, &points));
   // Other geometries (a shape retagged, say) never reuse.
   const auto other = Geometry(scene.box, &scene.soft);
-  EXPECT_FALSE(reuse.Reuse(other.get(), X_WA, b.get(), X_WB, &surface, &points));
+  EXPECT_FALSE(Reuse(reuse, other.get(), X_WA, b.get(), X_WB, &surface, &points));
   reuse.Clear();
-  EXPECT_FALSE(reuse.Reuse(a.get(), X_WA, b.get(), X_WB, &surface, &points));
+  EXPECT_FALSE(Reuse(reuse, a.get(), X_WA, b.get(), X_WB, &surface, &points));
 }
 
 // Bodies carried together (a box held in a gripper, two stacked boxes falling) keep their
@@ -254,7 +349,7 @@ TEST(SurfaceReuseTest, ASurfaceCarriedByBothBodiesEqualsTheOneComputedThere) {
   const RigidTransform carry = Pose(Vector3(3, -2, 5), 1.2, Vector3(1, 2, 3));
   ContactSurface reused_surface, fresh_surface;
   std::vector<ContactPoint> reused;
-  ASSERT_TRUE(reuse.Reuse(a.get(), carry * X_WA, a.get(), carry * X_WB, &reused_surface, &reused));
+  ASSERT_TRUE(Reuse(reuse, a.get(), carry * X_WA, a.get(), carry * X_WB, &reused_surface, &reused));
   const std::vector<ContactPoint> fresh = FreshPoints(*a, carry * X_WA, *a, carry * X_WB, &fresh_surface);
   const Vector3 c = carry * X_WA.translation();
   const PatchSummary r = Summarize(reused, c), f = Summarize(fresh, c);
