@@ -47,6 +47,7 @@ void RunSteps(benchmark::State& state, TestWorld* world, double dt, bool timed) 
   state.counters["newton_iterations"] = newton_iterations / steps;
   state.counters["surfaces_computed"] = stats.m_surfacesComputed / steps;
   state.counters["surfaces_reused"] = stats.m_surfacesReused / steps;
+  state.counters["broadphase_pairs"] = world->world()->getPairCache()->getNumOverlappingPairs();
   if (timed) {
     state.counters["surface_share"] = total > 0 ? stats.m_surfaceSeconds / total : 0;
     state.counters["solver_share"] = total > 0 ? stats.m_solverSeconds / total : 0;
