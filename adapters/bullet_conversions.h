@@ -17,10 +17,20 @@ inline Matrix3 ToEigen(const btMatrix3x3& R) {
   return result;
 }
 
+// A float Bullet's rotation is orthonormal only to float rounding (RᵀR − I of 1e-7), which the
+// core rejects as a sheared pose; it is taken to the nearest rotation in double through its
+// normalized quaternion. Anything farther from a rotation than float rounding explains is passed
+// as it is, for the core to reject with its message.
 inline RigidTransform ToRigidTransform(const btTransform& X) {
   RigidTransform result = RigidTransform::Identity();
   result.linear() = ToEigen(X.getBasis());
   result.translation() = ToEigen(X.getOrigin());
+  if constexpr (sizeof(btScalar) < sizeof(double)) {
+    const Matrix3 R = result.linear();
+    constexpr double kFloatRounding = 1e-5;
+    if ((R.transpose() * R - Matrix3::Identity()).norm() < kFloatRounding && R.determinant() > 0)
+      result.linear() = Eigen::Quaterniond(R).normalized().toRotationMatrix();
+  }
   return result;
 }
 

@@ -162,7 +162,8 @@ class StepProblem {
                                                                false);
     Eigen::VectorXd v_free(full);
     for (int i = 0; i < full; ++i) v_free[i] = body->getVelocityVector()[i];
-    const Eigen::VectorXd undo = v_free - v0;
+    std::vector<btScalar> undo(full);
+    for (int i = 0; i < full; ++i) undo[i] = static_cast<btScalar>(v_free[i] - v0[i]);
     body->applyDeltaVeeMultiDof(undo.data(), -1);
     MultiBodyBlock m{body, static_cast<int>(blocks.size()), first, Eigen::MatrixXd(n, n)};
     std::vector<btScalar> unit(full, 0), response(full, 0);

@@ -364,7 +364,7 @@ void btHydroelasticCollisionAlgorithm::MeasureApproach(btScalar dt, double* dept
     const btScalar vn = hydro::bullet::ToBullet(point.nhat_BA_W)
                             .dot(free0.PointVelocity(p) - free1.PointVelocity(p));
     *depth = std::max(*depth, -point.phi0_m);
-    *approach = std::max(*approach, -dt * vn);
+    *approach = std::max(*approach, -static_cast<double>(dt * vn));
   }
 }
 

@@ -278,7 +278,7 @@ TEST(BulletDeformablesTest, SoftFingersLiftARigidBoxByFriction) {
     }
     world.world->stepSimulation(dt, 0, dt);
     ASSERT_TRUE(deformables.getLastReports()[0].converged) << "step " << i;
-    lowest_gap = std::min(lowest_gap, box->getCenterOfMassPosition().z());
+    lowest_gap = std::min(lowest_gap, static_cast<double>(box->getCenterOfMassPosition().z()));
   }
   const double rise = box->getCenterOfMassPosition().z() - 0.02;
   std::printf("soft pads on kinematic fingers lifted a 50 g Bullet box by %.2f mm (fingers rose 50 mm), box speed "
