@@ -91,12 +91,13 @@ void btHydroelasticCollisionAlgorithm::processCollision(const btCollisionObjectW
     // (plugin/surface_reuse.h).
     const bool reuse = registry.SurfaceReuse();
     // The points come reduced when the solver takes them so (ReducePoints), and a kept surface
-    // keeps them reduced.
+    // keeps them reduced: it is not reused once the pair's point budget has changed.
+    const int max_points = MaxPoints(shape0, shape1);
     auto make_points = [&](const btTransform& X0, const btTransform& X1) {
       const hydro::RigidTransform X_WS0_at = hydro::bullet::ToRigidTransform(X0);
       const hydro::RigidTransform X_WS1_at = hydro::bullet::ToRigidTransform(X1);
       hydro::RigidTransform carry;
-      if (reuse && m_state->kept_surface.Reuse(g0.get(), X_WS0_at, g1.get(), X_WS1_at, &m_state->points, &carry)) {
+      if (reuse && max_points == m_state->kept_max_points && m_state->kept_surface.Reuse(g0.get(), X_WS0_at, g1.get(), X_WS1_at, &m_state->points, &carry)) {
         m_state->CarryKeptSurface(carry);
         hydro::bullet::RecordSurface(true);
         return true;
@@ -112,7 +113,8 @@ void btHydroelasticCollisionAlgorithm::processCollision(const btCollisionObjectW
       hydro::MakeContactPoints(*surface, &m_state->points);
       hydro::bullet::BoundPointDepths(*g0, X_WS0_at, *g1, X_WS1_at, &m_state->points);
       hydro::bullet::RecordSurface(false);
-      const bool reduced = ReducePoints(shape0, shape1);
+      const bool reduced = ReducePoints(max_points);
+      m_state->kept_max_points = max_points;
       if (reuse)
         m_state->kept_surface.Keep(g0, X_WS0_at, g1, X_WS1_at, *surface, reduced ? m_state->all_points : m_state->points,
                                    reduced ? &m_state->points : nullptr, reduced ? &m_state->merged_into : nullptr);
@@ -343,12 +345,15 @@ void btHydroelasticCollisionAlgorithm::ClearFallbackContact() {
   m_state->fallback_contact = false;
 }
 
-bool btHydroelasticCollisionAlgorithm::ReducePoints(const btCollisionShape* shape0, const btCollisionShape* shape1) {
+int btHydroelasticCollisionAlgorithm::MaxPoints(const btCollisionShape* shape0, const btCollisionShape* shape1) const {
   // The world-wide default applies to patches btHydroelasticConstraintSolver solves (to every pair
   // from its first step while such a solver exists); under another solver, Bullet's rows take each
   // polygon's point as before unless a shape asks for fewer.
   const bool block_solved = m_state->block_solved || btHydroelasticConstraintSolver::anyExists();
-  const int max_points = ShapeRegistry::Instance().MaxPatchPoints(shape0, shape1, block_solved);
+  return ShapeRegistry::Instance().MaxPatchPoints(shape0, shape1, block_solved);
+}
+
+bool btHydroelasticCollisionAlgorithm::ReducePoints(int max_points) {
   if (max_points <= 0 || static_cast<int>(m_state->points.size()) <= max_points) return false;
   m_state->all_points.swap(m_state->points);
   hydro::ReduceContactPoints(m_state->all_points, max_points, &m_state->points, &m_state->merged_into);

@@ -47,9 +47,11 @@ class btHydroelasticCollisionAlgorithm : public btCollisionAlgorithm {
   };
 
  private:
-  // Reduces the state's points when the pair takes fewer (all_points and merged_into then hold
-  // the points before, and where each went); returns whether it did.
-  bool ReducePoints(const btCollisionShape* shape0, const btCollisionShape* shape1);
+  // The most solver points the pair's patch takes now (0: all).
+  int MaxPoints(const btCollisionShape* shape0, const btCollisionShape* shape1) const;
+  // Reduces the state's points to max_points (all_points and merged_into then hold the points
+  // before, and where each went); returns whether it did.
+  bool ReducePoints(int max_points);
   void MeasureApproach(btScalar dt, double* depth, double* approach) const;
   double FractionToOverlap(const hydro::bullet::ShapeGeometry& g0, const btTransform& X_WS0,
                            const hydro::bullet::ShapeGeometry& g1, const btTransform& X_WS1, btScalar dt,

@@ -399,6 +399,31 @@ TEST(SurfaceReuseTest, ABlockAtRestReusesItsSurfacesAndRestsAsWithout) {
   for (size_t i = 0; i < rest[0].size(); ++i) EXPECT_LT((rest[0][i] - rest[1][i]).length(), 1e-6) << "box " << i;
 }
 
+// A reused surface keeps the points it was reduced to; a new point budget (whole patches, then the
+// default) takes effect at the next step all the same, for a pair at rest that reuses every step.
+TEST(SurfaceReuseTest, ANewPointBudgetTakesEffectAtTheNextStepWhileReusing) {
+  btBoxShape box(btVector3(0.1, 0.1, 0.1)), ground(btVector3(2, 2, 0.1));
+  test::ScopedHydroelastic tag(&box, test::Compliant(1e8, 0.02));  // a fine face: 100s of points
+  test::TestWorld world;
+  world.AddBody(&ground, 0, btVector3(0.3, 0.1, -0.1));  // off the ground's diagonal (ManifoldEmitterTest)
+  world.AddBody(&box, 1, btVector3(0, 0, 0.1));
+  auto points_in_one_step = [&] {
+    hydroResetStats();
+    world.Step(1, 1.0 / 60);
+    EXPECT_EQ(hydroGetStats().m_surfacesReused, 1);  // the one patch, reused
+    return hydroGetStats().m_points;
+  };
+  for (int budget : {0, 16, 4, 0}) {
+    test::ScopedWholePatches whole(budget);
+    world.Step(30, 1.0 / 60);  // settles, reusing from the second step on
+    const long long points = points_in_one_step();
+    if (budget == 0)
+      EXPECT_GT(points, 16);
+    else
+      EXPECT_LE(points, budget);
+  }
+}
+
 }  // namespace
 }  // namespace bullet
 }  // namespace hydro
