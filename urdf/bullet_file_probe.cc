@@ -4,7 +4,6 @@
 #include <BulletCollision/CollisionDispatch/btDefaultCollisionConfiguration.h>
 #include <BulletDynamics/Featherstone/btMultiBodyConstraintSolver.h>
 #include <BulletDynamics/Featherstone/btMultiBodyDynamicsWorld.h>
-#include <BulletWorldImporter/btMultiBodyWorldImporter.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -12,6 +11,8 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+
+#include "urdf/multibody_world_importer.h"
 
 namespace hydro {
 namespace urdf {
@@ -30,7 +31,7 @@ constexpr int kLoaded = 0, kRefused = 2;
   btDbvtBroadphase broadphase;
   btMultiBodyConstraintSolver solver;
   btMultiBodyDynamicsWorld world(&dispatcher, &broadphase, &solver, &configuration);
-  btMultiBodyWorldImporter importer(&world);
+  MultiBodyWorldImporter importer(&world);
   const bool loaded = importer.loadFileFromMemory(bytes.data(), static_cast<int>(bytes.size()));
   ::_exit(loaded ? kLoaded : kRefused);
 }

@@ -6,7 +6,6 @@
 #include <BulletDynamics/Featherstone/btMultiBodyConstraint.h>
 #include <BulletDynamics/Featherstone/btMultiBody.h>
 #include <BulletDynamics/Featherstone/btMultiBodyLinkCollider.h>
-#include <BulletWorldImporter/btMultiBodyWorldImporter.h>
 
 #include <cstring>
 #include <fstream>
@@ -18,6 +17,7 @@
 #include "adapters/shape_registry.h"
 #include "urdf/bullet_file_check.h"
 #include "urdf/bullet_file_probe.h"
+#include "urdf/multibody_world_importer.h"
 
 namespace hydro {
 namespace urdf {
@@ -92,7 +92,7 @@ std::unique_ptr<BuiltScene> LoadBulletWorldFile(const std::string& path, btMulti
   built->world_ = world;
   const int objects_before = world->getNumCollisionObjects();
   const int multibodies_before = world->getNumMultibodies();
-  built->importer_ = std::make_unique<btMultiBodyWorldImporter>(world);
+  built->importer_ = std::make_unique<MultiBodyWorldImporter>(world);
   // Bullet's reader swaps the buffer's bytes in place; it is ours, and copied out before it goes.
   if (!built->importer_->loadFileFromMemory(bytes.data(), static_cast<int>(bytes.size()))) {
     built->importer_->deleteAllData();

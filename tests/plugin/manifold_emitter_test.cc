@@ -6,6 +6,7 @@
 #include "plugin/manifold_emitter.h"
 #include "plugin/patch_registry.h"
 #include "test_world.h"
+#include "tests/bullet_precision.h"
 
 namespace hydro {
 namespace {
@@ -69,8 +70,9 @@ TEST(ManifoldEmitterTest, PairReleasesManifoldsItNoLongerNeedsAfterAWindow) {
   // Let down again: new manifolds carry the patch, and the box rests as before.
   body->setGravity(world.world()->getGravity());
   world.Step(200);
-  // As many as before, give or take the few points by which a resting patch's count flickers.
-  EXPECT_NEAR(PatchManifolds(world.dispatcher()), resting, 0.05 * resting);
+  // As many as before, give or take the few points by which a resting patch's count flickers (in
+  // Bullet's float build, whose poses round to 6e-9 m here, between 204 and 221 manifolds).
+  EXPECT_NEAR(PatchManifolds(world.dispatcher()), resting, test::BulletOr(0.05, 0.1) * resting);
   EXPECT_NEAR(body->getCenterOfMassPosition().z(), 0.05, 1e-3);
   EXPECT_LT(body->getLinearVelocity().length(), 1e-3);
 }
@@ -85,7 +87,9 @@ TEST(ManifoldEmitterTest, ManifoldsFollowTheLargestPatchOfTheWindow) {
     world.Step(20);
   }
   ASSERT_GT(PatchManifolds(world.dispatcher()), 4);
-  world.Step(hydro::bullet::kManifoldReleaseSteps);
+  // Within two windows: the window running when the patch shrank may have started while the whole
+  // patch flickered, and then releases down to the whole patch's need first.
+  world.Step(2 * hydro::bullet::kManifoldReleaseSteps);
   EXPECT_LE(PatchManifolds(world.dispatcher()), (hydro::bullet::kDefaultMaxPatchPoints + 3) / 4);
   EXPECT_GE(PatchManifolds(world.dispatcher()), 1);
 }

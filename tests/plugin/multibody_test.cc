@@ -16,6 +16,8 @@
 #include "plugin/btHydroelasticMultiBodyConstraintSolver.h"
 #include "test_world.h"
 
+#include "tests/bullet_precision.h"
+
 namespace hydro {
 namespace {
 
@@ -116,11 +118,14 @@ TEST(MultibodyTest, ArmPressingAPadMatchesTheRigidBodyArm) {
     std::printf("rigid-body arm: tip force %.5f N\n", rigid_force);
     world.world()->removeConstraint(&hinge);
   }
+  // The rigid-body arm hangs on Bullet's own btHingeConstraint, whose float solve leaves the tip
+  // force 1.15 % low (4.849 N; 4.891 N in double): in float it is held to 2 %.
+  const double rigid_tolerance = test::BulletOr(0.01, 0.02);
   for (double force : multibody_force) {
     EXPECT_NEAR(force / kExpectedForce, 1.0, 0.01);
-    EXPECT_NEAR(force / rigid_force, 1.0, 0.01);
+    EXPECT_NEAR(force / rigid_force, 1.0, rigid_tolerance);
   }
-  EXPECT_NEAR(rigid_force / kExpectedForce, 1.0, 0.01);
+  EXPECT_NEAR(rigid_force / kExpectedForce, 1.0, rigid_tolerance);
 }
 
 }  // namespace

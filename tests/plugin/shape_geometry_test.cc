@@ -16,6 +16,8 @@
 #include "adapters/shape_registry.h"
 #include "hydro/make_meshes.h"
 
+#include "tests/bullet_precision.h"
+
 namespace hydro {
 namespace bullet {
 namespace {
@@ -59,11 +61,11 @@ TEST(ShapeGeometryTest, PrimitivesKeepTheirVolumeCompliantAndRigid) {
     const btHydroelasticProperties soft = Soft();
     const ShapeGeometry compliant = MakeShapeGeometry(*c.shape, &soft);
     ASSERT_EQ(compliant.kind, Kind::kCompliantMesh) << name;
-    EXPECT_NEAR(MeshVolume(compliant), c.volume, c.tolerance * c.volume) << name;
+    EXPECT_NEAR(MeshVolume(compliant), c.volume, test::BulletRelative(c.tolerance) * c.volume) << name;
     EXPECT_EQ(compliant.modulus_Pa, 1e5);
     const ShapeGeometry rigid = MakeShapeGeometry(*c.shape, nullptr);
     ASSERT_EQ(rigid.kind, Kind::kRigidMesh) << name;
-    EXPECT_NEAR(MeshVolume(rigid), c.volume, c.tolerance * c.volume) << name;
+    EXPECT_NEAR(MeshVolume(rigid), c.volume, test::BulletRelative(c.tolerance) * c.volume) << name;
     EXPECT_TRUE(std::isinf(rigid.modulus_Pa));
   }
 }
@@ -79,8 +81,8 @@ TEST(ShapeGeometryTest, AxesFollowBulletsUpAxis) {
     lo = lo.cwiseMin(p_S);
     hi = hi.cwiseMax(p_S);
   }
-  EXPECT_NEAR(hi.y(), 0.2, 1e-12);
-  EXPECT_NEAR(lo.y(), -0.2, 1e-12);
+  EXPECT_NEAR(hi.y(), 0.2, test::BulletAbsolute(1e-12, 0.2));
+  EXPECT_NEAR(lo.y(), -0.2, test::BulletAbsolute(1e-12, 0.2));
   EXPECT_NEAR(hi.x(), 0.05, 0.002);
   // A plane with normal n and constant c: the half-space frame's z axis is n, origin c·n.
   btStaticPlaneShape plane(btVector3(0, 1, 1).normalized(), 0.5);
@@ -93,12 +95,12 @@ TEST(ShapeGeometryTest, AxesFollowBulletsUpAxis) {
 TEST(ShapeGeometryTest, ScalingHullsMeshesAndPlanes) {
   btBoxShape box(btVector3(0.1, 0.1, 0.1));
   box.setLocalScaling(btVector3(2, 1, 1));
-  EXPECT_NEAR(MeshVolume(MakeShapeGeometry(box, nullptr)), 0.4 * 0.2 * 0.2, 1e-12);
+  EXPECT_NEAR(MeshVolume(MakeShapeGeometry(box, nullptr)), 0.4 * 0.2 * 0.2, test::BulletAbsolute(1e-12, 0.016));
   btConvexHullShape hull;
   for (int i = 0; i < 8; ++i) hull.addPoint(btVector3(i & 1 ? 0.1 : -0.1, i & 2 ? 0.1 : -0.1, i & 4 ? 0.1 : -0.1));
   hull.setLocalScaling(btVector3(1, 1, 3));
   const btHydroelasticProperties soft = Soft(0.05);
-  EXPECT_NEAR(MeshVolume(MakeShapeGeometry(hull, &soft)), 0.2 * 0.2 * 0.6, 1e-12);
+  EXPECT_NEAR(MeshVolume(MakeShapeGeometry(hull, &soft)), 0.2 * 0.2 * 0.6, test::BulletAbsolute(1e-12, 0.024));
   // A BVH triangle mesh (a tetrahedron) is rigid; compliant only with a user tet mesh.
   btTriangleMesh triangles;
   const btVector3 a(0, 0, 0), b(1, 0, 0), c(0, 1, 0), d(0, 0, 1);
@@ -124,7 +126,7 @@ TEST(ShapeGeometryTest, ScalingHullsMeshesAndPlanes) {
   slab.m_slabThickness = 0.1;
   const ShapeGeometry g = MakeShapeGeometry(plane, &slab);
   EXPECT_EQ(g.kind, Kind::kCompliantHalfSpace);
-  EXPECT_DOUBLE_EQ(g.compliant_half_space->gradient_magnitude(), 1e6);
+  EXPECT_NEAR(g.compliant_half_space->gradient_magnitude(), 1e6, test::BulletAbsolute(1e-9, 1e6));
 }
 
 // Bullet's contact reaches beyond the geometry by the margin of the shapes it grows by it (hull,
@@ -155,7 +157,7 @@ TEST(ShapeGeometryTest, TheMarginOutsideIsWhereBulletGrowsTheShape) {
   for (const auto& c : cases) {
     const std::string name = ShapeTypeName(c.shape->getShapeType());
     c.shape->setMargin(kMargin);  // the sphere and capsule keep their radius as their margin
-    EXPECT_EQ(MarginOutsideGeometry(*c.shape), c.outside ? kMargin : 0.0) << name;
+    EXPECT_NEAR(MarginOutsideGeometry(*c.shape), c.outside ? kMargin : 0.0, test::BulletAbsolute(0, kMargin)) << name;
     const ShapeGeometry g = MakeShapeGeometry(*c.shape, nullptr);
     ASSERT_EQ(g.kind, Kind::kRigidMesh) << name;
     double lowest = 1e300;
@@ -166,7 +168,7 @@ TEST(ShapeGeometryTest, TheMarginOutsideIsWhereBulletGrowsTheShape) {
   }
   btBvhTriangleMeshShape mesh(&triangles, true);
   mesh.setMargin(kMargin);  // btConvexConcaveCollisionAlgorithm gives each triangle this margin
-  EXPECT_EQ(MarginOutsideGeometry(mesh), kMargin);
+  EXPECT_NEAR(MarginOutsideGeometry(mesh), kMargin, test::BulletAbsolute(0, kMargin));
   btScaledBvhTriangleMeshShape scaled(&mesh, btVector3(2, 2, 2));
   EXPECT_EQ(MarginOutsideGeometry(scaled), 0.0);  // its own margin, 0 unless set
   btStaticPlaneShape plane(btVector3(0, 0, 1), 0);
@@ -189,8 +191,8 @@ TEST(ShapeGeometryTest, RigidHullFacesAreSplitToTheHint) {
     ASSERT_EQ(g.kind, Kind::kRigidMesh);
     const TriangleSurfaceMesh& mesh = g.rigid_mesh->mesh();
     EXPECT_EQ(mesh.num_triangles(), triangles) << hint;
-    EXPECT_NEAR(mesh.CalcTotalArea(), 6 * 0.04, 1e-12);
-    EXPECT_NEAR(mesh.CalcEnclosedVolume(), 0.008, 1e-12);
+    EXPECT_NEAR(mesh.CalcTotalArea(), 6 * 0.04, test::BulletAbsolute(1e-12, 0.24));
+    EXPECT_NEAR(mesh.CalcEnclosedVolume(), 0.008, test::BulletAbsolute(1e-12, 0.008));
     const double max_edge = hint > 0 ? hint : 0.025;
     for (int f = 0; f < mesh.num_triangles(); ++f) {
       const Triangle& t = mesh.triangle(f);
@@ -199,7 +201,7 @@ TEST(ShapeGeometryTest, RigidHullFacesAreSplitToTheHint) {
       const Vector3 n = mesh.face_normal(f);
       const Vector3 centroid = (mesh.vertex(t[0]) + mesh.vertex(t[1]) + mesh.vertex(t[2])) / 3;
       EXPECT_NEAR(n.cwiseAbs().maxCoeff(), 1.0, 1e-12);
-      EXPECT_NEAR(n.dot(centroid), 0.1, 1e-12);
+      EXPECT_NEAR(n.dot(centroid), 0.1, test::BulletAbsolute(1e-12, 0.1));
     }
   }
 }
@@ -238,11 +240,11 @@ TEST(ShapeGeometryTest, CachedGeometryFollowsTheShapeAtAnAddress) {
   alignas(btBoxShape) unsigned char storage[sizeof(btBoxShape)];
   auto* first = new (storage) btBoxShape(btVector3(0.1, 0.1, 0.1));
   const auto g1 = ShapeRegistry::Instance().Geometry(first);
-  EXPECT_NEAR(MeshVolume(*g1), 0.008, 1e-12);
+  EXPECT_NEAR(MeshVolume(*g1), 0.008, test::BulletAbsolute(1e-12, 0.008));
   first->~btBoxShape();
   auto* second = new (storage) btBoxShape(btVector3(0.2, 0.1, 0.1));
   const auto g2 = ShapeRegistry::Instance().Geometry(second);
-  EXPECT_NEAR(MeshVolume(*g2), 0.016, 1e-12);
+  EXPECT_NEAR(MeshVolume(*g2), 0.016, test::BulletAbsolute(1e-12, 0.016));
   // The same shape again: built once, shared.
   EXPECT_EQ(ShapeRegistry::Instance().Geometry(second), g2);
   hydroRemoveShape(second);

@@ -21,6 +21,8 @@
 #include "test_files.h"
 #include "test_world.h"
 
+#include "tests/bullet_precision.h"
+
 namespace hydro {
 namespace urdf {
 namespace {
@@ -131,7 +133,7 @@ TEST(BulletWorldFileTest, ASavedWorldLoadsBackAsItWas) {
   ASSERT_TRUE(built) << d.ToString();
   EXPECT_EQ(d.all().size(), 0u) << d.ToString();
   EXPECT_EQ(w.world->getGravity(), btVector3(0, 0, -9.81));
-  EXPECT_DOUBLE_EQ(w.world->getSolverInfo().m_timeStep, kStep);
+  EXPECT_NEAR(w.world->getSolverInfo().m_timeStep, kStep, hydro::test::BulletAbsolute(0, kStep, 1));
   EXPECT_EQ(w.world->getNumMultibodies(), 1);
   ASSERT_EQ(built->bodies().size(), saved.bodies.size());
   for (const SavedWorld::Body& expected : saved.bodies) {

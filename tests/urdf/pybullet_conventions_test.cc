@@ -24,6 +24,8 @@
 #include "urdf/xml_context.h"
 #include "test_world.h"
 
+#include "tests/bullet_precision.h"
+
 namespace hydro {
 namespace urdf {
 namespace {
@@ -407,7 +409,7 @@ void ExpectSphericalPendulum(const std::string& text, const std::string& file, b
     return p.x() * v.y() - p.y() * v.x();
   };
   const double L0 = r_W.x() * v0_W.y() - r_W.y() * v0_W.x();
-  ASSERT_NEAR(L0, -0.5 * std::sin(0.3) * 0.5, 1e-12);
+  ASSERT_NEAR(L0, -0.5 * std::sin(0.3) * 0.5, hydro::test::BulletAbsolute(1e-12, 0.5));
   EXPECT_NEAR(angular_momentum_z(), L0, 1e-3 * std::abs(L0)) << multibody;  // the push was applied
   for (int i = 0; i < 1000; ++i) {
     world.Step(1, 1e-3);
@@ -603,7 +605,7 @@ TEST(PyBulletConventionsTest, AMeshHullHasPyBulletsMarginAndATaggedOneNone) {
     const btCollisionShape* shape = crate->collider->getCollisionShape();
     if (shape->isCompound()) shape = static_cast<const btCompoundShape*>(shape)->getChildShape(0);  // off its COM
     ASSERT_EQ(shape->getShapeType(), CONVEX_HULL_SHAPE_PROXYTYPE);
-    EXPECT_EQ(shape->getMargin(), compliant ? 0.0 : 0.001);
+    EXPECT_NEAR(shape->getMargin(), compliant ? 0.0 : 0.001, hydro::test::BulletAbsolute(0, 0.001));
     const double dt = 1e-3;
     w.Step(1000, dt);
     Vector3 v, omega;
@@ -715,7 +717,8 @@ TEST(PyBulletConventionsTest, ABoxsCornersAreNotRoundedByBulletsDefaultMargin) {
     w.Step(1000, 1e-3);
     Vector3 v, omega;
     w.built->LinkVelocity(*box, &v, &omega);
-    EXPECT_LT(v.norm(), 1e-3);
+    // Bullet's own contact (patch contact is off) jitters at 3 mm/s in its float build.
+    EXPECT_LT(v.norm(), hydro::test::BulletOr(1e-3, 5e-3));
     const double lowest = w.built->LinkPose(*box).translation().z() - reach;
     std::printf("box on its %s: lowest point at %.3f mm (geometric: 0)\n", label, 1e3 * lowest);
     EXPECT_NEAR(lowest, 0, 2e-3);
@@ -829,7 +832,7 @@ TEST(PyBulletConventionsTest, TheMassZeroPlaneStaysExactlyWhereItIs) {
     EXPECT_TRUE(plane->rigid_body->isStaticObject());
     const btTransform X_WPlane0 = plane->collider->getWorldTransform();
     const RigidTransform X_WL0 = world.built->LinkPose(*plane);
-    EXPECT_NEAR((X_WL0.translation() - p_WPlane).norm(), 0, 1e-15);
+    EXPECT_NEAR((X_WL0.translation() - p_WPlane).norm(), 0, hydro::test::BulletAbsolute(1e-15, 0.5));
 
     const double dt = 1.0 / 60;
     world.Step(120, dt);  // 2 s
@@ -914,7 +917,7 @@ TEST(PyBulletConventionsTest, TheKukasMassZeroBaseStaysFixed) {
     const btTransform X_WBase0 = base->collider->getWorldTransform();
     const btVector3 p_WMb0 = multibody ? base->multibody->getBasePos() : btVector3(0, 0, 0);
     const RigidTransform X_WL0 = world.built->LinkPose(*base);
-    EXPECT_NEAR((X_WL0.translation() - Vector3(0.1, 0.2, 0.5)).norm(), 0, 1e-15);
+    EXPECT_NEAR((X_WL0.translation() - Vector3(0.1, 0.2, 0.5)).norm(), 0, hydro::test::BulletAbsolute(1e-15, 0.5));
     const Vector3 p_WTip0 = world.built->LinkPose(*tip) * Vector3(0.3, 0, 0);
 
     double max_rotation_change = 0;  // largest change of any entry of the base link's rotation
@@ -925,14 +928,15 @@ TEST(PyBulletConventionsTest, TheKukasMassZeroBaseStaysFixed) {
       if (multibody) {
         ASSERT_EQ(base->multibody->getBasePos(), p_WMb0) << "step " << step;
       }
-      ASSERT_NEAR((X_WL.translation() - X_WL0.translation()).norm(), 0, 1e-15) << "step " << step;
+      ASSERT_NEAR((X_WL.translation() - X_WL0.translation()).norm(), 0, hydro::test::BulletAbsolute(1e-15, 0.5)) << "step " << step;
     }
     std::printf("%s: base rotation changed by at most %.2e\n", multibody ? "multibody" : "rigid", max_rotation_change);
     if (multibody) {
       // Bullet integrates even a fixed base's quaternion (by zero) and renormalizes it at every
       // step, which flips its last bit back and forth: measured 3.3e-16 in the rotation matrix.
-      // The position is added zero and stays bit-identical (checked above at every step).
-      EXPECT_LT(max_rotation_change, 1e-15);
+      // The position is added zero and stays bit-identical (checked above at every step). In
+      // Bullet's float build the flipped bit is float's (1.8e-7).
+      EXPECT_LT(max_rotation_change, hydro::test::BulletAbsolute(1e-15, 1.0));
       EXPECT_EQ(base->multibody->getBaseVel(), btVector3(0, 0, 0));
       EXPECT_EQ(base->multibody->getBaseOmega(), btVector3(0, 0, 0));
     } else {
