@@ -1,6 +1,7 @@
 #include "plugin/btHydroelasticContactQuery.h"
 
 #include "adapters/bullet_conversions.h"
+#include "hydro/contact_surface.h"
 #include "plugin/patch_registry.h"
 
 using hydro::bullet::ToBullet;
@@ -17,6 +18,8 @@ std::vector<btHydroelasticContactPatch> hydroGetContactPatches(const btDispatche
     patch.m_numSolverPoints = state->num_points_emitted;
     patch.m_elasticForceOnBody0 = ToBullet(surface.CalcElasticForceOnA());
     patch.m_area = surface.CalcTotalArea();
+    patch.m_numPolygons = surface.num_polygons();
+    patch.m_maxPressure = surface.CalcMaxPressure();
     btScalar normal_total = 0;
     btVector3 weighted_point(0, 0, 0);
     for (const btPersistentManifold* manifold : state->manifolds) {
@@ -36,4 +39,19 @@ std::vector<btHydroelasticContactPatch> hydroGetContactPatches(const btDispatche
     patches.push_back(patch);
   }
   return patches;
+}
+
+bool hydroGetPatchPolygon(const btHydroelasticContactPatch& patch, int index, btAlignedObjectArray<btVector3>* vertices,
+                          btAlignedObjectArray<btScalar>* pressures, btVector3* normal) {
+  if (!patch.m_surface || index < 0 || index >= patch.m_surface->num_polygons()) return false;
+  const hydro::ContactSurface& surface = *patch.m_surface;
+  const hydro::ContactPolygon& polygon = surface.polygon(index);
+  vertices->resize(polygon.num_vertices);
+  pressures->resize(polygon.num_vertices);
+  for (int i = 0; i < polygon.num_vertices; ++i) {
+    (*vertices)[i] = ToBullet(surface.vertex(polygon, i));
+    (*pressures)[i] = static_cast<btScalar>(surface.pressure(polygon, i));
+  }
+  *normal = ToBullet(polygon.nhat_BA_W);
+  return true;
 }

@@ -4,10 +4,13 @@
 //   for (const btHydroelasticContactPatch& patch : hydroGetContactPatches(world->getDispatcher(), dt)) …
 #include <BulletCollision/BroadphaseCollision/btDispatcher.h>
 #include <BulletCollision/CollisionDispatch/btCollisionObject.h>
+#include <LinearMath/btAlignedObjectArray.h>
 
 #include <vector>
 
-#include "hydro/contact_surface.h"
+namespace hydro {
+class ContactSurface;  // hydro/contact_surface.h; read it through the hydroPatch… calls below
+}
 
 struct btHydroelasticContactPatch {
   const btCollisionObject* m_body0{nullptr};
@@ -20,6 +23,8 @@ struct btHydroelasticContactPatch {
   // gravity over one step, g·dt² = 2.7 mm, pressed into it) where 1 ms steps show 1.5 kPa; the
   // mean pressure that carries its weight is 490 Pa. The solved force is m_forceOnBody0.
   const hydro::ContactSurface* m_surface{nullptr};
+  int m_numPolygons{0};
+  btScalar m_maxPressure{0};  // Pa, over the polygons' vertices
   int m_numSolverPoints{0};
   // From the solver's impulses of the last step divided by the step: the force on body0 and its
   // moment about the world origin (normal and friction together).
@@ -35,3 +40,9 @@ struct btHydroelasticContactPatch {
 // Every pair of `dispatcher` that had patch contact in the last collision pass. `timeStep` is the
 // fixed substep the world was stepped with (impulse → force).
 std::vector<btHydroelasticContactPatch> hydroGetContactPatches(const btDispatcher* dispatcher, btScalar timeStep);
+
+// Polygon `index` (0 ≤ index < m_numPolygons) of a patch in Bullet's types: its vertices (world,
+// counter-clockwise about its normal), the pressure (Pa) at each, and its unit normal (out of
+// body1 into body0). Returns false, writing nothing, for an index out of range.
+bool hydroGetPatchPolygon(const btHydroelasticContactPatch& patch, int index, btAlignedObjectArray<btVector3>* vertices,
+                          btAlignedObjectArray<btScalar>* pressures, btVector3* normal);

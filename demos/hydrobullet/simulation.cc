@@ -4,6 +4,7 @@
 #include <map>
 
 #include "adapters/bullet_conversions.h"
+#include "hydro/contact_surface.h"
 #include "plugin/btHydroelasticCollisionConfiguration.h"
 #include "plugin/btHydroelasticContactQuery.h"
 #include "plugin/btHydroelasticMultiBodyConstraintSolver.h"

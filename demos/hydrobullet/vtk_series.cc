@@ -8,6 +8,7 @@
 
 #include "adapters/bullet_conversions.h"
 #include "adapters/shape_geometry.h"
+#include "hydro/contact_surface.h"
 #include "hydro/make_surface_mesh.h"
 #include "plugin/btHydroelasticContactQuery.h"
 

@@ -17,6 +17,7 @@
 
 #include "../plugin/test_world.h"
 #include "adapters/convex_hull.h"
+#include "hydro/contact_surface.h"
 #include "plugin/btHydroelasticContactQuery.h"
 #include "plugin/btHydroelasticStats.h"
 

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <string>
 
+#include "hydro/contact_surface.h"
 #include "hydro/contact_wrench.h"
 #include "plugin/btHydroelasticContactQuery.h"
 #include "plugin/patch_registry.h"

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "adapters/shape_geometry.h"
+#include "hydro/contact_surface.h"
 #include "hydro/point_approximation.h"
 #include "hydro/point_reduction.h"
 #include "plugin/btHydroelasticStats.h"

@@ -18,6 +18,7 @@
 #include <utility>
 
 #include "plugin/btHydroelasticContactQuery.h"
+#include "hydro/contact_surface.h"
 #include "test_files.h"
 #include "test_world.h"
 

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "adapters/convex_hull.h"
+#include "hydro/contact_surface.h"
 #include "hydro/make_meshes.h"
 #include "plugin/btHydroelasticContactQuery.h"
 #include "urdf/compliance_rules.h"

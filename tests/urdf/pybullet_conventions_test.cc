@@ -19,6 +19,7 @@
 #include <utility>
 
 #include "adapters/bullet_conversions.h"
+#include "hydro/contact_surface.h"
 #include "plugin/btHydroelasticContactQuery.h"
 #include "urdf/compliance_rules.h"
 #include "urdf/xml_context.h"

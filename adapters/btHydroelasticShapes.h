@@ -1,0 +1,20 @@
+#pragma once
+// Tagging Bullet shapes for patch contact: the calls a Bullet program makes once per shape, and
+// the world-wide defaults. Part of the installed API (<hydrobullet/btHydroelastic.h>).
+#include <BulletCollision/CollisionShapes/btCollisionShape.h>
+
+#include "adapters/hydroelastic_properties.h"
+
+// Makes `shape` hydroelastic (compliant or rigid) for every object that uses it. Throws
+// hydro::InvalidInput naming the shape type and the bad value.
+void hydroSetHydroelastic(const btCollisionShape* shape, const btHydroelasticProperties& properties);
+// Keeps Bullet's contact points for pairs involving `shape`, made compliant per seed 003.
+void hydroSetPointContactMaterial(const btCollisionShape* shape, const btPointContactMaterial& material);
+// Reduces every patch to at most `maxPoints` solver points unless a shape asks for fewer (0: off).
+void hydroSetDefaultMaxPatchPoints(int maxPoints);
+// On by default: a pair whose bodies have moved less relative to each other than a tolerance
+// since its contact surface was computed keeps that surface, its points' depths updated to first
+// order (plugin/surface_reuse.h states the error bound). Off computes every surface anew.
+void hydroSetSurfaceReuse(bool on);
+// Forgets the shape (call before deleting a tagged shape).
+void hydroRemoveShape(const btCollisionShape* shape);
