@@ -1,6 +1,9 @@
 #include "plugin/patch_registry.h"
 
+#include <BulletCollision/CollisionDispatch/btCollisionObject.h>
+
 #include <algorithm>
+#include <limits>
 
 namespace hydro {
 namespace bullet {
@@ -25,10 +28,17 @@ std::vector<const PatchState*> PatchRegistry::StatesOf(const btDispatcher* dispa
   std::vector<const PatchState*> result;
   for (const PatchState* s : states_)
     if (s->dispatcher == dispatcher) result.push_back(s);
-  // Ordered by the pair's objects, so repeated queries list pairs alike.
-  std::sort(result.begin(), result.end(), [](const PatchState* a, const PatchState* b) {
-    return std::make_pair(a->body0, a->body1) < std::make_pair(b->body0, b->body1);
-  });
+  // Ordered by the pair's objects' places in their world (the order they were added in), not by
+  // their heap addresses, so that runs list pairs alike from run to run (objects not in a world
+  // follow, by address).
+  auto key = [](const PatchState* s) {
+    auto place = [](const btCollisionObject* object) {
+      const int index = object->getWorldArrayIndex();
+      return std::make_pair(index < 0 ? std::numeric_limits<int>::max() : index, object);
+    };
+    return std::make_pair(place(s->body0), place(s->body1));
+  };
+  std::sort(result.begin(), result.end(), [&](const PatchState* a, const PatchState* b) { return key(a) < key(b); });
   return result;
 }
 

@@ -1,0 +1,137 @@
+// Reading patches after a step (plugin/btHydroelasticContactQuery.h) with Bullet's types only, in
+// an order that repeats from run to run, and worlds that step on threads of their own.
+#include <gtest/gtest.h>
+
+#include <btBulletDynamicsCommon.h>
+
+#include <cmath>
+#include <cstring>
+#include <memory>
+#include <thread>
+#include <vector>
+
+#include "hydro/contact_surface.h"
+#include "plugin/btHydroelasticContactQuery.h"
+#include "test_world.h"
+
+namespace hydro {
+namespace {
+
+// A compliant ball resting on a rigid plane: its one patch read polygon by polygon through
+// hydroGetPatchPolygon matches the core's surface, and carries the ball's weight.
+TEST(ContactQueryTest, PatchPolygonsReadInBulletsTypesMatchTheSurface) {
+  btSphereShape ball(0.05);
+  btStaticPlaneShape plane(btVector3(0, 0, 1), 0);
+  test::ScopedHydroelastic tag(&ball, test::Compliant(1e6, 0.01));
+  test::TestWorld world;
+  world.AddBody(&plane, 0, btVector3(0, 0, 0));
+  btRigidBody* body = world.AddBody(&ball, 1, btVector3(0, 0, 0.05));
+  world.Step(1000);
+  const std::vector<btHydroelasticContactPatch> patches = hydroGetContactPatches(world.dispatcher(), 1e-3);
+  ASSERT_EQ(patches.size(), 1u);
+  const btHydroelasticContactPatch& patch = patches[0];
+  const ContactSurface& surface = *patch.m_surface;
+  ASSERT_EQ(patch.m_numPolygons, surface.num_polygons());
+  ASSERT_GT(patch.m_numPolygons, 10);
+  EXPECT_DOUBLE_EQ(patch.m_maxPressure, static_cast<btScalar>(surface.CalcMaxPressure()));
+  // The weight, to the solver's tolerance (the ball is body0 or body1 of the pair).
+  const double up = (patch.m_body0 == body ? 1 : -1) * patch.m_forceOnBody0.z();
+  EXPECT_NEAR(up, 9.81, 0.01 * 9.81);
+  btAlignedObjectArray<btVector3> vertices;
+  btAlignedObjectArray<btScalar> pressures;
+  btVector3 normal;
+  double area = 0;
+  for (int i = 0; i < patch.m_numPolygons; ++i) {
+    ASSERT_TRUE(hydroGetPatchPolygon(patch, i, &vertices, &pressures, &normal));
+    const ContactPolygon& polygon = surface.polygon(i);
+    ASSERT_EQ(vertices.size(), polygon.num_vertices);
+    for (int k = 0; k < vertices.size(); ++k) {
+      EXPECT_NEAR((vertices[k] - btVector3(surface.vertex(polygon, k).x(), surface.vertex(polygon, k).y(),
+                                           surface.vertex(polygon, k).z()))
+                      .length(),
+                  0, 1e-6);
+      EXPECT_NEAR(pressures[k], surface.pressure(polygon, k), 1e-6 * patch.m_maxPressure);
+    }
+    EXPECT_NEAR(normal.dot(btVector3(polygon.nhat_BA_W.x(), polygon.nhat_BA_W.y(), polygon.nhat_BA_W.z())), 1, 1e-6);
+    // The polygon's area from its vertices (a fan about the first).
+    btVector3 twice(0, 0, 0);
+    for (int k = 1; k + 1 < vertices.size(); ++k) twice += (vertices[k] - vertices[0]).cross(vertices[k + 1] - vertices[0]);
+    area += 0.5 * twice.length();
+  }
+  EXPECT_NEAR(area, patch.m_area, 1e-6 * patch.m_area);
+  EXPECT_FALSE(hydroGetPatchPolygon(patch, -1, &vertices, &pressures, &normal));
+  EXPECT_FALSE(hydroGetPatchPolygon(patch, patch.m_numPolygons, &vertices, &pressures, &normal));
+}
+
+// A row of boxes on the ground, created in the reverse of the order they are added to the world
+// (so their heap addresses run against it): the patches are listed by the order the bodies were
+// added in.
+TEST(ContactQueryTest, PatchesAreListedInTheOrderTheBodiesWereAdded) {
+  btBoxShape box(btVector3(0.05, 0.05, 0.05)), ground(btVector3(2, 2, 0.1));
+  test::ScopedHydroelastic tag(&box, test::Compliant(1e6));
+  btDefaultCollisionConfiguration unused;  // keeps the allocator busy between the bodies
+  test::TestWorld world;
+  world.AddBody(&ground, 0, btVector3(0, 0, -0.1));
+  constexpr int kBoxes = 6;
+  std::vector<std::unique_ptr<btRigidBody>> boxes(kBoxes);
+  btVector3 inertia;
+  box.calculateLocalInertia(1, inertia);
+  for (int i = kBoxes - 1; i >= 0; --i) boxes[i] = std::make_unique<btRigidBody>(1, nullptr, &box, inertia);
+  for (int i = 0; i < kBoxes; ++i) {
+    boxes[i]->setWorldTransform(btTransform(btQuaternion::getIdentity(), btVector3(0.2 * i, 0, 0.05)));
+    world.world()->addRigidBody(boxes[i].get());
+  }
+  world.Step(20);
+  const std::vector<btHydroelasticContactPatch> patches = hydroGetContactPatches(world.dispatcher(), 1e-3);
+  ASSERT_EQ(patches.size(), static_cast<size_t>(kBoxes));
+  for (int i = 0; i < kBoxes; ++i) {
+    const btCollisionObject* other = patches[i].m_body0 == boxes[i].get() ? patches[i].m_body1 : patches[i].m_body0;
+    EXPECT_TRUE(patches[i].m_body0 == boxes[i].get() || patches[i].m_body1 == boxes[i].get()) << i;
+    EXPECT_EQ(other->getWorldArrayIndex(), 0) << i;  // each on the ground
+  }
+  for (auto& body : boxes) world.world()->removeRigidBody(body.get());
+}
+
+// One scene: a 2 × 2 × 2 block of compliant boxes dropped on the ground at 60 Hz, 60 steps. The
+// final poses, bit for bit.
+std::vector<btTransform> RunBlock(const btBoxShape& box_shape) {
+  btBoxShape ground(btVector3(2, 2, 0.1));
+  test::TestWorld world;
+  world.AddBody(&ground, 0, btVector3(0, 0, -0.1));
+  std::vector<btRigidBody*> boxes;
+  btBoxShape* box = const_cast<btBoxShape*>(&box_shape);
+  for (int i = 0; i < 2; ++i)
+    for (int j = 0; j < 2; ++j)
+      for (int k = 0; k < 2; ++k)
+        boxes.push_back(world.AddBody(box, 1, btVector3(0.21 * i + 0.01 * k, 0.21 * j, 0.15 + 0.21 * k)));
+  world.Step(60, 1.0 / 60);
+  std::vector<btTransform> poses;
+  for (btRigidBody* body : boxes) poses.push_back(body->getWorldTransform());
+  return poses;
+}
+
+bool Same(const std::vector<btTransform>& a, const std::vector<btTransform>& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i)
+    if (std::memcmp(&a[i], &b[i], sizeof(btTransform)) != 0) return false;
+  return true;
+}
+
+// Two worlds stepped at once on two threads end bit for bit where each ends stepped alone: the
+// worlds share the shapes' tags and nothing else that changes their results.
+TEST(ContactQueryTest, TwoWorldsOnTwoThreadsMatchEachAlone) {
+  btBoxShape box(btVector3(0.1, 0.1, 0.1));
+  test::ScopedHydroelastic tag(&box, test::Compliant(1e8));
+  const std::vector<btTransform> alone = RunBlock(box);
+  std::vector<btTransform> first, second;
+  std::thread a([&] { first = RunBlock(box); });
+  std::thread b([&] { second = RunBlock(box); });
+  a.join();
+  b.join();
+  EXPECT_TRUE(Same(first, alone));
+  EXPECT_TRUE(Same(second, alone));
+  EXPECT_FALSE(Same(alone, {}));
+}
+
+}  // namespace
+}  // namespace hydro
