@@ -164,7 +164,7 @@ std::shared_ptr<const ShapeGeometry> ShapeRegistry::Geometry(const btCollisionSh
     if (geometry->kind == ShapeGeometry::Kind::kUnsupported) {
       // Report once per shape type (or per message), not every step.
       static std::set<std::string> reported;
-      if (reported.insert(geometry->error).second) std::fprintf(stderr, "HydroBullet: %s\n", geometry->error.c_str());
+      if (reported.insert(geometry->error).second) ReportError(geometry->error);
     }
     entry.geometry = std::move(geometry);
     entry.fingerprint = fingerprint;
@@ -179,16 +179,50 @@ std::shared_ptr<const ShapeGeometry> ShapeRegistry::Geometry(const btCollisionSh
 }  // namespace bullet
 }  // namespace hydro
 
-void hydroSetHydroelastic(const btCollisionShape* shape, const btHydroelasticProperties& properties) {
-  hydro::bullet::ShapeRegistry::Instance().SetHydroelastic(shape, properties);
+namespace {
+
+std::atomic<btHydroelasticErrorCallback> g_error_callback{nullptr};
+
+// Runs a registry call, turning its InvalidInput into a false return and a reported message.
+template <class Call>
+bool Reported(Call&& call) {
+  try {
+    call();
+    return true;
+  } catch (const hydro::InvalidInput& e) {
+    hydro::bullet::ReportError(e.what());
+    return false;
+  }
 }
 
-void hydroSetPointContactMaterial(const btCollisionShape* shape, const btPointContactMaterial& material) {
-  hydro::bullet::ShapeRegistry::Instance().SetPointMaterial(shape, material);
+}  // namespace
+
+namespace hydro {
+namespace bullet {
+
+void ReportError(const std::string& message) {
+  if (btHydroelasticErrorCallback callback = g_error_callback.load()) {
+    callback(message.c_str());
+    return;
+  }
+  std::fprintf(stderr, "HydroBullet: %s\n", message.c_str());
 }
 
-void hydroSetDefaultMaxPatchPoints(int maxPoints) {
-  hydro::bullet::ShapeRegistry::Instance().SetDefaultMaxPatchPoints(maxPoints);
+}  // namespace bullet
+}  // namespace hydro
+
+void hydroSetErrorCallback(btHydroelasticErrorCallback callback) { g_error_callback = callback; }
+
+bool hydroSetHydroelastic(const btCollisionShape* shape, const btHydroelasticProperties& properties) {
+  return Reported([&] { hydro::bullet::ShapeRegistry::Instance().SetHydroelastic(shape, properties); });
+}
+
+bool hydroSetPointContactMaterial(const btCollisionShape* shape, const btPointContactMaterial& material) {
+  return Reported([&] { hydro::bullet::ShapeRegistry::Instance().SetPointMaterial(shape, material); });
+}
+
+bool hydroSetDefaultMaxPatchPoints(int maxPoints) {
+  return Reported([&] { hydro::bullet::ShapeRegistry::Instance().SetDefaultMaxPatchPoints(maxPoints); });
 }
 
 void hydroSetSurfaceReuse(bool on) { hydro::bullet::ShapeRegistry::Instance().SetSurfaceReuse(on); }

@@ -14,6 +14,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <string>
 #include <map>
 #include <unordered_map>
 #include <vector>
@@ -77,6 +78,9 @@ class ShapeRegistry {
   int default_max_patch_points_{kDefaultMaxPatchPoints};
   std::atomic<bool> surface_reuse_{true};
 };
+
+// Reports a failure through hydroSetErrorCallback's callback (stderr by default).
+void ReportError(const std::string& message);
 
 }  // namespace bullet
 }  // namespace hydro

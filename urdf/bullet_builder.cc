@@ -147,13 +147,13 @@ struct Builder {
       }
       btHydroelasticProperties properties = HydroelasticProperties(c);
       properties.m_volumeMesh = volume;
-      hydroSetHydroelastic(shape, properties);
+      hydro::bullet::ShapeRegistry::Instance().SetHydroelastic(shape, properties);
       built->tagged_.push_back(shape);
     } else if (c.has_drake_compliance) {
       btPointContactMaterial material;
       material.m_youngsModulus = c.youngs_modulus_Pa;
       material.m_dissipation = c.dissipation_s_per_m;
-      hydroSetPointContactMaterial(shape, material);
+      hydro::bullet::ShapeRegistry::Instance().SetPointMaterial(shape, material);
       built->tagged_.push_back(shape);
     }
     return shape;

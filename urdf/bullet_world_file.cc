@@ -49,7 +49,7 @@ void TagShape(const btCollisionShape* shape, const ContactProperties& contact, s
     return;
   }
   if (!done->insert(shape).second) return;  // a shape shared by several bodies is tagged once
-  hydroSetHydroelastic(shape, HydroelasticProperties(contact));
+  hydro::bullet::ShapeRegistry::Instance().SetHydroelastic(shape, HydroelasticProperties(contact));
   tagged->push_back(shape);
 }
 

@@ -216,19 +216,26 @@ TEST(ShapeGeometryTest, UnsupportedShapesAndBadPropertiesSayWhat) {
   btSphereShape sphere(0.1);
   btHydroelasticProperties bad = Soft();
   bad.m_hydroelasticModulus = -1;
-  try {
-    hydroSetHydroelastic(&sphere, bad);
-    ADD_FAILURE();
-  } catch (const InvalidInput& e) {
-    EXPECT_NE(std::string(e.what()).find("btSphereShape: hydroelastic modulus"), std::string::npos) << e.what();
-  }
+  // Bullet-style: no exception, false, and the message through the error callback.
+  static std::vector<std::string> messages;
+  hydroSetErrorCallback([](const char* message) { messages.emplace_back(message); });
+  EXPECT_FALSE(hydroSetHydroelastic(&sphere, bad));
+  ASSERT_EQ(messages.size(), 1u);
+  EXPECT_NE(messages[0].find("btSphereShape: hydroelastic modulus"), std::string::npos) << messages[0];
   bad = Soft();
   bad.m_stiffening = 1.0;
-  EXPECT_THROW(hydroSetHydroelastic(&sphere, bad), InvalidInput);
+  EXPECT_FALSE(hydroSetHydroelastic(&sphere, bad));
   bad = Soft();
   bad.m_huntCrossleyDissipation = std::nan("");
-  EXPECT_THROW(hydroSetHydroelastic(&sphere, bad), InvalidInput);
+  EXPECT_FALSE(hydroSetHydroelastic(&sphere, bad));
+  EXPECT_FALSE(hydroSetDefaultMaxPatchPoints(-1));
+  EXPECT_EQ(messages.size(), 4u);
   EXPECT_FALSE(ShapeRegistry::Instance().IsHydroelastic(&sphere));
+  hydroSetErrorCallback(nullptr);
+  const btHydroelasticProperties good = Soft();
+  EXPECT_TRUE(hydroSetHydroelastic(&sphere, good));
+  EXPECT_TRUE(ShapeRegistry::Instance().IsHydroelastic(&sphere));
+  hydroRemoveShape(&sphere);
   btSphereShape zero(0.0);
   const btHydroelasticProperties soft = Soft();
   EXPECT_THROW(MakeShapeGeometry(zero, &soft), InvalidInput);
