@@ -37,6 +37,7 @@ set(HYDRO_PUBLIC_HEADERS
     plugin/btHydroelasticCollisionConfiguration.h
     plugin/btHydroelasticConstraintSolver.h
     plugin/btHydroelasticContactQuery.h
+    plugin/btHydroelasticDebugDraw.h
     plugin/btHydroelasticMultiBodyConstraintSolver.h
     adapters/btHydroelasticShapes.h
     plugin/btHydroelasticSolverSettings.h

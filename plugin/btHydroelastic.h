@@ -19,6 +19,7 @@
 #include "plugin/btHydroelasticCollisionConfiguration.h"
 #include "plugin/btHydroelasticConstraintSolver.h"
 #include "plugin/btHydroelasticContactQuery.h"
+#include "plugin/btHydroelasticDebugDraw.h"
 #include "plugin/btHydroelasticMultiBodyConstraintSolver.h"
 #include "plugin/btHydroelasticSolverSettings.h"
 #include "plugin/btHydroelasticStats.h"

@@ -12,6 +12,7 @@
 
 #include "hydro/contact_surface.h"
 #include "plugin/btHydroelasticContactQuery.h"
+#include "plugin/btHydroelasticDebugDraw.h"
 #include "test_world.h"
 
 namespace hydro {
@@ -131,6 +132,94 @@ TEST(ContactQueryTest, TwoWorldsOnTwoThreadsMatchEachAlone) {
   EXPECT_TRUE(Same(first, alone));
   EXPECT_TRUE(Same(second, alone));
   EXPECT_FALSE(Same(alone, {}));
+}
+
+// A btIDebugDraw that counts what it is asked to draw.
+class RecordingDrawer : public btIDebugDraw {
+ public:
+  void drawLine(const btVector3&, const btVector3&, const btVector3& color) override {
+    if (color == btVector3(btScalar(0.2), btScalar(0.2), btScalar(0.2))) ++lines;
+    if (color == btVector3(1, 0, 1)) ++force_lines;
+  }
+  void drawTriangle(const btVector3&, const btVector3&, const btVector3&, const btVector3& color, btScalar) override {
+    ++triangles;
+    colors.push_back(color);
+  }
+  void drawContactPoint(const btVector3&, const btVector3&, btScalar, int, const btVector3& color) override {
+    if (color == btVector3(1, 0, 1)) ++centres;
+  }
+  void reportErrorWarning(const char*) override {}
+  void draw3dText(const btVector3&, const char*) override {}
+  void setDebugMode(int mode) override { m_mode = mode; }
+  int getDebugMode() const override { return m_mode; }
+
+  int lines{0}, force_lines{0}, triangles{0}, centres{0};  // outlines, forces, fans, centres
+  std::vector<btVector3> colors;
+
+ private:
+  int m_mode{0};
+};
+
+// With the world's debug drawer set to draw contact points, world.debugDrawWorld() draws each
+// patch polygon as its fan of triangles coloured by pressure, its outline, and per patch the net
+// force from its centre of pressure; with contact drawing off, nothing of the patches.
+TEST(ContactQueryTest, TheWorldsDebugDrawerDrawsThePatches) {
+  btSphereShape ball(0.05);
+  btStaticPlaneShape plane(btVector3(0, 0, 1), 0);
+  test::ScopedHydroelastic tag(&ball, test::Compliant(1e6, 0.01));
+  test::TestWorld world;
+  world.AddBody(&plane, 0, btVector3(0, 0, 0));
+  world.AddBody(&ball, 1, btVector3(0, 0, 0.05));
+  btHydroelasticDebugDrawer patch_drawer(world.dispatcher());
+  world.world()->addAction(&patch_drawer);
+  RecordingDrawer drawer;
+  world.world()->setDebugDrawer(&drawer);
+  world.Step(500);
+  const std::vector<btHydroelasticContactPatch> patches = hydroGetContactPatches(world.dispatcher(), 1e-3);
+  ASSERT_EQ(patches.size(), 1u);
+  int fan_triangles = 0, edges = 0;
+  btAlignedObjectArray<btVector3> vertices;
+  btAlignedObjectArray<btScalar> pressures;
+  btVector3 normal;
+  for (int i = 0; i < patches[0].m_numPolygons; ++i) {
+    ASSERT_TRUE(hydroGetPatchPolygon(patches[0], i, &vertices, &pressures, &normal));
+    fan_triangles += vertices.size() - 2;
+    edges += vertices.size();
+  }
+
+  // (Bullet draws actions only with wireframe, AABBs or normals on; its AABBs are red lines.)
+  drawer.setDebugMode(btIDebugDraw::DBG_DrawAabb | btIDebugDraw::DBG_DrawContactPoints);
+  world.world()->debugDrawWorld();
+  EXPECT_EQ(drawer.triangles, fan_triangles);
+  EXPECT_EQ(drawer.lines, edges);
+  EXPECT_EQ(drawer.force_lines, 1);
+  EXPECT_EQ(drawer.centres, 1);
+  // Pressure colours: the ball's patch peaks at its centre (red end) and falls to zero at its rim
+  // (blue end).
+  double reddest = 0, bluest = 0;
+  for (const btVector3& color : drawer.colors) {
+    reddest = std::max(reddest, static_cast<double>(color.x()));
+    bluest = std::max(bluest, static_cast<double>(color.z()));
+  }
+  EXPECT_GT(reddest, 0.5);
+  EXPECT_GT(bluest, 0.5);
+
+  RecordingDrawer quiet;
+  quiet.setDebugMode(btIDebugDraw::DBG_DrawAabb);
+  world.world()->setDebugDrawer(&quiet);
+  world.world()->debugDrawWorld();
+  EXPECT_EQ(quiet.triangles, 0);
+  EXPECT_EQ(quiet.lines + quiet.force_lines + quiet.centres, 0);
+  world.world()->setDebugDrawer(nullptr);
+  world.world()->removeAction(&patch_drawer);
+}
+
+TEST(ContactQueryTest, PressureColoursRunFromBlueThroughGreenToRed) {
+  EXPECT_EQ(hydroPressureColor(0, 100), btVector3(0, 0, 1));
+  EXPECT_EQ(hydroPressureColor(50, 100), btVector3(1 - 1, 1, 0));
+  EXPECT_EQ(hydroPressureColor(100, 100), btVector3(1, 0, 0));
+  EXPECT_EQ(hydroPressureColor(200, 100), btVector3(1, 0, 0));  // clamped
+  EXPECT_EQ(hydroPressureColor(5, 0), btVector3(0, 0, 1));      // nothing to scale by
 }
 
 }  // namespace
