@@ -18,15 +18,25 @@
 namespace hydro {
 namespace {
 
-// A compliant ball resting on a rigid plane: its one patch read polygon by polygon through
-// hydroGetPatchPolygon matches the core's surface, and carries the ball's weight.
-TEST(ContactQueryTest, PatchPolygonsReadInBulletsTypesMatchTheSurface) {
-  btSphereShape ball(0.05);
-  btStaticPlaneShape plane(btVector3(0, 0, 1), 0);
-  test::ScopedHydroelastic tag(&ball, test::Compliant(1e6, 0.01));
+// A 1 kg compliant ball (1e6 Pa, 5 cm) set on a rigid plane, at 1 ms steps.
+struct BallOnPlane {
+  btSphereShape ball{0.05};
+  btStaticPlaneShape plane{btVector3(0, 0, 1), 0};
+  test::ScopedHydroelastic tag{&ball, test::Compliant(1e6, 0.01)};
   test::TestWorld world;
-  world.AddBody(&plane, 0, btVector3(0, 0, 0));
-  btRigidBody* body = world.AddBody(&ball, 1, btVector3(0, 0, 0.05));
+  btRigidBody* body;
+  BallOnPlane() {
+    world.AddBody(&plane, 0, btVector3(0, 0, 0));
+    body = world.AddBody(&ball, 1, btVector3(0, 0, 0.05));
+  }
+};
+
+// The ball at rest: its one patch read polygon by polygon through hydroGetPatchPolygon matches
+// the core's surface, and carries the ball's weight.
+TEST(ContactQueryTest, PatchPolygonsReadInBulletsTypesMatchTheSurface) {
+  BallOnPlane scene;
+  test::TestWorld& world = scene.world;
+  btRigidBody* body = scene.body;
   world.Step(1000);
   const std::vector<btHydroelasticContactPatch> patches = hydroGetContactPatches(world.dispatcher(), 1e-3);
   ASSERT_EQ(patches.size(), 1u);
@@ -164,12 +174,8 @@ class RecordingDrawer : public btIDebugDraw {
 // patch polygon as its fan of triangles coloured by pressure, its outline, and per patch the net
 // force from its centre of pressure; with contact drawing off, nothing of the patches.
 TEST(ContactQueryTest, TheWorldsDebugDrawerDrawsThePatches) {
-  btSphereShape ball(0.05);
-  btStaticPlaneShape plane(btVector3(0, 0, 1), 0);
-  test::ScopedHydroelastic tag(&ball, test::Compliant(1e6, 0.01));
-  test::TestWorld world;
-  world.AddBody(&plane, 0, btVector3(0, 0, 0));
-  world.AddBody(&ball, 1, btVector3(0, 0, 0.05));
+  BallOnPlane scene;
+  test::TestWorld& world = scene.world;
   btHydroelasticDebugDrawer patch_drawer(world.dispatcher());
   world.world()->addAction(&patch_drawer);
   RecordingDrawer drawer;
