@@ -43,6 +43,7 @@ btHydroelasticCollisionAlgorithm::btHydroelasticCollisionAlgorithm(const btColli
 
 btHydroelasticCollisionAlgorithm::~btHydroelasticCollisionAlgorithm() {
   if (!m_state->closest_points) hydro::bullet::PatchRegistry::Instance().Remove(m_state);
+  hydro::bullet::EndPatch(m_state);
   hydro::bullet::ReleaseManifolds(m_state);
   delete m_state;
   if (m_fallback) {

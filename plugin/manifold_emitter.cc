@@ -2,6 +2,8 @@
 
 #include <BulletCollision/BroadphaseCollision/btDispatcher.h>
 #include <BulletCollision/CollisionDispatch/btCollisionObject.h>
+#include <BulletCollision/CollisionDispatch/btCollisionObjectWrapper.h>
+#include <BulletCollision/CollisionDispatch/btManifoldResult.h>
 #include <BulletDynamics/Dynamics/btRigidBody.h>
 
 #include <algorithm>
@@ -24,6 +26,27 @@ namespace {
 bool KeepFrictionDirection(const btVector3& direction, const btVector3& slip) {
   const btScalar cos45 = btSqrt(btScalar(0.5));
   return btFabs(direction.dot(slip)) >= cos45 * slip.length();
+}
+
+// Empties a manifold without Bullet's gContactEndedCallback: clearManifold fires it for every
+// manifold that held points, and the patch's manifolds are refilled every step. A patch's contact
+// ends once, when it has no points left (EmitPoints) or its pair goes (EndPatch).
+void EmptyQuietly(btPersistentManifold* manifold) {
+  for (int i = 0; i < manifold->getNumContacts(); ++i) manifold->clearUserCache(manifold->getContactPoint(i));
+  manifold->setNumContacts(0);
+}
+
+// Bullet's gContactAddedCallback for a point just added, as btManifoldResult::addContactPoint
+// calls it: when either object asks for it (CF_CUSTOM_MATERIAL_CALLBACK), with the point as stored.
+void ReportAddedPoint(const PatchState& state, btManifoldPoint& point) {
+  if (!gContactAddedCallback) return;
+  const int flags = state.body0->getCollisionFlags() | state.body1->getCollisionFlags();
+  if (!(flags & btCollisionObject::CF_CUSTOM_MATERIAL_CALLBACK)) return;
+  const btCollisionObjectWrapper wrap0(nullptr, state.body0->getCollisionShape(), state.body0,
+                                       state.body0->getWorldTransform(), -1, -1);
+  const btCollisionObjectWrapper wrap1(nullptr, state.body1->getCollisionShape(), state.body1,
+                                       state.body1->getWorldTransform(), -1, -1);
+  gContactAddedCallback(point, &wrap0, point.m_partId0, point.m_index0, &wrap1, point.m_partId1, point.m_index1);
 }
 
 }  // namespace
@@ -52,7 +75,11 @@ void EmitPoints(PatchState* state) {
     state->manifolds.push_back(state->dispatcher->getNewManifold(state->body0, state->body1));
     PatchRegistry::Instance().MapManifold(state->manifolds.back(), state);
   }
-  for (btPersistentManifold* manifold : state->manifolds) manifold->clearManifold();
+  // Bullet's contact callbacks see a patch's contact start and end once, on its first manifold,
+  // not its manifolds refilled every step.
+  const bool had_points = state->num_points_emitted > 0;
+  if (had_points && n == 0) EndPatch(state);
+  for (btPersistentManifold* manifold : state->manifolds) EmptyQuietly(manifold);
   TrimManifolds(state, needed);
   state->keys.assign(4 * state->manifolds.size(), 0);
   const btTransform X_0W = state->body0->getWorldTransform().inverse();
@@ -105,9 +132,16 @@ void EmitPoints(PatchState* state) {
     // Four points at most per manifold and cleared first: every point gets its own slot.
     btAssert(index == k % 4);
     state->keys[k] = key;
-    (void)index;
+    ReportAddedPoint(*state, manifold->getContactPoint(index));
   }
   state->num_points_emitted = n;
+  if (!had_points && n > 0 && gContactStartedCallback) gContactStartedCallback(state->manifolds[0]);
+}
+
+void EndPatch(PatchState* state) {
+  if (state->num_points_emitted > 0 && gContactEndedCallback && !state->manifolds.empty())
+    gContactEndedCallback(state->manifolds[0]);
+  state->num_points_emitted = 0;
 }
 
 void TrimManifolds(PatchState* state, size_t needed) {
@@ -132,6 +166,7 @@ void ReleaseManifolds(PatchState* state, size_t keep) {
   // Only trailing manifolds are released, and they are empty when called from TrimManifolds.
   while (state->manifolds.size() > keep) {
     btPersistentManifold* manifold = state->manifolds.back();
+    EmptyQuietly(manifold);  // releaseManifold clears it, with Bullet's callback
     PatchRegistry::Instance().UnmapManifold(manifold);
     state->dispatcher->releaseManifold(manifold);
     state->manifolds.pop_back();

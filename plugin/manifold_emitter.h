@@ -13,8 +13,14 @@ void HarvestWarmStart(PatchState* state);
 
 // Clears the state's manifolds and fills them with state->points (world frame, A = body0), with
 // the combined friction and Hunt–Crossley dissipation of the state. Warm-starts every point from
-// the impulse its element pair carried last step.
+// the impulse its element pair carried last step. Bullet's callbacks fire as for its own contact:
+// gContactStartedCallback when the patch gets points after having none, gContactEndedCallback
+// when it has none left (once per patch, on its first manifold, not per manifold or step), and
+// gContactAddedCallback for each point when either object has CF_CUSTOM_MATERIAL_CALLBACK.
 void EmitPoints(PatchState* state);
+
+// The patch's contact ends (its pair goes): gContactEndedCallback if it had points.
+void EndPatch(PatchState* state);
 
 // How many emissions in a row a pair keeps manifolds it does not use before giving them back (a
 // sixth of a second at Bullet's 60 Hz step).

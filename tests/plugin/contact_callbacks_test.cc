@@ -1,0 +1,95 @@
+// Bullet's contact callbacks on patch contact (plugin/manifold_emitter.h): started and ended once
+// per patch lifetime, added per point for objects that ask for it.
+#include <gtest/gtest.h>
+
+#include <BulletCollision/CollisionDispatch/btManifoldResult.h>
+#include <btBulletDynamicsCommon.h>
+
+#include <memory>
+
+#include "plugin/btHydroelasticStats.h"
+#include "test_world.h"
+
+namespace hydro {
+namespace {
+
+int g_started = 0, g_ended = 0, g_added = 0;
+
+void CountStarted(btPersistentManifold* const&) { ++g_started; }
+void CountEnded(btPersistentManifold* const&) { ++g_ended; }
+bool CountAdded(btManifoldPoint&, const btCollisionObjectWrapper*, int, int, const btCollisionObjectWrapper*, int, int) {
+  ++g_added;
+  return false;
+}
+
+// Installs the counting callbacks for the test's life.
+class ScopedCallbacks {
+ public:
+  ScopedCallbacks() {
+    g_started = g_ended = g_added = 0;
+    gContactStartedCallback = CountStarted;
+    gContactEndedCallback = CountEnded;
+    gContactAddedCallback = CountAdded;
+  }
+  ~ScopedCallbacks() {
+    gContactStartedCallback = nullptr;
+    gContactEndedCallback = nullptr;
+    gContactAddedCallback = nullptr;
+  }
+};
+
+// A compliant box set on the ground rests (its patch spans dozens of manifolds, refilled every
+// step), is lifted clear, set down again, and the world goes while it rests: two contacts, each
+// started and ended once.
+TEST(ContactCallbacksTest, APatchStartsAndEndsOncePerContact) {
+  ScopedCallbacks callbacks;
+  const test::ScopedWholePatches whole;  // hundreds of points: many manifolds
+  btBoxShape box(btVector3(0.05, 0.05, 0.05)), ground(btVector3(1, 1, 1));
+  test::ScopedHydroelastic tag(&box, test::Compliant(1e6, 0.01));
+  {
+    test::TestWorld world;
+    world.AddBody(&ground, 0, btVector3(0.3, 0.1, -1));
+    btRigidBody* body = world.AddBody(&box, 1, btVector3(0, 0, 0.05));
+    world.Step(300);
+    EXPECT_EQ(g_started, 1);
+    EXPECT_EQ(g_ended, 0);
+    EXPECT_EQ(g_added, 0);  // no object asked for it
+
+    body->setGravity(btVector3(0, 0, 0));
+    body->setLinearVelocity(btVector3(0, 0, 0));
+    body->setAngularVelocity(btVector3(0, 0, 0));
+    body->setWorldTransform(btTransform(btQuaternion::getIdentity(), btVector3(0, 0, 0.06)));
+    world.Step(5);
+    EXPECT_EQ(g_started, 1);
+    EXPECT_EQ(g_ended, 1);
+
+    // Set down touching (dropped, the undamped box would bounce: real ends and starts).
+    body->setGravity(world.world()->getGravity());
+    body->setWorldTransform(btTransform(btQuaternion::getIdentity(), btVector3(0, 0, 0.05)));
+    world.Step(300);
+    EXPECT_EQ(g_started, 2);
+    EXPECT_EQ(g_ended, 1);
+  }
+  EXPECT_EQ(g_ended, 2);  // the world went while the box rested
+}
+
+// With CF_CUSTOM_MATERIAL_CALLBACK on one object, gContactAddedCallback sees every patch point
+// written, as Bullet calls it for every point its own contact writes.
+TEST(ContactCallbacksTest, AddedFiresForEveryPointOfObjectsThatAskForIt) {
+  ScopedCallbacks callbacks;
+  btBoxShape box(btVector3(0.05, 0.05, 0.05)), ground(btVector3(1, 1, 1));
+  test::ScopedHydroelastic tag(&box, test::Compliant(1e6));
+  test::TestWorld world;
+  world.AddBody(&ground, 0, btVector3(0.3, 0.1, -1));
+  btRigidBody* body = world.AddBody(&box, 1, btVector3(0, 0, 0.05));
+  world.Step(100);
+  EXPECT_EQ(g_added, 0);
+  body->setCollisionFlags(body->getCollisionFlags() | btCollisionObject::CF_CUSTOM_MATERIAL_CALLBACK);
+  hydroResetStats();
+  world.Step(10);
+  EXPECT_GT(g_added, 0);
+  EXPECT_EQ(g_added, hydroGetStats().m_points);
+}
+
+}  // namespace
+}  // namespace hydro
