@@ -1,9 +1,11 @@
 #pragma once
-// Tagging Bullet shapes for patch contact: the calls a Bullet program makes once per shape, and
-// the world-wide defaults. Part of the installed API (<hydrobullet/btHydroelastic.h>).
+// Tagging Bullet shapes for patch contact: the calls a Bullet program makes once per shape (a
+// world's own defaults live in its btHydroelasticWorldState). Part of the installed API (<hydrobullet/btHydroelastic.h>).
 #include <BulletCollision/CollisionShapes/btCollisionShape.h>
 
 #include "adapters/hydroelastic_properties.h"
+
+class btCollisionWorld;
 
 // Failures are reported the way Bullet code expects, never by an exception: the call returns
 // false and changes nothing, and the message (naming the shape type and the bad value) goes to the
@@ -12,16 +14,19 @@ typedef void (*btHydroelasticErrorCallback)(const char* message);
 // nullptr restores the default (stderr).
 void hydroSetErrorCallback(btHydroelasticErrorCallback callback);
 
-// Makes `shape` hydroelastic (compliant or rigid) for every object that uses it.
+// Makes `shape` hydroelastic (compliant or rigid) for every object that uses it. Tagging a
+// btCompoundShape tags its children (recursively); a child tagged again later keeps the later tag.
 bool hydroSetHydroelastic(const btCollisionShape* shape, const btHydroelasticProperties& properties);
-// Keeps Bullet's contact points for pairs involving `shape`, made compliant per seed 003.
+// Keeps Bullet's contact points for pairs involving `shape` (a compound: its children), made
+// compliant per seed 003.
 bool hydroSetPointContactMaterial(const btCollisionShape* shape, const btPointContactMaterial& material);
-// Reduces every patch to at most `maxPoints` solver points unless a shape asks for fewer (0: off;
-// negative: refused).
-bool hydroSetDefaultMaxPatchPoints(int maxPoints);
-// On by default: a pair whose bodies have moved less relative to each other than a tolerance
-// since its contact surface was computed keeps that surface, its points' depths updated to first
-// order (plugin/surface_reuse.h states the error bound). Off computes every surface anew.
-void hydroSetSurfaceReuse(bool on);
-// Forgets the shape (call before deleting a tagged shape).
+// Upgrades a whole scene in one call: tags the shape of every dynamic object in `world` (not
+// static or kinematic objects, not soft bodies; compounds through their children) and makes the
+// algorithms of pairs that already met anew, so they take patch contact from the next step.
+// Static objects (the ground) stay untagged, hence rigid, unless tagged themselves. Returns the
+// number of distinct shapes tagged, or -1 (nothing tagged, message to the error callback) when the
+// properties are refused. The world's dispatcher must come from btHydroelasticCollisionConfiguration
+// (or have btHydroelasticDispatcherInstaller on it).
+int hydroSetHydroelasticWorld(btCollisionWorld* world, const btHydroelasticProperties& properties);
+// Forgets the shape, and a compound's children (call before deleting a tagged shape).
 void hydroRemoveShape(const btCollisionShape* shape);

@@ -1,8 +1,13 @@
 #include "adapters/shape_registry.h"
 
+#include <BulletCollision/BroadphaseCollision/btBroadphaseInterface.h>
+#include <BulletCollision/BroadphaseCollision/btOverlappingPairCache.h>
+#include <BulletCollision/CollisionDispatch/btCollisionWorld.h>
+#include <BulletCollision/CollisionShapes/btCompoundShape.h>
 #include <BulletCollision/CollisionShapes/btConvexHullShape.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <cstdio>
 #include <set>
@@ -15,7 +20,23 @@ ShapeRegistry& ShapeRegistry::Instance() {
   return registry;
 }
 
-void ShapeRegistry::SetHydroelastic(const btCollisionShape* shape, const btHydroelasticProperties& properties) {
+namespace {
+
+// The shapes a tag on `shape` lands on: a compound's children (recursively), or the shape itself.
+// A compound meets other shapes child by child through Bullet's compound algorithm, which
+// dispatches every child pair back to the plugin.
+void CollectTaggedLeaves(const btCollisionShape* shape, std::vector<const btCollisionShape*>* leaves) {
+  if (!shape->isCompound()) {
+    leaves->push_back(shape);
+    return;
+  }
+  const auto* compound = static_cast<const btCompoundShape*>(shape);
+  for (int i = 0; i < compound->getNumChildShapes(); ++i) CollectTaggedLeaves(compound->getChildShape(i), leaves);
+}
+
+}  // namespace
+
+void ShapeRegistry::ValidateHydroelastic(const btCollisionShape* shape, const btHydroelasticProperties& properties) {
   if (!shape) throw InvalidInput("hydroSetHydroelastic: null shape");
   const std::string name = ShapeTypeName(shape->getShapeType());
   if (properties.m_kind == btHydroelasticProperties::COMPLIANT) {
@@ -29,10 +50,20 @@ void ShapeRegistry::SetHydroelastic(const btCollisionShape* shape, const btHydro
   if (properties.m_maxPatchPoints < 0)
     throw InvalidInput(name + ": max patch points must be 0 (all) or positive, got " +
                        std::to_string(properties.m_maxPatchPoints));
+  if (shape->isCompound() && properties.m_volumeMesh)
+    throw InvalidInput(name + ": a volume mesh is one shape's; tag the compound's children one by one");
+}
+
+void ShapeRegistry::SetHydroelastic(const btCollisionShape* shape, const btHydroelasticProperties& properties) {
+  ValidateHydroelastic(shape, properties);
+  std::vector<const btCollisionShape*> leaves;
+  CollectTaggedLeaves(shape, &leaves);
   std::lock_guard<std::mutex> lock(mutex_);
-  Entry& entry = entries_[shape];
-  entry.properties = properties;
-  entry.geometry.reset();
+  for (const btCollisionShape* leaf : leaves) {
+    Entry& entry = entries_[leaf];
+    entry.properties = properties;
+    entry.geometry.reset();
+  }
 }
 
 void ShapeRegistry::SetPointMaterial(const btCollisionShape* shape, const btPointContactMaterial& material) {
@@ -41,13 +72,19 @@ void ShapeRegistry::SetPointMaterial(const btCollisionShape* shape, const btPoin
   CheckPositive(material.m_youngsModulus, name + ": point contact Young's modulus");
   CheckNonNegative(material.m_dissipation, name + ": point contact dissipation");
   CheckPositive(material.m_characteristicRadius, name + ": point contact characteristic radius");
+  std::vector<const btCollisionShape*> leaves;
+  CollectTaggedLeaves(shape, &leaves);
   std::lock_guard<std::mutex> lock(mutex_);
-  entries_[shape].point_material = material;
+  for (const btCollisionShape* leaf : leaves) entries_[leaf].point_material = material;
 }
 
 void ShapeRegistry::Remove(const btCollisionShape* shape) {
+  if (!shape) return;
+  std::vector<const btCollisionShape*> leaves;
+  CollectTaggedLeaves(shape, &leaves);
   std::lock_guard<std::mutex> lock(mutex_);
   entries_.erase(shape);
+  for (const btCollisionShape* leaf : leaves) entries_.erase(leaf);
 }
 
 bool ShapeRegistry::IsCompliant(const btCollisionShape* shape) const {
@@ -70,7 +107,7 @@ std::optional<btPointContactMaterial> ShapeRegistry::PointMaterial(const btColli
   return it->second.point_material;
 }
 
-int ShapeRegistry::MaxPatchPoints(const btCollisionShape* a, const btCollisionShape* b, bool with_default) const {
+int ShapeRegistry::MaxPatchPoints(const btCollisionShape* a, const btCollisionShape* b) const {
   std::lock_guard<std::mutex> lock(mutex_);
   int result = 0;
   for (const btCollisionShape* shape : {a, b}) {
@@ -79,13 +116,7 @@ int ShapeRegistry::MaxPatchPoints(const btCollisionShape* a, const btCollisionSh
     const int n = it->second.properties->m_maxPatchPoints;
     if (n > 0) result = result > 0 ? std::min(result, n) : n;
   }
-  return result > 0 ? result : (with_default ? default_max_patch_points_ : 0);
-}
-
-void ShapeRegistry::SetDefaultMaxPatchPoints(int max_points) {
-  if (max_points < 0) throw InvalidInput("hydroSetDefaultMaxPatchPoints: must be 0 (all) or positive");
-  std::lock_guard<std::mutex> lock(mutex_);
-  default_max_patch_points_ = max_points;
+  return result;
 }
 
 bool ShapeRegistry::HasTaggedShapes() const {
@@ -221,10 +252,26 @@ bool hydroSetPointContactMaterial(const btCollisionShape* shape, const btPointCo
   return Reported([&] { hydro::bullet::ShapeRegistry::Instance().SetPointMaterial(shape, material); });
 }
 
-bool hydroSetDefaultMaxPatchPoints(int maxPoints) {
-  return Reported([&] { hydro::bullet::ShapeRegistry::Instance().SetDefaultMaxPatchPoints(maxPoints); });
-}
-
-void hydroSetSurfaceReuse(bool on) { hydro::bullet::ShapeRegistry::Instance().SetSurfaceReuse(on); }
-
 void hydroRemoveShape(const btCollisionShape* shape) { hydro::bullet::ShapeRegistry::Instance().Remove(shape); }
+
+int hydroSetHydroelasticWorld(btCollisionWorld* world, const btHydroelasticProperties& properties) {
+  hydro::bullet::ShapeRegistry& registry = hydro::bullet::ShapeRegistry::Instance();
+  std::vector<const btCollisionShape*> shapes;
+  for (int i = 0; i < world->getNumCollisionObjects(); ++i) {
+    const btCollisionObject* object = world->getCollisionObjectArray()[i];
+    if (object->isStaticOrKinematicObject() || (object->getInternalType() & btCollisionObject::CO_SOFT_BODY)) continue;
+    const btCollisionShape* shape = object->getCollisionShape();
+    if (shape && std::find(shapes.begin(), shapes.end(), shape) == shapes.end()) shapes.push_back(shape);
+  }
+  // All or nothing: every shape is checked before any is tagged.
+  const bool valid = Reported([&] {
+    for (const btCollisionShape* shape : shapes) registry.ValidateHydroelastic(shape, properties);
+  });
+  if (!valid) return -1;
+  for (const btCollisionShape* shape : shapes) registry.SetHydroelastic(shape, properties);
+  // Pairs that met before the tags keep the algorithm they were given until it is made anew.
+  btOverlappingPairCache* pairs = world->getBroadphase()->getOverlappingPairCache();
+  btBroadphasePairArray& array = pairs->getOverlappingPairArray();
+  for (int i = 0; i < array.size(); ++i) pairs->cleanOverlappingPair(array[i], world->getDispatcher());
+  return static_cast<int>(shapes.size());
+}

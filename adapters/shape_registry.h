@@ -10,7 +10,6 @@
 // or a shape whose scaling changed, gets its geometry rebuilt.
 #include <BulletCollision/CollisionShapes/btCollisionShape.h>
 
-#include <atomic>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -26,20 +25,14 @@
 namespace hydro {
 namespace bullet {
 
-// Solver points per patch solved by btHydroelasticConstraintSolver unless a shape or the program
-// asks otherwise: the merged points keep a patch's force, moment, stiffness and torsional friction
-// (hydro/point_reduction.h), and averaging the slanted polygons between the rim tets of two
-// stacked boxes keeps a pile of stiff boxes at 60 Hz from pushing itself apart (measured: a 3×3×3
-// block of 0.2 m boxes at 1e8 Pa stays within free-fall speed with 16 points a patch, and is
-// thrown apart at 17 m/s with whole patches). A sliding and spinning coin needs whole patches
-// (hydroSetDefaultMaxPatchPoints(0)): with 16–64 merged points its ε is off by 10–45 %.
-constexpr int kDefaultMaxPatchPoints = 16;
-
 class ShapeRegistry {
  public:
   static ShapeRegistry& Instance();
 
-  // Validates (InvalidInput on bad values) and records the properties; drops cached geometry.
+  // Throws InvalidInput naming the shape type and the bad value.
+  static void ValidateHydroelastic(const btCollisionShape* shape, const btHydroelasticProperties& properties);
+  // Validates and records the properties (on a compound's children, recursively); drops cached
+  // geometry.
   void SetHydroelastic(const btCollisionShape* shape, const btHydroelasticProperties& properties);
   void SetPointMaterial(const btCollisionShape* shape, const btPointContactMaterial& material);
   void Remove(const btCollisionShape* shape);
@@ -49,13 +42,9 @@ class ShapeRegistry {
   // True when the shape is tagged hydroelastic (compliant or rigid).
   bool IsHydroelastic(const btCollisionShape* shape) const;
   std::optional<btPointContactMaterial> PointMaterial(const btCollisionShape* shape) const;
-  // The point budget for a patch between the two shapes: the smallest positive m_maxPatchPoints
-  // of either, else (when `with_default`) the world-wide default (0: no reduction).
-  int MaxPatchPoints(const btCollisionShape* a, const btCollisionShape* b, bool with_default = true) const;
-  void SetDefaultMaxPatchPoints(int max_points);
-  // Whether pairs at rest keep their contact surface across steps (plugin/surface_reuse.h).
-  bool SurfaceReuse() const { return surface_reuse_.load(std::memory_order_relaxed); }
-  void SetSurfaceReuse(bool on) { surface_reuse_ = on; }
+  // The point budget the two shapes ask for: the smallest positive m_maxPatchPoints of either, or 0
+  // (then the world's default applies: btHydroelasticWorldState).
+  int MaxPatchPoints(const btCollisionShape* a, const btCollisionShape* b) const;
 
   // The shape's geometry, built on first use (untagged shapes are rigid). Unsupported shapes give
   // kind kUnsupported; the first time a shape type is unsupported a message goes to stderr.
@@ -75,8 +64,6 @@ class ShapeRegistry {
   std::unordered_map<const btCollisionShape*, Entry> entries_;
   // Built geometry by everything it was built from (SharingKey), while some shape uses it.
   std::map<std::vector<double>, std::weak_ptr<const ShapeGeometry>> shared_;
-  int default_max_patch_points_{kDefaultMaxPatchPoints};
-  std::atomic<bool> surface_reuse_{true};
 };
 
 // Reports a failure through hydroSetErrorCallback's callback (stderr by default).

@@ -22,4 +22,4 @@
 #include "plugin/btHydroelasticDebugDraw.h"
 #include "plugin/btHydroelasticMultiBodyConstraintSolver.h"
 #include "plugin/btHydroelasticSolverSettings.h"
-#include "plugin/btHydroelasticStats.h"
+#include "plugin/btHydroelasticWorldState.h"

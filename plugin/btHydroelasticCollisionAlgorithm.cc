@@ -19,7 +19,7 @@
 #include "plugin/manifold_emitter.h"
 #include "plugin/pair_contact.h"
 #include "plugin/btHydroelasticConstraintSolver.h"
-#include "plugin/btHydroelasticStats.h"
+#include "plugin/btHydroelasticWorldState.h"
 #include "plugin/free_motion.h"
 #include "plugin/patch_registry.h"
 
@@ -32,9 +32,11 @@ static_assert(sizeof(btHydroelasticCollisionAlgorithm) <= sizeof(btSphereSphereC
 btHydroelasticCollisionAlgorithm::btHydroelasticCollisionAlgorithm(const btCollisionAlgorithmConstructionInfo& ci,
                                                                    const btCollisionObjectWrapper* body0Wrap,
                                                                    const btCollisionObjectWrapper* body1Wrap,
-                                                                   btCollisionAlgorithm* fallback, bool closestPoints)
+                                                                   btCollisionAlgorithm* fallback, bool closestPoints,
+                                                                   btHydroelasticWorldState* worldState)
     : btCollisionAlgorithm(ci), m_fallback(fallback), m_state(new PatchState) {
   m_state->dispatcher = ci.m_dispatcher1;
+  m_state->world = worldState;
   m_state->body0 = body0Wrap->getCollisionObject();
   m_state->body1 = body1Wrap->getCollisionObject();
   m_state->closest_points = closestPoints;
@@ -64,7 +66,8 @@ void btHydroelasticCollisionAlgorithm::processCollision(const btCollisionObjectW
   // fallback), which dispatches every child pair back to this plugin.
   const bool compound = shape0->isCompound() || shape1->isCompound();
   if (!compound && (registry.IsCompliant(shape0) || registry.IsCompliant(shape1))) {
-    const bool timed = hydroStatsTiming();
+    btHydroelasticWorldState& world = *m_state->world;
+    const bool timed = world.getStatsTiming();
     const auto start = timed ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point();
     const btScalar dt = dispatchInfo.m_timeStep > 0 ? dispatchInfo.m_timeStep : btScalar(0);
     const btTransform& X_WS0 = body0Wrap->getWorldTransform();
@@ -78,7 +81,7 @@ void btHydroelasticCollisionAlgorithm::processCollision(const btCollisionObjectW
         m_state->time_step = dispatchInfo.m_timeStep;
         if (m_state->fallback_contact) ClearFallbackContact();
         hydro::bullet::EmitPoints(m_state);
-        hydro::bullet::RecordPatch(
+        world.recordPairStep(
             timed ? std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() : 0.0,
             m_state->num_points_emitted, false);
         return;
@@ -90,7 +93,7 @@ void btHydroelasticCollisionAlgorithm::processCollision(const btCollisionObjectW
     // The surface and its points at the given poses; false when the pair has no patch contact.
     // A pair whose relative pose has barely changed since its last surface keeps that surface
     // (plugin/surface_reuse.h).
-    const bool reuse = registry.SurfaceReuse();
+    const bool reuse = world.getSurfaceReuse();
     // The points come reduced when the solver takes them so (ReducePoints), and a kept surface
     // keeps them reduced: it is not reused once the pair's point budget has changed.
     const int max_points = MaxPoints(shape0, shape1);
@@ -100,7 +103,7 @@ void btHydroelasticCollisionAlgorithm::processCollision(const btCollisionObjectW
       hydro::RigidTransform carry;
       if (reuse && max_points == m_state->kept_max_points && m_state->kept_surface.Reuse(g0.get(), X_WS0_at, g1.get(), X_WS1_at, &m_state->points, &carry)) {
         m_state->CarryKeptSurface(carry);
-        hydro::bullet::RecordSurface(true);
+        world.recordSurface(true);
         return true;
       }
       m_state->kept_surface.Clear();
@@ -113,7 +116,7 @@ void btHydroelasticCollisionAlgorithm::processCollision(const btCollisionObjectW
       }
       hydro::MakeContactPoints(*surface, &m_state->points);
       hydro::bullet::BoundPointDepths(*g0, X_WS0_at, *g1, X_WS1_at, &m_state->points);
-      hydro::bullet::RecordSurface(false);
+      world.recordSurface(false);
       const bool reduced = ReducePoints(max_points);
       m_state->kept_max_points = max_points;
       if (reuse)
@@ -251,8 +254,7 @@ void btHydroelasticCollisionAlgorithm::processCollision(const btCollisionObjectW
       }
       // Queries above report the true depths; the solver gets them bounded.
       hydro::bullet::LimitRecoveryDepth(hydro::bullet::SpeculativeOverlapLimit(*g0, *g1), &m_state->points);
-      m_state->combined_friction =
-          hydro::CombineFriction(m_state->body0->getFriction(), m_state->body1->getFriction());
+      m_state->combined_friction = world.combinedFriction(m_state->body0, m_state->body1);
       m_state->combined_dissipation_s_per_m =
           hydro::CombineDissipationByModulus(g0->modulus_Pa, g0->dissipation_s_per_m, g1->modulus_Pa,
                                              g1->dissipation_s_per_m);
@@ -265,7 +267,7 @@ void btHydroelasticCollisionAlgorithm::processCollision(const btCollisionObjectW
       else if (m_state->fallback_contact)
         ClearFallbackContact();
       hydro::bullet::EmitPoints(m_state);
-      hydro::bullet::RecordPatch(
+      world.recordPairStep(
           timed ? std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() : 0.0,
           m_state->num_points_emitted, !m_state->points.empty());
       return;
@@ -303,8 +305,13 @@ void btHydroelasticCollisionAlgorithm::processPointContact(const btCollisionObje
   const hydro::PointContactParameters params = hydro::CombinePointContact(material0, material1);
   const double radius = std::min(m0 ? m0->m_characteristicRadius : 1e300, m1 ? m1->m_characteristicRadius : 1e300);
   const double stiffness = hydro::PointContactStiffness(params.modulus_Pa, radius);
+  // Bullet combined the points' friction by its own rule when it added them; the harmonic rule
+  // replaces it.
+  const bool harmonic = m_state->world->getFrictionRule() == HYDRO_FRICTION_HARMONIC;
+  const btScalar friction = m_state->world->combinedFriction(body0Wrap->getCollisionObject(), body1Wrap->getCollisionObject());
   for (int i = 0; i < manifold->getNumContacts(); ++i) {
     btManifoldPoint& cp = manifold->getContactPoint(i);
+    if (harmonic) cp.m_combinedFriction = friction;
     const double depth = std::max<double>(-cp.getDistance(), 0.0);
     cp.m_contactPointFlags |= BT_CONTACT_FLAG_CONTACT_STIFFNESS_DAMPING;
     cp.m_contactPointFlags &= ~(BT_CONTACT_FLAG_HAS_CONTACT_CFM | BT_CONTACT_FLAG_HAS_CONTACT_ERP);
@@ -347,11 +354,11 @@ void btHydroelasticCollisionAlgorithm::ClearFallbackContact() {
 }
 
 int btHydroelasticCollisionAlgorithm::MaxPoints(const btCollisionShape* shape0, const btCollisionShape* shape1) const {
-  // The world-wide default applies to patches btHydroelasticConstraintSolver solves (to every pair
-  // from its first step while such a solver exists); under another solver, Bullet's rows take each
-  // polygon's point as before unless a shape asks for fewer.
-  const bool block_solved = m_state->block_solved || btHydroelasticConstraintSolver::anyExists();
-  return ShapeRegistry::Instance().MaxPatchPoints(shape0, shape1, block_solved);
+  // The shapes' own budget, else the world's default: for every pair from its first step, under any
+  // solver (a pair that started with its whole patch made a 1,000-brick wall's first step take
+  // minutes).
+  const int asked = ShapeRegistry::Instance().MaxPatchPoints(shape0, shape1);
+  return asked > 0 ? asked : m_state->world->getDefaultMaxPatchPoints();
 }
 
 bool btHydroelasticCollisionAlgorithm::ReducePoints(int max_points) {
@@ -491,5 +498,5 @@ btCollisionAlgorithm* btHydroelasticCollisionAlgorithm::CreateFunc::CreateCollis
                       registry.PointMaterial(shape0) || registry.PointMaterial(shape1);
   if (!tagged) return fallback;
   void* memory = ci.m_dispatcher1->allocateCollisionAlgorithm(sizeof(btHydroelasticCollisionAlgorithm));
-  return new (memory) btHydroelasticCollisionAlgorithm(ci, body0Wrap, body1Wrap, fallback, m_closestPoints);
+  return new (memory) btHydroelasticCollisionAlgorithm(ci, body0Wrap, body1Wrap, fallback, m_closestPoints, m_worldState);
 }

@@ -12,6 +12,7 @@
 #include <BulletCollision/CollisionShapes/btCollisionShape.h>
 #include <LinearMath/btTransform.h>
 
+class btHydroelasticWorldState;
 namespace hydro {
 namespace bullet {
 struct PatchState;
@@ -23,7 +24,7 @@ class btHydroelasticCollisionAlgorithm : public btCollisionAlgorithm {
  public:
   btHydroelasticCollisionAlgorithm(const btCollisionAlgorithmConstructionInfo& ci, const btCollisionObjectWrapper* body0Wrap,
                                    const btCollisionObjectWrapper* body1Wrap, btCollisionAlgorithm* fallback,
-                                   bool closestPoints);
+                                   bool closestPoints, btHydroelasticWorldState* worldState);
   ~btHydroelasticCollisionAlgorithm() override;
 
   void processCollision(const btCollisionObjectWrapper* body0Wrap, const btCollisionObjectWrapper* body1Wrap,
@@ -41,6 +42,7 @@ class btHydroelasticCollisionAlgorithm : public btCollisionAlgorithm {
   struct CreateFunc : public btCollisionAlgorithmCreateFunc {
     btCollisionAlgorithmCreateFunc* m_fallback{nullptr};
     bool m_closestPoints{false};
+    btHydroelasticWorldState* m_worldState{nullptr};  // the world's settings and statistics (required)
     btCollisionAlgorithm* CreateCollisionAlgorithm(btCollisionAlgorithmConstructionInfo& ci,
                                                    const btCollisionObjectWrapper* body0Wrap,
                                                    const btCollisionObjectWrapper* body1Wrap) override;

@@ -25,6 +25,7 @@ btHydroelasticDispatcherInstaller::btHydroelasticDispatcherInstaller(btCollision
       m_contact[k].m_fallback = DispatchTables::Contacts(dispatcher)[i][j];
       m_closest[k].m_fallback = DispatchTables::Closest(dispatcher)[i][j];
       m_closest[k].m_closestPoints = true;
+      m_contact[k].m_worldState = m_closest[k].m_worldState = &m_worldState;
       dispatcher->registerCollisionCreateFunc(i, j, &m_contact[k]);
       dispatcher->registerClosestPointsCreateFunc(i, j, &m_closest[k]);
     }

@@ -1,7 +1,9 @@
 #pragma once
 // Switching patch contact on (DESIGN §3): put btHydroelasticCollisionConfiguration where the
 // program had btDefaultCollisionConfiguration (or btHydroelasticSoftBodyRigidBodyCollisionConfiguration
-// for btSoftBodyRigidBodyCollisionConfiguration), then tag shapes with hydroSetHydroelastic().
+// for btSoftBodyRigidBodyCollisionConfiguration), then tag shapes with hydroSetHydroelastic(). The
+// configuration owns its world's patch-contact settings and statistics (getHydroelasticState(),
+// plugin/btHydroelasticWorldState.h).
 //
 //   btHydroelasticCollisionConfiguration configuration;            // was btDefaultCollisionConfiguration
 //   btCollisionDispatcher dispatcher(&configuration);
@@ -16,6 +18,7 @@
 #include <vector>
 
 #include "plugin/btHydroelasticCollisionAlgorithm.h"
+#include "plugin/btHydroelasticWorldState.h"
 
 template <class Base>
 class btHydroelasticCollisionConfigurationT : public Base {
@@ -30,6 +33,7 @@ class btHydroelasticCollisionConfigurationT : public Base {
         m_contact[index(i, j)].m_fallback = Base::getCollisionAlgorithmCreateFunc(i, j);
         m_closest[index(i, j)].m_fallback = Base::getClosestPointsAlgorithmCreateFunc(i, j);
         m_closest[index(i, j)].m_closestPoints = true;
+        m_contact[index(i, j)].m_worldState = m_closest[index(i, j)].m_worldState = &m_worldState;
       }
   }
 
@@ -40,8 +44,13 @@ class btHydroelasticCollisionConfigurationT : public Base {
     return &m_closest[index(proxyType0, proxyType1)];
   }
 
+  // The world's patch-contact settings and statistics (one per configuration, so per world).
+  btHydroelasticWorldState& getHydroelasticState() { return m_worldState; }
+  const btHydroelasticWorldState& getHydroelasticState() const { return m_worldState; }
+
  private:
   static int index(int i, int j) { return i * MAX_BROADPHASE_COLLISION_TYPES + j; }
+  btHydroelasticWorldState m_worldState;
   std::vector<btHydroelasticCollisionAlgorithm::CreateFunc> m_contact;
   std::vector<btHydroelasticCollisionAlgorithm::CreateFunc> m_closest;
 };
@@ -61,7 +70,12 @@ class btHydroelasticDispatcherInstaller {
   // Drops the cached algorithms of every pair so they are created anew (through this plugin).
   void refreshPairs(btOverlappingPairCache* pairCache);
 
+  // The settings and statistics of the dispatcher's world.
+  btHydroelasticWorldState& getHydroelasticState() { return m_worldState; }
+  const btHydroelasticWorldState& getHydroelasticState() const { return m_worldState; }
+
  private:
+  btHydroelasticWorldState m_worldState;
   btCollisionDispatcher* m_dispatcher;
   std::vector<btHydroelasticCollisionAlgorithm::CreateFunc> m_contact;
   std::vector<btHydroelasticCollisionAlgorithm::CreateFunc> m_closest;

@@ -4,7 +4,6 @@
 #include <BulletDynamics/Dynamics/btRigidBody.h>
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <cmath>
 
@@ -12,7 +11,6 @@
 #include "hydro/patch_problem.h"
 #include "plugin/patch_block.h"
 #include "plugin/patch_registry.h"
-#include "plugin/btHydroelasticStats.h"
 #include "plugin/patch_state.h"
 
 using hydro::Vector3;
@@ -28,22 +26,21 @@ bool IsMultibodyLink(const btCollisionObject* object) {
 
 }  // namespace
 
-btHydroelasticConstraintSolver::btHydroelasticConstraintSolver() { hydro::bullet::CountPatchSolvers(+1); }
-btHydroelasticConstraintSolver::~btHydroelasticConstraintSolver() { hydro::bullet::CountPatchSolvers(-1); }
-bool btHydroelasticConstraintSolver::anyExists() { return hydro::bullet::AnyPatchSolver(); }
+btHydroelasticConstraintSolver::btHydroelasticConstraintSolver() = default;
+btHydroelasticConstraintSolver::~btHydroelasticConstraintSolver() = default;
 
 btScalar btHydroelasticConstraintSolver::solveGroup(btCollisionObject** bodies, int numBodies,
                                                     btPersistentManifold** manifold, int numManifolds,
                                                     btTypedConstraint** constraints, int numConstraints,
                                                     const btContactSolverInfo& info, btIDebugDraw* debugDrawer,
                                                     btDispatcher* dispatcher) {
-  if (!hydroStatsTiming())
+  if (!m_solveTiming)
     return btSequentialImpulseConstraintSolver::solveGroup(bodies, numBodies, manifold, numManifolds, constraints,
                                                            numConstraints, info, debugDrawer, dispatcher);
   const auto start = std::chrono::steady_clock::now();
   const btScalar result = btSequentialImpulseConstraintSolver::solveGroup(
       bodies, numBodies, manifold, numManifolds, constraints, numConstraints, info, debugDrawer, dispatcher);
-  hydro::bullet::RecordSolve(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  m_solveSeconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return result;
 }
 

@@ -41,11 +41,6 @@ class btHydroelasticConstraintSolver : public btSequentialImpulseConstraintSolve
   btHydroelasticConstraintSolver();
   ~btHydroelasticConstraintSolver() override;
 
-  // True while some btHydroelasticConstraintSolver or btHydroelasticMultiBodyConstraintSolver exists: patches then take the world-wide
-  // default point budget from their first step (a pair not yet seen by the solver would otherwise
-  // start with its whole patch: a 1,000-brick wall's first step took minutes).
-  static bool anyExists();
-
   // Sweeps at least this many times a step (default 10) over islands with patches and other
   // constraints, even when the program asks Bullet for fewer iterations.
   void setMinPatchSweeps(int sweeps) { m_minPatchSweeps = sweeps; }
@@ -71,7 +66,13 @@ class btHydroelasticConstraintSolver : public btSequentialImpulseConstraintSolve
   int lastPatchProblems() const { return m_lastPatchProblems; }
 
   void prepareSolve(int numBodies, int numManifolds) override;
-  // Bullet's solveGroup, timed for btHydroelasticStats when its timing is on.
+  // Off by default: when on, the time spent in solveGroup (Bullet's rows and the patches) is summed
+  // into solveSeconds().
+  void setSolveTiming(bool on) { m_solveTiming = on; }
+  double solveSeconds() const { return m_solveSeconds; }
+  void resetSolveSeconds() { m_solveSeconds = 0; }
+
+  // Bullet's solveGroup, timed when solve timing is on.
   btScalar solveGroup(btCollisionObject** bodies, int numBodies, btPersistentManifold** manifold, int numManifolds,
                       btTypedConstraint** constraints, int numConstraints, const btContactSolverInfo& info,
                       btIDebugDraw* debugDrawer, btDispatcher* dispatcher) override;
@@ -117,6 +118,8 @@ class btHydroelasticConstraintSolver : public btSequentialImpulseConstraintSolve
   btAlignedObjectArray<btPersistentManifold*> m_bulletManifolds;
   unsigned m_groupSerial{0};
   int m_minPatchSweeps{10};
+  bool m_solveTiming{false};
+  double m_solveSeconds{0};
   btScalar m_nearRigidBeta{1};
   btScalar m_stictionSigma{1e-3};  // SAP's (patch_problem.h says why)
   int m_lastNearRigidPoints{0};

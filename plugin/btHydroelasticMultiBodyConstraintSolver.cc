@@ -74,12 +74,8 @@ struct btHydroelasticMultiBodyConstraintSolver::Block {
   }
 };
 
-btHydroelasticMultiBodyConstraintSolver::btHydroelasticMultiBodyConstraintSolver() : m_block(new Block) {
-  hydro::bullet::CountPatchSolvers(+1);
-}
-btHydroelasticMultiBodyConstraintSolver::~btHydroelasticMultiBodyConstraintSolver() {
-  hydro::bullet::CountPatchSolvers(-1);
-}
+btHydroelasticMultiBodyConstraintSolver::btHydroelasticMultiBodyConstraintSolver() : m_block(new Block) {}
+btHydroelasticMultiBodyConstraintSolver::~btHydroelasticMultiBodyConstraintSolver() = default;
 
 void btHydroelasticMultiBodyConstraintSolver::prepareSolve(int numBodies, int numManifolds) {
   btMultiBodyConstraintSolver::prepareSolve(numBodies, numManifolds);

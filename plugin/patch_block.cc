@@ -3,24 +3,15 @@
 #include <BulletDynamics/Dynamics/btRigidBody.h>
 
 #include <algorithm>
-#include <atomic>
 
 #include "adapters/bullet_conversions.h"
 
 namespace hydro {
 namespace bullet {
 
-namespace {
-std::atomic<int> g_live_patch_solvers{0};
-}  // namespace
-
-void CountPatchSolvers(int change) { g_live_patch_solvers += change; }
-bool AnyPatchSolver() { return g_live_patch_solvers.load(std::memory_order_relaxed) > 0; }
-
 bool TakePatch(PatchState* state, unsigned serial) {
   if (state->solver_serial == serial) return false;
   state->solver_serial = serial;
-  state->block_solved = true;
   if (state->points.empty()) {
     state->has_warm_wrench = false;
     return false;

@@ -13,11 +13,6 @@
 namespace hydro {
 namespace bullet {
 
-// Patch solvers alive (both kinds): while any exists, patches take the block solver's default point
-// budget from their first step (btHydroelasticConstraintSolver::anyExists).
-void CountPatchSolvers(int change);
-bool AnyPatchSolver();
-
 // Takes a patch into the solver group numbered `serial`: true the first time the group meets it (a
 // patch has several manifolds) and if it has points; a patch without points loses its warm start.
 bool TakePatch(PatchState* state, unsigned serial);

@@ -15,12 +15,14 @@
 
 class btCollisionObject;
 class btDispatcher;
+class btHydroelasticWorldState;
 
 namespace hydro {
 namespace bullet {
 
 struct PatchState {
   btDispatcher* dispatcher{nullptr};
+  btHydroelasticWorldState* world{nullptr};  // the settings and statistics of the pair's world
   const btCollisionObject* body0{nullptr};
   const btCollisionObject* body1{nullptr};
   std::vector<btPersistentManifold*> manifolds;
@@ -87,7 +89,6 @@ struct PatchState {
   double warm_wrench_about[3] = {0, 0, 0};
   bool has_warm_wrench{false};
   unsigned solver_serial{0};  // which solver group took the patch last (one entry per patch)
-  bool block_solved{false};   // btHydroelasticConstraintSolver has solved this patch
 
  private:
   mutable ContactSurface surface_;

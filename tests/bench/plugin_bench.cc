@@ -2,7 +2,7 @@
 // (Google Benchmark). Run: build/release/tests/bench/plugin_bench
 //   BM_Step<scene>/0 is stock Bullet (default configuration, no tags), /1 patch contact, /2 patch
 //   contact reduced to at most 4 points per patch (m_maxPatchPoints = 4); /3 and /4 repeat /1 and
-//   /2 with the plugin's timers on (hydroSetStatsTiming), only to report the surface share.
+//   /2 with the plugin's timers on (setStatsTiming, setSolveTiming), only to report the surface share.
 // Counters: points = solver points per step; patches = pairs with patch contact; points_per_patch;
 // surface_share = the share of the step spent computing contact surfaces and points; solver_share
 // = the share in the constraint solver (patches and Bullet's rows); the rest is Bullet's broad
@@ -19,7 +19,7 @@
 #include "adapters/convex_hull.h"
 #include "hydro/contact_surface.h"
 #include "plugin/btHydroelasticContactQuery.h"
-#include "plugin/btHydroelasticStats.h"
+#include "plugin/btHydroelasticWorldState.h"
 
 namespace hydro {
 namespace {
@@ -30,17 +30,23 @@ using test::TestWorld;
 
 // Runs the scene's steps under the benchmark loop and reports points and the surface share.
 void RunSteps(benchmark::State& state, TestWorld* world, double dt, bool timed) {
-  hydroResetStats();
-  hydroSetStatsTiming(timed);
+  auto* patch_solver = dynamic_cast<btHydroelasticConstraintSolver*>(world->solver());
+  btHydroelasticWorldState unused;  // a stock world's statistics stay zero
+  btHydroelasticWorldState& hydro_state = patch_solver ? world->state() : unused;
+  hydro_state.resetStats();
+  hydro_state.setStatsTiming(timed);
+  if (patch_solver) {
+    patch_solver->resetSolveSeconds();
+    patch_solver->setSolveTiming(timed);
+  }
   const auto start = std::chrono::steady_clock::now();
   long long newton_iterations = 0;
-  auto* patch_solver = dynamic_cast<btHydroelasticConstraintSolver*>(world->solver());
   for (auto _ : state) {
     world->Step(1, dt);
     if (patch_solver) newton_iterations += patch_solver->lastNewtonIterations();
   }
   const double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  const btHydroelasticStats stats = hydroGetStats();
+  const btHydroelasticStats stats = hydro_state.getStats();
   const double steps = static_cast<double>(state.iterations());
   state.counters["points"] = stats.m_points / steps;
   state.counters["patches"] = stats.m_patches / steps;
@@ -51,9 +57,10 @@ void RunSteps(benchmark::State& state, TestWorld* world, double dt, bool timed) 
   state.counters["broadphase_pairs"] = world->world()->getPairCache()->getNumOverlappingPairs();
   if (timed) {
     state.counters["surface_share"] = total > 0 ? stats.m_surfaceSeconds / total : 0;
-    state.counters["solver_share"] = total > 0 ? stats.m_solverSeconds / total : 0;
+    state.counters["solver_share"] = total > 0 && patch_solver ? patch_solver->solveSeconds() / total : 0;
   }
-  hydroSetStatsTiming(false);
+  hydro_state.setStatsTiming(false);
+  if (patch_solver) patch_solver->setSolveTiming(false);
 }
 
 void BM_StepBallOnPlane(benchmark::State& state) {
@@ -86,7 +93,7 @@ void BM_StepCoin(benchmark::State& state) {
     coin_tag = std::make_unique<ScopedHydroelastic>(&coin, rigid);
   }
   TestWorld world(patch);
-  world.AddBody(&floor, 0, btVector3(0, 0, 0))->setFriction(0.2);
+  world.AddBody(&floor, 0, btVector3(0, 0, 0))->setFriction(1.0);  // μ = 0.2 by Bullet's product rule
   btRigidBody* body = world.AddBody(&coin, 0.00567, btVector3(0, 0, 0.000875));
   body->setFriction(0.2);
   world.Step(10);
@@ -100,7 +107,7 @@ void BM_StepCoin(benchmark::State& state) {
     state.ResumeTiming();
     world.Step(1);
   }
-  const btHydroelasticStats stats = hydroGetStats();
+  const btHydroelasticStats stats = patch ? world.state().getStats() : btHydroelasticStats();
   state.counters["points"] = patch ? stats.m_points / static_cast<double>(stats.m_steps > 0 ? stats.m_steps : 1) : 0;
 }
 BENCHMARK(BM_StepCoin)->Arg(0)->Arg(1)->Unit(benchmark::kMicrosecond);
@@ -123,13 +130,13 @@ void BM_StepGigapascalCoin(benchmark::State& state) {
     coin_properties.m_kind = btHydroelasticProperties::RIGID;
   }
   const ScopedHydroelastic coin_tag(&coin, coin_properties);
-  const test::ScopedWholePatches whole(static_cast<int>(state.range(2)));
   TestWorld world;
-  world.AddBody(&floor, 0, btVector3(0, 0, 0))->setFriction(0.2);
+  world.SetMaxPatchPoints(static_cast<int>(state.range(2)));
+  world.AddBody(&floor, 0, btVector3(0, 0, 0))->setFriction(1.0);  // μ = 0.2 by Bullet's product rule
   btRigidBody* body = world.AddBody(&coin, 0.00567, btVector3(0, 0, 0.000875));
   body->setFriction(0.2);
   world.Step(10);
-  hydroResetStats();
+  world.state().resetStats();
   for (auto _ : state) {
     state.PauseTiming();
     if (body->getLinearVelocity().length() < 0.05) {  // keep it sliding and spinning
@@ -139,7 +146,7 @@ void BM_StepGigapascalCoin(benchmark::State& state) {
     state.ResumeTiming();
     world.Step(1);
   }
-  const btHydroelasticStats stats = hydroGetStats();
+  const btHydroelasticStats stats = world.state().getStats();
   state.counters["points"] = stats.m_points / static_cast<double>(stats.m_steps > 0 ? stats.m_steps : 1);
 }
 BENCHMARK(BM_StepGigapascalCoin)
@@ -209,19 +216,18 @@ struct BoxScene {
 // from 2 m onto a rigid ground box, every box compliant at 10^range(1) Pa (untagged for stock).
 // The first 3 s (the fall, the landing, the settling) are stepped before timing; the timed steps
 // are the pile at rest. range(0): 0 stock Bullet, 1 patch contact, 2 patch contact with timers,
-// 3 patch contact computing every surface anew (hydroSetSurfaceReuse(false)).
+// 3 patch contact computing every surface anew (setSurfaceReuse(false)).
 void BM_StepBasicDemo(benchmark::State& state) {
   const int mode = static_cast<int>(state.range(0));
-  hydroSetSurfaceReuse(mode != 3);
   BoxScene scene(btVector3(0.1, 0.1, 0.1), mode, static_cast<int>(state.range(1)));
   TestWorld& world = scene.world;
+  if (mode != 0) world.state().setSurfaceReuse(mode != 3);
   btBoxShape& box = scene.box;
   for (int k = 0; k < 5; ++k)
     for (int i = 0; i < 5; ++i)
       for (int j = 0; j < 5; ++j) world.AddBody(&box, 1.0, btVector3(0.21 * i, 0.21 * j, 2.1 + 0.21 * k));
   world.Step(180, 1.0 / 60);
   RunSteps(state, &world, 1.0 / 60, mode == 2);
-  hydroSetSurfaceReuse(true);
 }
 BENCHMARK(BM_StepBasicDemo)
     ->Args({0, 8})

@@ -1,7 +1,7 @@
 // Reading a patch from an installed package with Bullet's types only: a 1 kg compliant ball on a
 // rigid plane, at rest after 2 s of 1 ms steps. Exits 0 if the patch carries the ball's weight,
 // its polygons read back through hydroGetPatchPolygon with positive pressures, and the largest
-// pressure is the patch's.
+// pressure is the patch's; and the world's statistics, reset half way, counted one patch a step.
 #include <btBulletDynamicsCommon.h>
 #include <hydrobullet/btHydroelastic.h>
 
@@ -30,7 +30,10 @@ int main() {
   ball.setWorldTransform(btTransform(btQuaternion::getIdentity(), btVector3(0, 0, 0.05)));
   world.addRigidBody(&ball);
   const btScalar dt = btScalar(1e-3);
-  for (int i = 0; i < 2000; ++i) world.stepSimulation(dt, 1, dt);
+  for (int i = 0; i < 1000; ++i) world.stepSimulation(dt, 1, dt);
+  configuration.getHydroelasticState().resetStats();
+  for (int i = 0; i < 1000; ++i) world.stepSimulation(dt, 1, dt);
+  const btHydroelasticStats stats = configuration.getHydroelasticState().getStats();
 
   bool ok = true;
   const std::vector<btHydroelasticContactPatch> patches = hydroGetContactPatches(&dispatcher, dt);
@@ -54,10 +57,12 @@ int main() {
       }
     }
     ok = ok && !hydroGetPatchPolygon(patch, patch.m_numPolygons, &vertices, &pressures, &normal);
-    std::printf("patch_readout (%s): force %.4f N up (weight %.4f N), %d polygons read, max pressure %.1f Pa (patch says %.1f)\n",
-                sizeof(btScalar) == sizeof(double) ? "double" : "float", up, weight, read, largest, patch.m_maxPressure);
+    std::printf("patch_readout (%s): force %.4f N up (weight %.4f N), %d polygons read, max pressure %.1f Pa (patch says %.1f), "
+                "%lld patch-steps in the last 1000 steps\n",
+                sizeof(btScalar) == sizeof(double) ? "double" : "float", up, weight, read, largest, patch.m_maxPressure,
+                stats.m_patches);
     ok = ok && std::abs(up - weight) < 0.02 * weight && read == patch.m_numPolygons && read > 10 &&
-         std::abs(largest - patch.m_maxPressure) <= 1e-3 * patch.m_maxPressure;
+         std::abs(largest - patch.m_maxPressure) <= 1e-3 * patch.m_maxPressure && stats.m_patches == 1000;
   }
   world.removeRigidBody(&ball);
   world.removeRigidBody(&ground);

@@ -7,7 +7,7 @@
 
 #include <memory>
 
-#include "plugin/btHydroelasticStats.h"
+#include "plugin/btHydroelasticWorldState.h"
 #include "test_world.h"
 
 namespace hydro {
@@ -43,11 +43,11 @@ class ScopedCallbacks {
 // started and ended once.
 TEST(ContactCallbacksTest, APatchStartsAndEndsOncePerContact) {
   ScopedCallbacks callbacks;
-  const test::ScopedWholePatches whole;  // hundreds of points: many manifolds
   btBoxShape box(btVector3(0.05, 0.05, 0.05)), ground(btVector3(1, 1, 1));
   test::ScopedHydroelastic tag(&box, test::Compliant(1e6, 0.01));
   {
     test::TestWorld world;
+    world.SetMaxPatchPoints(0);  // hundreds of points: many manifolds
     world.AddBody(&ground, 0, btVector3(0.3, 0.1, -1));
     btRigidBody* body = world.AddBody(&box, 1, btVector3(0, 0, 0.05));
     world.Step(300);
@@ -85,10 +85,10 @@ TEST(ContactCallbacksTest, AddedFiresForEveryPointOfObjectsThatAskForIt) {
   world.Step(100);
   EXPECT_EQ(g_added, 0);
   body->setCollisionFlags(body->getCollisionFlags() | btCollisionObject::CF_CUSTOM_MATERIAL_CALLBACK);
-  hydroResetStats();
+  world.state().resetStats();
   world.Step(10);
   EXPECT_GT(g_added, 0);
-  EXPECT_EQ(g_added, hydroGetStats().m_points);
+  EXPECT_EQ(g_added, world.state().getStats().m_points);
 }
 
 }  // namespace

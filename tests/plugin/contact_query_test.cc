@@ -103,11 +103,17 @@ TEST(ContactQueryTest, PatchesAreListedInTheOrderTheBodiesWereAdded) {
   for (auto& body : boxes) world.world()->removeRigidBody(body.get());
 }
 
-// One scene: a 2 × 2 × 2 block of compliant boxes dropped on the ground at 60 Hz, 60 steps. The
-// final poses, bit for bit.
-std::vector<btTransform> RunBlock(const btBoxShape& box_shape) {
+// One scene: a 2 × 2 × 2 block of compliant boxes dropped on the ground at 60 Hz, 60 steps, with
+// the world's own point budget. The final poses, bit for bit, and the solver points the world's
+// statistics counted.
+struct BlockRun {
+  std::vector<btTransform> poses;
+  long long points{0};
+};
+BlockRun RunBlock(const btBoxShape& box_shape, int max_points) {
   btBoxShape ground(btVector3(2, 2, 0.1));
   test::TestWorld world;
+  world.SetMaxPatchPoints(max_points);
   world.AddBody(&ground, 0, btVector3(0, 0, -0.1));
   std::vector<btRigidBody*> boxes;
   btBoxShape* box = const_cast<btBoxShape*>(&box_shape);
@@ -116,9 +122,10 @@ std::vector<btTransform> RunBlock(const btBoxShape& box_shape) {
       for (int k = 0; k < 2; ++k)
         boxes.push_back(world.AddBody(box, 1, btVector3(0.21 * i + 0.01 * k, 0.21 * j, 0.15 + 0.21 * k)));
   world.Step(60, 1.0 / 60);
-  std::vector<btTransform> poses;
-  for (btRigidBody* body : boxes) poses.push_back(body->getWorldTransform());
-  return poses;
+  BlockRun run;
+  for (btRigidBody* body : boxes) run.poses.push_back(body->getWorldTransform());
+  run.points = world.state().getStats().m_points;
+  return run;
 }
 
 bool Same(const std::vector<btTransform>& a, const std::vector<btTransform>& b) {
@@ -129,19 +136,25 @@ bool Same(const std::vector<btTransform>& a, const std::vector<btTransform>& b) 
 }
 
 // Two worlds stepped at once on two threads end bit for bit where each ends stepped alone: the
-// worlds share the shapes' tags and nothing else that changes their results.
+// worlds share the shapes' tags and nothing else that changes their results. Each has its own
+// settings (one whole patches, one the default 16 points) and its own statistics.
 TEST(ContactQueryTest, TwoWorldsOnTwoThreadsMatchEachAlone) {
   btBoxShape box(btVector3(0.1, 0.1, 0.1));
   test::ScopedHydroelastic tag(&box, test::Compliant(1e8));
-  const std::vector<btTransform> alone = RunBlock(box);
-  std::vector<btTransform> first, second;
-  std::thread a([&] { first = RunBlock(box); });
-  std::thread b([&] { second = RunBlock(box); });
+  const BlockRun whole_alone = RunBlock(box, 0), merged_alone = RunBlock(box, 16);
+  BlockRun whole, merged;
+  std::thread a([&] { whole = RunBlock(box, 0); });
+  std::thread b([&] { merged = RunBlock(box, 16); });
   a.join();
   b.join();
-  EXPECT_TRUE(Same(first, alone));
-  EXPECT_TRUE(Same(second, alone));
-  EXPECT_FALSE(Same(alone, {}));
+  EXPECT_TRUE(Same(whole.poses, whole_alone.poses));
+  EXPECT_TRUE(Same(merged.poses, merged_alone.poses));
+  EXPECT_EQ(whole.points, whole_alone.points);
+  EXPECT_EQ(merged.points, merged_alone.points);
+  // The settings took: whole patches write several times the points, and the worlds differ.
+  EXPECT_GT(whole.points, 3 * merged.points);
+  EXPECT_FALSE(Same(whole.poses, merged.poses));
+  EXPECT_FALSE(Same(merged_alone.poses, {}));
 }
 
 // A btIDebugDraw that counts what it is asked to draw.

@@ -1,6 +1,9 @@
 // Coulomb friction on an incline and energy behaviour of bouncing, with patch contact.
 #include <gtest/gtest.h>
 
+#include <BulletCollision/CollisionDispatch/btManifoldResult.h>
+
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -16,25 +19,27 @@ using test::TestWorld;
 constexpr double kGravity = 9.81;
 
 // A compliant 20 × 20 × 4 cm block (E = 1e5 Pa) on a rigid plane tilted by θ about x (μ = 0.5 on
-// both objects, so the combined μ is 0.5). Flat enough that the whole base stays loaded at these
+// the block and 1 on the plane, so Bullet's product rule gives μ = 0.5). Flat enough that the whole base stays loaded at these
 // slopes (the pressure centre shifts by h·tan θ ≤ 2 cm, inside the middle third of the base).
 // Returns the distance slid down the slope between t = 0.2 s and t = 0.2 s + `duration` and the
 // speed at both ends.
 struct SlideResult {
   double distance, v_start, v_end;
 };
-SlideResult Slide(double theta, double duration) {
+SlideResult Slide(double theta, double duration, double mu_plane = 1.0, double mu_block = 0.5,
+                  btHydroelasticFrictionRule rule = HYDRO_FRICTION_BULLET) {
   btBoxShape box(btVector3(0.1, 0.1, 0.02));
   const ScopedHydroelastic tag(&box, Compliant(1e5, 0.025, 5.0));
   const btVector3 normal(0, -std::sin(theta), std::cos(theta));
   const btVector3 down_slope(0, -std::cos(theta), -std::sin(theta));
   btStaticPlaneShape ground(normal, 0);
   TestWorld world;
+  world.state().setFrictionRule(rule);
   btRigidBody* plane = world.AddBody(&ground, 0, btVector3(0, 0, 0));
-  plane->setFriction(0.5);
+  plane->setFriction(mu_plane);
   // Resting on the plane: centre one half-size (less the static depth) along the normal.
   btRigidBody* body = world.AddBody(&box, 1.0, normal * 0.0199, btQuaternion(btVector3(1, 0, 0), theta));
-  body->setFriction(0.5);
+  body->setFriction(mu_block);
   world.Step(200);
   const btVector3 p0 = body->getWorldTransform().getOrigin();
   const double v0 = body->getLinearVelocity().dot(down_slope);
@@ -66,6 +71,34 @@ TEST(FrictionTest, BlockSlidesWithCoulombAcceleration) {
   }
 }
 
+// How the two objects' frictions combine: Bullet's rule (gCalculateCombinedFrictionCallback, the
+// product by default, or the program's own), or seed 003's harmonic mean when the world asks for
+// it. Plane 0.9 and block 0.5 on a 45° slope slide with a = g(sin θ − μ cos θ) for μ = 0.45
+// (product), 0.643 (harmonic) and 0.5 (a program's min rule).
+btScalar MinFriction(const btCollisionObject* body0, const btCollisionObject* body1) {
+  return std::min(body0->getFriction(), body1->getFriction());
+}
+
+TEST(FrictionTest, FrictionCombinesByBulletsRuleOrTheHarmonicMean) {
+  const double theta = std::atan(1.0), duration = 0.5;
+  auto acceleration = [&](btHydroelasticFrictionRule rule) {
+    const SlideResult r = Slide(theta, duration, 0.9, 0.5, rule);
+    return 2 * (r.distance - r.v_start * duration) / (duration * duration);
+  };
+  auto coulomb = [&](double mu) { return kGravity * (std::sin(theta) - mu * std::cos(theta)); };
+  const double product = acceleration(HYDRO_FRICTION_BULLET);
+  const double harmonic = acceleration(HYDRO_FRICTION_HARMONIC);
+  const CalculateCombinedCallback bullets_own = gCalculateCombinedFrictionCallback;
+  gCalculateCombinedFrictionCallback = MinFriction;
+  const double custom = acceleration(HYDRO_FRICTION_BULLET);
+  gCalculateCombinedFrictionCallback = bullets_own;
+  std::printf("μ 0.9 on 0.5 at 45°: a = %.4f (product), %.4f (harmonic), %.4f (min callback) m/s²\n", product,
+              harmonic, custom);
+  EXPECT_NEAR(product / coulomb(0.9 * 0.5), 1.0, 0.02);
+  EXPECT_NEAR(harmonic / coulomb(2 * 0.9 * 0.5 / 1.4), 1.0, 0.02);
+  EXPECT_NEAR(custom / coulomb(0.5), 1.0, 0.02);
+}
+
 // A 10 cm cube (E = 1e6 Pa, hint 2.5 cm) on the same kind of slope: tall, so its friction at the
 // base tips it and the base pressure is far from uniform. With Bullet's per-point friction
 // direction re-chosen from the slip every step it rocked at the step rate and crept ~1 mm/s; the
@@ -78,7 +111,7 @@ double CubeSlide(double tan_theta) {
   const btVector3 down_slope(0, -std::cos(theta), -std::sin(theta));
   btStaticPlaneShape ground(normal, 0);
   TestWorld world;
-  world.AddBody(&ground, 0, btVector3(0, 0, 0))->setFriction(0.5);
+  world.AddBody(&ground, 0, btVector3(0, 0, 0))->setFriction(1.0);
   btRigidBody* body = world.AddBody(&box, 1.0, normal * 0.0499, btQuaternion(btVector3(1, 0, 0), theta));
   body->setFriction(0.5);
   world.Step(500);
@@ -105,7 +138,7 @@ TEST(FrictionTest, StuckCubeHoldsWhenThePushTurnsAndSlidesPastTheLimit) {
   const ScopedHydroelastic tag(&box, Compliant(1e6, 0.025, 5.0));
   btStaticPlaneShape ground(btVector3(0, 0, 1), 0);
   TestWorld world;
-  world.AddBody(&ground, 0, btVector3(0, 0, 0))->setFriction(0.5);
+  world.AddBody(&ground, 0, btVector3(0, 0, 0))->setFriction(1.0);
   btRigidBody* body = world.AddBody(&box, 1.0, btVector3(0, 0, 0.0499));
   body->setFriction(0.5);
   world.Step(300);

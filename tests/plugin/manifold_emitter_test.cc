@@ -43,9 +43,9 @@ int PatchManifolds(btDispatcher* dispatcher) {
 
 TEST(ManifoldEmitterTest, PairReleasesManifoldsItNoLongerNeedsAfterAWindow) {
   // Whole patches: the box's face patch has many points, in many manifolds.
-  const test::ScopedWholePatches whole;
   BoxOnFloor scene(0.05);
   TestWorld& world = scene.world();
+  world.SetMaxPatchPoints(0);
   btRigidBody* body = scene.body();
   world.Step(100);
   const int resting = PatchManifolds(world.dispatcher());
@@ -82,29 +82,31 @@ TEST(ManifoldEmitterTest, ManifoldsFollowTheLargestPatchOfTheWindow) {
   // manifolds the smaller patch needs: at most 16 points, in at most 4 manifolds.
   BoxOnFloor scene(0.05);
   TestWorld& world = scene.world();
-  {
-    const test::ScopedWholePatches whole;
-    world.Step(20);
-  }
+  const int default_max_points = world.state().getDefaultMaxPatchPoints();
+  world.SetMaxPatchPoints(0);
+  world.Step(20);
+  world.SetMaxPatchPoints(default_max_points);
   ASSERT_GT(PatchManifolds(world.dispatcher()), 4);
   // Within two windows: the window running when the patch shrank may have started while the whole
   // patch flickered, and then releases down to the whole patch's need first.
   world.Step(2 * hydro::bullet::kManifoldReleaseSteps);
-  EXPECT_LE(PatchManifolds(world.dispatcher()), (hydro::bullet::kDefaultMaxPatchPoints + 3) / 4);
+  EXPECT_LE(PatchManifolds(world.dispatcher()), (default_max_points + 3) / 4);
   EXPECT_GE(PatchManifolds(world.dispatcher()), 1);
 }
 
 TEST(ManifoldEmitterTest, APatchIsMergedFromItsFirstStep) {
-  // Under btHydroelasticConstraintSolver the default point budget holds from a pair's first step
+  // The world's default point budget holds from a pair's first step
   // (a 1,000-brick wall built at rest spent minutes on its first step's whole patches).
   BoxOnFloor scene(0.0499);
   TestWorld& world = scene.world();
   world.Step(1);
   const auto patches = hydroGetContactPatches(world.dispatcher(), 1e-3);
   ASSERT_EQ(patches.size(), 1u);
-  EXPECT_LE(patches[0].m_numSolverPoints, hydro::bullet::kDefaultMaxPatchPoints);
+  const int default_max_points = world.state().getDefaultMaxPatchPoints();
+  EXPECT_EQ(default_max_points, 16);
+  EXPECT_LE(patches[0].m_numSolverPoints, default_max_points);
   EXPECT_GE(patches[0].m_numSolverPoints, 4);
-  EXPECT_LE(PatchManifolds(world.dispatcher()), (hydro::bullet::kDefaultMaxPatchPoints + 3) / 4);
+  EXPECT_LE(PatchManifolds(world.dispatcher()), (default_max_points + 3) / 4);
 }
 
 }  // namespace

@@ -15,6 +15,7 @@
 #include "adapters/shape_geometry.h"
 #include "adapters/shape_registry.h"
 #include "hydro/make_meshes.h"
+#include "plugin/btHydroelasticWorldState.h"
 
 #include "tests/bullet_precision.h"
 
@@ -228,7 +229,9 @@ TEST(ShapeGeometryTest, UnsupportedShapesAndBadPropertiesSayWhat) {
   bad = Soft();
   bad.m_huntCrossleyDissipation = std::nan("");
   EXPECT_FALSE(hydroSetHydroelastic(&sphere, bad));
-  EXPECT_FALSE(hydroSetDefaultMaxPatchPoints(-1));
+  btHydroelasticWorldState world_state;
+  EXPECT_FALSE(world_state.setDefaultMaxPatchPoints(-1));
+  EXPECT_EQ(world_state.getDefaultMaxPatchPoints(), 16);
   EXPECT_EQ(messages.size(), 4u);
   EXPECT_FALSE(ShapeRegistry::Instance().IsHydroelastic(&sphere));
   hydroSetErrorCallback(nullptr);

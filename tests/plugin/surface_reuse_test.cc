@@ -16,7 +16,7 @@
 #include "hydro/contact_surface.h"
 #include "hydro/point_approximation.h"
 #include "hydro/point_reduction.h"
-#include "plugin/btHydroelasticStats.h"
+#include "plugin/btHydroelasticWorldState.h"
 #include "plugin/pair_contact.h"
 #include "plugin/surface_reuse.h"
 #include "test_world.h"
@@ -367,26 +367,25 @@ TEST(SurfaceReuseTest, ABlockAtRestReusesItsSurfacesAndRestsAsWithout) {
   std::vector<btVector3> rest[2];
   long long reused[2] = {0, 0}, computed[2] = {0, 0};
   for (int on = 0; on < 2; ++on) {
-    hydroSetSurfaceReuse(on != 0);
     btBoxShape box(btVector3(0.1, 0.1, 0.1)), ground(btVector3(2, 2, 0.1));
     test::ScopedHydroelastic tag(&box, test::Compliant(1e8));
     test::TestWorld world;
+    world.state().setSurfaceReuse(on != 0);
     world.AddBody(&ground, 0, btVector3(0, 0, -0.1));
     std::vector<btRigidBody*> boxes;
     for (int i = 0; i < 2; ++i)
       for (int j = 0; j < 2; ++j)
         for (int k = 0; k < 2; ++k) boxes.push_back(world.AddBody(&box, 1, btVector3(0.21 * i, 0.21 * j, 0.3 + 0.21 * k)));
     world.Step(120, 1.0 / 60);  // lands and settles
-    hydroResetStats();
+    world.state().resetStats();
     world.Step(60, 1.0 / 60);
-    reused[on] = hydroGetStats().m_surfacesReused;
-    computed[on] = hydroGetStats().m_surfacesComputed;
+    reused[on] = world.state().getStats().m_surfacesReused;
+    computed[on] = world.state().getStats().m_surfacesComputed;
     for (btRigidBody* body : boxes) {
       rest[on].push_back(body->getWorldTransform().getOrigin());
       EXPECT_LT(body->getLinearVelocity().length(), 1e-4);
     }
   }
-  hydroSetSurfaceReuse(true);
   EXPECT_EQ(reused[0], 0);
   // Neighbours 1 cm apart side by side are apart by more than a step can close: no surface at all
   // (btHydroelasticCollisionAlgorithm's `apart` test), so without reuse only the 8 patches are
@@ -409,13 +408,13 @@ TEST(SurfaceReuseTest, ANewPointBudgetTakesEffectAtTheNextStepWhileReusing) {
   world.AddBody(&ground, 0, btVector3(0.3, 0.1, -0.1));  // off the ground's diagonal (ManifoldEmitterTest)
   world.AddBody(&box, 1, btVector3(0, 0, 0.1));
   auto points_in_one_step = [&] {
-    hydroResetStats();
+    world.state().resetStats();
     world.Step(1, 1.0 / 60);
-    EXPECT_EQ(hydroGetStats().m_surfacesReused, 1);  // the one patch, reused
-    return hydroGetStats().m_points;
+    EXPECT_EQ(world.state().getStats().m_surfacesReused, 1);  // the one patch, reused
+    return world.state().getStats().m_points;
   };
   for (int budget : {0, 16, 4, 0}) {
-    test::ScopedWholePatches whole(budget);
+    world.SetMaxPatchPoints(budget);
     world.Step(30, 1.0 / 60);  // settles, reusing from the second step on
     const long long points = points_in_one_step();
     if (budget == 0)

@@ -27,16 +27,6 @@ class ScopedHydroelastic {
   const btCollisionShape* shape_;
 };
 
-// Whole patches (one solver point per polygon) for the scope's lifetime, where a test checks what
-// only whole patches give: the coin's spin–slide coupling, the count of solver points.
-class ScopedWholePatches {
- public:
-  explicit ScopedWholePatches(int max_points = 0) { hydroSetDefaultMaxPatchPoints(max_points); }
-  ~ScopedWholePatches() { hydroSetDefaultMaxPatchPoints(bullet::kDefaultMaxPatchPoints); }
-  ScopedWholePatches(const ScopedWholePatches&) = delete;
-  ScopedWholePatches& operator=(const ScopedWholePatches&) = delete;
-};
-
 inline btHydroelasticProperties Compliant(double modulus, double hint = 0, double dissipation = 0) {
   btHydroelasticProperties p;
   p.m_hydroelasticModulus = modulus;
@@ -51,8 +41,13 @@ class TestWorld {
   // Bullet's default configuration and solver); configure_solver: apply hydroConfigureSolverInfo
   // (defaults to `hydroelastic`).
   explicit TestWorld(bool hydroelastic = true, int configure_solver = -1) {
-    if (hydroelastic) configuration_ = std::make_unique<btHydroelasticCollisionConfiguration>();
-    else configuration_ = std::make_unique<btDefaultCollisionConfiguration>();
+    if (hydroelastic) {
+      auto configuration = std::make_unique<btHydroelasticCollisionConfiguration>();
+      state_ = &configuration->getHydroelasticState();
+      configuration_ = std::move(configuration);
+    } else {
+      configuration_ = std::make_unique<btDefaultCollisionConfiguration>();
+    }
     dispatcher_ = std::make_unique<btCollisionDispatcher>(configuration_.get());
     broadphase_ = std::make_unique<btDbvtBroadphase>();
     if (hydroelastic) solver_ = std::make_unique<btHydroelasticConstraintSolver>();
@@ -87,12 +82,22 @@ class TestWorld {
     for (int i = 0; i < steps; ++i) world_->stepSimulation(dt, 0, dt);
   }
 
+  // The world's patch-contact settings and statistics (a hydroelastic world's only).
+  btHydroelasticWorldState& state() { return *state_; }
+  // Whole patches (0: one solver point per polygon) or at most max_points a patch, where a test
+  // checks what only those give (the coin's spin–slide coupling, the count of solver points); no
+  // effect on a stock world.
+  void SetMaxPatchPoints(int max_points) {
+    if (state_) state_->setDefaultMaxPatchPoints(max_points);
+  }
+
   btDiscreteDynamicsWorld* world() { return world_.get(); }
   btCollisionDispatcher* dispatcher() { return dispatcher_.get(); }
   btConstraintSolver* solver() { return solver_.get(); }
 
  private:
   std::unique_ptr<btCollisionConfiguration> configuration_;
+  btHydroelasticWorldState* state_{nullptr};
   std::unique_ptr<btCollisionDispatcher> dispatcher_;
   std::unique_ptr<btBroadphaseInterface> broadphase_;
   std::unique_ptr<btConstraintSolver> solver_;

@@ -22,6 +22,10 @@ struct World {
   World() {
     world = std::make_unique<btMultiBodyDynamicsWorld>(&dispatcher, &broadphase, &solver, &configuration);
     hydroConfigureSolverInfo(world->getSolverInfo());
+    // Bullet's own solver takes each solver point as a stiffness row; at 60 Hz merged points rest
+    // worse there than whole patches (a hull crate on a compliant plane: 21 µm deep and moving at
+    // 6 mm/s with 16 points, where whole patches give the 4.9 µm of m·g·ℓ/(E·A)).
+    configuration.getHydroelasticState().setDefaultMaxPatchPoints(0);
   }
   ~World() {
     built.reset();
@@ -42,6 +46,7 @@ struct World {
   btDbvtBroadphase broadphase;
   btMultiBodyConstraintSolver solver;
   std::unique_ptr<btMultiBodyDynamicsWorld> world;
+
   std::unique_ptr<BuiltScene> built;
 };
 
