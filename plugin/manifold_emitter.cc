@@ -38,15 +38,17 @@ void EmptyQuietly(btPersistentManifold* manifold) {
 
 // Bullet's gContactAddedCallback for a point just added, as btManifoldResult::addContactPoint
 // calls it: when either object asks for it (CF_CUSTOM_MATERIAL_CALLBACK), with the point as stored.
-void ReportAddedPoint(const PatchState& state, btManifoldPoint& point) {
-  if (!gContactAddedCallback) return;
+// Returns whether it was called.
+bool ReportAddedPoint(const PatchState& state, btManifoldPoint& point) {
+  if (!gContactAddedCallback) return false;
   const int flags = state.body0->getCollisionFlags() | state.body1->getCollisionFlags();
-  if (!(flags & btCollisionObject::CF_CUSTOM_MATERIAL_CALLBACK)) return;
+  if (!(flags & btCollisionObject::CF_CUSTOM_MATERIAL_CALLBACK)) return false;
   const btCollisionObjectWrapper wrap0(nullptr, state.body0->getCollisionShape(), state.body0,
                                        state.body0->getWorldTransform(), -1, -1);
   const btCollisionObjectWrapper wrap1(nullptr, state.body1->getCollisionShape(), state.body1,
                                        state.body1->getWorldTransform(), -1, -1);
   gContactAddedCallback(point, &wrap0, point.m_partId0, point.m_index0, &wrap1, point.m_partId1, point.m_index1);
+  return true;
 }
 
 }  // namespace
@@ -82,6 +84,7 @@ void EmitPoints(PatchState* state) {
   for (btPersistentManifold* manifold : state->manifolds) EmptyQuietly(manifold);
   TrimManifolds(state, needed);
   state->keys.assign(4 * state->manifolds.size(), 0);
+  state->point_friction.clear();
   const btTransform X_0W = state->body0->getWorldTransform().inverse();
   const btTransform X_1W = state->body1->getWorldTransform().inverse();
   for (int k = 0; k < n; ++k) {
@@ -132,7 +135,15 @@ void EmitPoints(PatchState* state) {
     // Four points at most per manifold and cleared first: every point gets its own slot.
     btAssert(index == k % 4);
     state->keys[k] = key;
-    ReportAddedPoint(*state, manifold->getContactPoint(index));
+    // A program's callback may change a point's friction, as it may a Bullet point's; the patch
+    // solvers then use that point's (MakePatchPoints).
+    if (ReportAddedPoint(*state, manifold->getContactPoint(index))) {
+      const btScalar friction = manifold->getContactPoint(index).m_combinedFriction;
+      if (friction != state->combined_friction) {
+        if (state->point_friction.empty()) state->point_friction.assign(n, state->combined_friction);
+        state->point_friction[k] = friction;
+      }
+    }
   }
   state->num_points_emitted = n;
   if (!had_points && n > 0 && gContactStartedCallback) gContactStartedCallback(state->manifolds[0]);

@@ -57,7 +57,7 @@ void MakePatchPoints(const PatchState& state, std::vector<PatchPoint>* points) {
     q.phi0_m = p.phi0_m;
     // Hunt–Crossley f = k·x·(1 + d·ẋ) linearized at x = −φ0: a damper d·k·x, time scale d·x.
     q.dissipation_time_s = state.combined_dissipation_s_per_m * std::max(-p.phi0_m, 0.0);
-    q.friction = state.combined_friction;
+    q.friction = i < state.point_friction.size() ? state.point_friction[i] : state.combined_friction;
   }
 }
 

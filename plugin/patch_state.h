@@ -76,6 +76,8 @@ struct PatchState {
   std::vector<int> merged_into;
   int num_points_emitted{0};
   double combined_friction{0};
+  // Per point, when a gContactAddedCallback changed some point's friction (else empty).
+  std::vector<double> point_friction;
   double combined_dissipation_s_per_m{0};
   double time_step{0};  // of the step being set up (dispatch info)
   bool fallback_contact{false};  // the wrapped Bullet algorithm's manifold may hold points

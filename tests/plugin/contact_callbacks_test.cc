@@ -5,6 +5,7 @@
 #include <BulletCollision/CollisionDispatch/btManifoldResult.h>
 #include <btBulletDynamicsCommon.h>
 
+#include <cstdio>
 #include <memory>
 
 #include "plugin/btHydroelasticWorldState.h"
@@ -89,6 +90,37 @@ TEST(ContactCallbacksTest, AddedFiresForEveryPointOfObjectsThatAskForIt) {
   world.Step(10);
   EXPECT_GT(g_added, 0);
   EXPECT_EQ(g_added, world.state().getStats().m_points);
+}
+
+bool Frictionless(btManifoldPoint& point, const btCollisionObjectWrapper*, int, int, const btCollisionObjectWrapper*, int,
+                  int) {
+  point.m_combinedFriction = 0;
+  return true;
+}
+
+// A program's gContactAddedCallback that sets a point's friction, as Bullet users make ice: the
+// patch solver takes the points' friction. A box sliding at 1 m/s (μ = 0.5 by the product rule)
+// stops in 0.2 s and rests; with its points made frictionless it keeps its speed.
+TEST(ContactCallbacksTest, FrictionSetByTheAddedCallbackIsUsed) {
+  btBoxShape box(btVector3(0.05, 0.05, 0.05)), ground(btVector3(1, 1, 1));
+  test::ScopedHydroelastic tag(&box, test::Compliant(1e6));
+  double speed[2];
+  for (int ice = 0; ice < 2; ++ice) {
+    gContactAddedCallback = ice ? Frictionless : nullptr;
+    test::TestWorld world;
+    world.AddBody(&ground, 0, btVector3(0.3, 0.1, -1))->setFriction(1.0);
+    btRigidBody* body = world.AddBody(&box, 1, btVector3(0, 0, 0.0499));
+    body->setFriction(0.5);
+    body->setCollisionFlags(body->getCollisionFlags() | btCollisionObject::CF_CUSTOM_MATERIAL_CALLBACK);
+    world.Step(100);
+    body->setLinearVelocity(btVector3(1, 0, 0));
+    world.Step(500);
+    speed[ice] = body->getLinearVelocity().length();
+  }
+  gContactAddedCallback = nullptr;
+  std::printf("box launched at 1 m/s: %.3e m/s after 0.5 s with friction, %.4f m/s on ice\n", speed[0], speed[1]);
+  EXPECT_LT(speed[0], 1e-3);  // 1 m/s − μ·g·t < 0 from t = 0.2 s, then it rocks to rest
+  EXPECT_NEAR(speed[1], 1.0, 1e-3);
 }
 
 }  // namespace
