@@ -41,7 +41,8 @@ set(HYDRO_PUBLIC_HEADERS
     plugin/btHydroelasticMultiBodyConstraintSolver.h
     adapters/btHydroelasticShapes.h
     plugin/btHydroelasticSolverSettings.h
-    plugin/btHydroelasticWorldState.h)
+    plugin/btHydroelasticWorldState.h
+    urdf/btHydroelasticModelLoader.h)
 foreach(header ${HYDRO_PUBLIC_HEADERS})
   get_filename_component(dir ${header} DIRECTORY)
   install(FILES ${PROJECT_SOURCE_DIR}/${header} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/hydrobullet/${dir})

@@ -23,3 +23,4 @@
 #include "plugin/btHydroelasticMultiBodyConstraintSolver.h"
 #include "plugin/btHydroelasticSolverSettings.h"
 #include "plugin/btHydroelasticWorldState.h"
+#include "urdf/btHydroelasticModelLoader.h"
