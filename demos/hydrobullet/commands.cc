@@ -236,7 +236,7 @@ int Run(const CommandLine& args) {
   std::ofstream bodies_csv(args.out_dir + "/bodies.csv"), contacts_csv(args.out_dir + "/contacts.csv");
   if (!bodies_csv || !contacts_csv) return Fail("cannot write in " + args.out_dir);
   bodies_csv << "time,body,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz\n";
-  contacts_csv << "time,a,b,polygons,area,fx,fy,fz,tx,ty,tz,max_pressure\n";
+  contacts_csv << "time,a,b,polygons,area,fx,fy,fz,tx,ty,tz,max_pressure,fn,cx,cy,cz\n";
   VtkSeries vtk(args.out_dir);
   char row[512];
   auto log_bodies = [&](double t) {
@@ -260,9 +260,10 @@ int Run(const CommandLine& args) {
   };
   auto log_contacts = [&](double t) {
     for (const PairReport& r : SolverPairReports(simulation, dt)) {
-      std::snprintf(row, sizeof(row), "%.6f,%s,%s,%d,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g\n", t, r.a.c_str(),
-                    r.b.c_str(), r.polygons, r.area_m2, r.force_N.x(), r.force_N.y(), r.force_N.z(), r.torque_Nm.x(),
-                    r.torque_Nm.y(), r.torque_Nm.z(), r.max_pressure_Pa);
+      std::snprintf(row, sizeof(row), "%.6f,%s,%s,%d,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g\n", t,
+                    r.a.c_str(), r.b.c_str(), r.polygons, r.area_m2, r.force_N.x(), r.force_N.y(), r.force_N.z(),
+                    r.torque_Nm.x(), r.torque_Nm.y(), r.torque_Nm.z(), r.max_pressure_Pa, r.normal_force_N,
+                    r.center_of_pressure_m.x(), r.center_of_pressure_m.y(), r.center_of_pressure_m.z());
       contacts_csv << row;
     }
   };

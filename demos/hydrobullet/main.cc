@@ -1,4 +1,5 @@
 // hydrobullet: inspect, contact and run URDF/SDF scenes with pressure-field patch contact.
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -7,6 +8,7 @@
 #include <vector>
 
 #include "demos/hydrobullet/commands.h"
+#include "demos/hydrobullet/plot.h"
 #include "urdf/compliance_rules.h"
 #include "urdf/xml_context.h"
 
@@ -21,6 +23,7 @@ const char* kUsage =
     "  inspect   what the file describes (models, links, joints, collisions and their compliance)\n"
     "  contact   the contact surfaces of the file's initial configuration\n"
     "  run       simulate headless and write CSV, JSON and VTK results\n"
+    "  plot      PNG plots of a run's contacts and bodies (gnuplot)\n"
     "'hydrobullet <command> --help' shows the command's options.\n";
 
 const char* kCommonOptions =
@@ -55,6 +58,14 @@ std::string Help(const std::string& command) {
              "  --rigid             build jointed models as rigid bodies + constraints\n") +
          kCommonOptions;
 }
+
+const char* kPlotHelp =
+    "usage: hydrobullet plot DIR [options]\n"
+    "  Plots DIR/contacts.csv and DIR/bodies.csv (from `hydrobullet run --out DIR`) as PNG files with gnuplot:\n"
+    "  per pair normal force, contact area, max pressure and centre of pressure against time; the moving\n"
+    "  bodies' speed and angular speed. Each PNG's gnuplot script (.gp) and data (.dat) are beside it.\n"
+    "  --out DIR2          where the plots go (default DIR/plots)\n"
+    "  --width W, --height H   image size in pixels (default 1200 x 900)\n";
 
 int Usage(const std::string& message) {
   std::fprintf(stderr, "hydrobullet: %s\n%s", message.c_str(), kUsage);
@@ -104,6 +115,40 @@ bool ParseSet(const std::string& text, CommandLine* args, std::string* error) {
   return true;
 }
 
+int PlotCommand(int argc, char** argv) {
+  hydro::cli::PlotOptions options;
+  for (int i = 2; i < argc; ++i) {
+    const std::string arg = argv[i];
+    auto size = [&](int* out) {
+      double value;
+      if (i + 1 >= argc || !ParseNumber(argv[++i], &value) || value < 16 || value > 10000 || value != std::floor(value))
+        return false;
+      *out = static_cast<int>(value);
+      return true;
+    };
+    if (arg == "--help" || arg == "-h") {
+      std::printf("%s", kPlotHelp);
+      return 0;
+    } else if (arg == "--out") {
+      if (i + 1 >= argc) return Usage("--out needs a directory");
+      options.out_dir = argv[++i];
+    } else if (arg == "--width") {
+      if (!size(&options.width_px)) return Usage("--width needs a whole number of pixels, 16 to 10000");
+    } else if (arg == "--height") {
+      if (!size(&options.height_px)) return Usage("--height needs a whole number of pixels, 16 to 10000");
+    } else if (!arg.empty() && arg[0] == '-') {
+      return Usage("unknown option '" + arg + "' for plot");
+    } else if (options.run_dir.empty()) {
+      options.run_dir = arg;
+    } else {
+      return Usage("more than one DIR given");
+    }
+  }
+  if (options.run_dir.empty()) return Usage("no DIR given");
+  if (const char* gnuplot = std::getenv("HYDROBULLET_GNUPLOT")) options.gnuplot = gnuplot;
+  return hydro::cli::Plot(options);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -114,6 +159,7 @@ int main(int argc, char** argv) {
     std::printf("%s", kUsage);
     return 0;
   }
+  if (args.command == "plot") return PlotCommand(argc, argv);
   if (args.command != "inspect" && args.command != "contact" && args.command != "run")
     return Usage("unknown command '" + args.command + "'");
   for (int i = 2; i < argc; ++i) {

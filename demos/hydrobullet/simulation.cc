@@ -139,6 +139,13 @@ bool LoadSimulation(const std::string& file, const urdf::ReadOptions& read_optio
 
 namespace {
 
+// The area-weighted mean of the polygons' normals (out of b into a), unit length.
+Vector3 MeanNormal(const ContactSurface& surface) {
+  Vector3 n = Vector3::Zero();
+  for (const ContactPolygon& polygon : surface.polygons()) n += polygon.area_m2 * polygon.nhat_BA_W;
+  return n.norm() > 0 ? Vector3(n.normalized()) : n;
+}
+
 std::string NameOf(const Simulation& simulation, const btCollisionObject* object) {
   const urdf::BuiltBody* body = simulation.built->FindByCollider(object);
   return body ? body->name : "?";
@@ -161,6 +168,7 @@ std::vector<PairReport> ElasticPatchReports(const Simulation& simulation) {
     const double total = surface.CalcPressureIntegral();
     if (total > 0) report.center_of_pressure_m = surface.CalcPressureFirstMoment() / total;
     report.max_pressure_Pa = surface.CalcMaxPressure();
+    report.normal_force_N = report.force_N.dot(MeanNormal(surface));
     reports.push_back(report);
   }
   return reports;
@@ -180,6 +188,7 @@ std::vector<PairReport> SolverPairReports(const Simulation& simulation, double d
       report.torque_Nm = ToEigen(patch.m_torqueOnBody0);
       report.center_of_pressure_m = ToEigen(patch.m_centerOfPressure);
       report.max_pressure_Pa = patch.m_surface->CalcMaxPressure();
+      report.normal_force_N = report.force_N.dot(MeanNormal(*patch.m_surface));
       by_pair[{patch.m_body0, patch.m_body1}] = reports.size();
       reports.push_back(report);
     }
@@ -209,6 +218,7 @@ std::vector<PairReport> SolverPairReports(const Simulation& simulation, double d
       ++report.polygons;
     }
     if (normal_total > 0) report.center_of_pressure_m = weighted / normal_total;
+    report.normal_force_N = normal_total / dt;
     reports.push_back(report);
   }
   return reports;

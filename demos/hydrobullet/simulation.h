@@ -56,6 +56,9 @@ struct PairReport {
   Vector3 torque_Nm{Vector3::Zero()};
   Vector3 center_of_pressure_m{Vector3::Zero()};
   double max_pressure_Pa{0};
+  // The force's component along the contact normal, pushing `a` away from `b`: along the patch's
+  // area-weighted normal, or the sum of Bullet's normal impulses over the step.
+  double normal_force_N{0};
 };
 
 // The elastic wrench of every patch from its surface (no solve needed): `contact`.

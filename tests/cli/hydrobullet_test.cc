@@ -5,6 +5,7 @@
 #include <array>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -144,7 +145,7 @@ TEST(HydrobulletTest, RunWritesCsvJsonAndVtkSeries) {
     EXPECT_EQ(bodies.size(), 1u + 6 * 4);  // frames at 0, 10, …, 50 ms; four bodies
     EXPECT_EQ(std::count(bodies[1].begin(), bodies[1].end(), ','), 14);
     const auto contacts = Lines((out / "contacts.csv").string());
-    EXPECT_EQ(contacts[0], "time,a,b,polygons,area,fx,fy,fz,tx,ty,tz,max_pressure");
+    EXPECT_EQ(contacts[0], "time,a,b,polygons,area,fx,fy,fz,tx,ty,tz,max_pressure,fn,cx,cy,cz");
     EXPECT_EQ(contacts.size(), 1u + 5 * 3) << (plugin ? "patch" : "stock");
     std::ifstream summary_file(out / "summary.json");
     std::stringstream summary_text;
@@ -295,7 +296,7 @@ TEST(HydrobulletTest, BulletWorldFilesTakeComplianceFromRules) {
   std::stringstream last(contacts.back());
   std::vector<std::string> fields;
   for (std::string field; std::getline(last, field, ',');) fields.push_back(field);
-  ASSERT_EQ(fields.size(), 12u) << contacts.back();
+  ASSERT_EQ(fields.size(), 16u) << contacts.back();
   EXPECT_GT(std::stoi(fields[3]), 4) << "a patch, not Bullet's points: " << contacts.back();
   const double fz_on_a = std::stod(fields[7]);
   EXPECT_NEAR(std::abs(fz_on_a), 2 * 9.81, 0.01 * 2 * 9.81) << contacts.back();
@@ -513,24 +514,88 @@ TEST(HydrobulletTest, PyBulletStyleFilesRun) {
     EXPECT_LT(std::abs((*crate)["velocity"][2].number), 0.05) << extra;
     // The last logged contact of the plane and the crate carries the crate's weight, on a patch
     // (measured 517 polygons with the crate compliant, 384 with the plane) or Bullet's 4 points.
-    double fz = 0;
+    double fz = 0, fn = 0;
     int polygons = 0;
     for (const std::string& line : Lines((out / "contacts.csv").string())) {
       if (line.rfind("0.200000,", 0) != 0 || line.find("crate::body") == std::string::npos) continue;
       std::stringstream row(line);
       std::vector<std::string> fields;
       for (std::string field; std::getline(row, field, ',');) fields.push_back(field);
-      ASSERT_EQ(fields.size(), 12u) << line;
+      ASSERT_EQ(fields.size(), 16u) << line;
       fz = std::stod(fields[7]);
+      fn = std::stod(fields[12]);
       polygons = std::stoi(fields[3]);
     }
     EXPECT_NEAR(std::abs(fz), 2 * 9.81, 0.01 * 2 * 9.81) << extra;  // measured 19.62 (19.6202 stock)
+    // The normal force pushes a off b: the weight, positive, whichever body is a.
+    EXPECT_NEAR(fn, 2 * 9.81, 0.01 * 2 * 9.81) << extra;
     if (patch) {
       EXPECT_GT(polygons, 4) << extra;
     } else {
       EXPECT_EQ(polygons, 4) << extra;
     }
   }
+  fs::remove_all(out);
+}
+
+// The width and height a PNG's header states (0 × 0 if it is not a PNG).
+std::pair<int, int> PngSize(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  unsigned char header[24] = {};
+  in.read(reinterpret_cast<char*>(header), sizeof(header));
+  if (!in || std::memcmp(header, "\x89PNG\r\n\x1a\n", 8) != 0 || std::memcmp(header + 12, "IHDR", 4) != 0) return {0, 0};
+  auto be32 = [&](int at) { return (header[at] << 24) | (header[at + 1] << 16) | (header[at + 2] << 8) | header[at + 3]; };
+  return {be32(16), be32(20)};
+}
+
+std::string ReadText(const fs::path& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// `plot` turns a run's logs into PNGs of the size asked for, with labelled axes, one per pair and
+// one for the bodies; a missing gnuplot and a broken log are reported, not crashed on.
+TEST(HydrobulletTest, PlotsARunsContactsAndBodies) {
+  const fs::path out = fs::temp_directory_path() / ("hydrobullet_plot_" + std::to_string(::getpid()));
+  fs::remove_all(out);
+  ASSERT_EQ(Tool("run " + Scene("coin.sdf") + " --duration 0.1 --out " + out.string()).exit_code, 0);
+  const Result plot = Tool("plot " + out.string() + " --width 800 --height 600");
+  ASSERT_EQ(plot.exit_code, 0) << plot.err;
+  EXPECT_NE(plot.out.find("2 plot(s)"), std::string::npos) << plot.out;
+  const fs::path pair = out / "plots" / "pair0_table__top__coin__body";
+  const fs::path bodies = out / "plots" / "bodies_speed";
+  for (const fs::path& stem : {pair, bodies}) {
+    const std::string png = stem.string() + ".png";
+    EXPECT_EQ(PngSize(png), std::make_pair(800, 600)) << png;
+    // Drawn, not blank: a blank 800 × 600 PNG compresses to under 5 kB.
+    EXPECT_GT(fs::file_size(png), 20000u) << png;
+  }
+  // Every panel's axes are labelled (in the script gnuplot drew from).
+  const std::string pair_script = ReadText(pair.string() + ".gp");
+  for (const char* label : {"time (s)", "normal force (N)", "contact area (m^2)", "max pressure (Pa)",
+                            "centre of pressure (m)"})
+    EXPECT_NE(pair_script.find(std::string("set ") + (std::string(label) == "time (s)" ? "x" : "y") + "label '" + label + "'"),
+              std::string::npos)
+        << label;
+  const std::string bodies_script = ReadText(bodies.string() + ".gp");
+  for (const char* label : {"set xlabel 'time (s)'", "set ylabel 'speed (m/s)'", "set ylabel 'angular speed (rad/s)'"})
+    EXPECT_NE(bodies_script.find(label), std::string::npos) << label;
+  // The data drawn are the log's: the coin's weight on the normal-force panel (5.67 g·g).
+  const std::string pair_data = ReadText(pair.string() + ".dat");
+  EXPECT_NEAR(std::stod(pair_data.substr(pair_data.find(' ') + 1)), 0.00567 * 9.81, 1e-3);
+
+  const Result no_gnuplot = Tool("plot " + out.string() + " --out " + (out / "p2").string() +
+                                 " 2>&1; HYDROBULLET_GNUPLOT=/nonexistent/gnuplot " + HYDROBULLET_PATH + " plot " + out.string());
+  EXPECT_EQ(no_gnuplot.exit_code, 1);
+  EXPECT_NE(no_gnuplot.err.find("not found: install it (Debian: apt-get install gnuplot-nox)"), std::string::npos)
+      << no_gnuplot.err;
+  std::ofstream(out / "contacts.csv", std::ios::app) << "0.5,a,b,1\n";
+  const Result broken = Tool("plot " + out.string());
+  EXPECT_EQ(broken.exit_code, 1);
+  EXPECT_NE(broken.err.find("contacts.csv:"), std::string::npos) << broken.err;
+  EXPECT_NE(broken.err.find("fields, the header has 16"), std::string::npos) << broken.err;
   fs::remove_all(out);
 }
 
