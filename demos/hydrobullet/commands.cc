@@ -59,6 +59,8 @@ bool LoadOrReport(const CommandLine& args, Simulation* simulation) {
 
 }  // namespace
 
+bool LoadOrReportForCommand(const CommandLine& args, Simulation* simulation) { return LoadOrReport(args, simulation); }
+
 // A .bullet world: its bodies as Bullet's importer made them, and what the rules make of them.
 int InspectBulletWorld(const CommandLine& args) {
   Simulation simulation(/*plugin=*/true);

@@ -25,11 +25,24 @@ struct CommandLine {
   urdf::ReadOptions read;
   urdf::BuildOptions build;
   std::vector<urdf::ComplianceRule> rules;  // --compliant, --rules (in order; later ones win)
+  // render: the picture at render_time_s, width × height, from `camera` (eye, target) if given.
+  double render_time_s{0};
+  std::string image_path;
+  int width_px{1280};
+  int height_px{720};
+  std::vector<double> camera;
 };
+
+struct Simulation;
+// Loads the command line's file into `simulation`; warnings and errors go to stderr (the first
+// error last, on its own line).
+bool LoadOrReportForCommand(const CommandLine& args, Simulation* simulation);
 
 int Inspect(const CommandLine& args);
 int Contact(const CommandLine& args);
 int Run(const CommandLine& args);
+// One picture of the scene at args.render_time_s (render.cc); 1 when rendering is unavailable.
+int Render(const CommandLine& args);
 
 }  // namespace cli
 }  // namespace hydro

@@ -23,6 +23,7 @@ const char* kUsage =
     "  inspect   what the file describes (models, links, joints, collisions and their compliance)\n"
     "  contact   the contact surfaces of the file's initial configuration\n"
     "  run       simulate headless and write CSV, JSON and VTK results\n"
+    "  render    one picture of the scene at a given time, drawn offscreen (PNG)\n"
     "  plot      PNG plots of a run's contacts and bodies (gnuplot)\n"
     "'hydrobullet <command> --help' shows the command's options.\n";
 
@@ -35,6 +36,18 @@ const char* kCommonOptions =
     "  --help              this text\n";
 
 std::string Help(const std::string& command) {
+  if (command == "render")
+    return std::string(
+               "usage: hydrobullet render FILE --out IMAGE.png [options]\n  Simulates to --time and draws the scene "
+               "offscreen (EGL, no display needed): bodies shaded,\n  contact polygons coloured by pressure with a colour "
+               "bar in Pa, each patch's net force from its\n  centre of pressure (magenta).\n"
+               "  --time S            simulated time of the picture (default 0)\n"
+               "  --out IMAGE.png     the picture (required)\n"
+               "  --width W, --height H   size in pixels (default 1280 x 720)\n"
+               "  --camera ex,ey,ez,tx,ty,tz   eye and target (default: the whole scene from the front right)\n"
+               "  --dt S              step (default: the file's)\n"
+               "  --set NAME.velocity=…, NAME.pose=…, --no-plugin, --rigid   as for run\n") +
+           kCommonOptions;
   if (command == "inspect")
     return std::string("usage: hydrobullet inspect FILE [--json]\n  Prints models, links, joints and collisions with "
                        "their compliance, or the file's errors as file:line.\n  --json              machine-readable output\n") +
@@ -160,7 +173,7 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (args.command == "plot") return PlotCommand(argc, argv);
-  if (args.command != "inspect" && args.command != "contact" && args.command != "run")
+  if (args.command != "inspect" && args.command != "contact" && args.command != "run" && args.command != "render")
     return Usage("unknown command '" + args.command + "'");
   for (int i = 2; i < argc; ++i) {
     const std::string arg = argv[i];
@@ -199,16 +212,30 @@ int main(int argc, char** argv) {
       args.build.multibody = false;
     } else if (args.command == "run" && arg == "--duration") {
       if (!number(&args.duration_s)) return Usage("--duration needs a positive number of seconds");
-    } else if (args.command == "run" && arg == "--dt") {
+    } else if (args.command == "render" && arg == "--time") {
+      std::string text;
+      if (!value(&text) || !ParseNumber(text, &args.render_time_s) || args.render_time_s < 0)
+        return Usage("--time needs a number of seconds, 0 or more");
+    } else if (args.command == "render" && arg == "--out") {
+      if (!value(&args.image_path)) return Usage("--out needs a PNG file");
+    } else if (args.command == "render" && (arg == "--width" || arg == "--height")) {
+      double pixels;
+      if (!number(&pixels) || pixels < 16 || pixels > 8192 || pixels != std::floor(pixels))
+        return Usage(arg + " needs a whole number of pixels, 16 to 8192");
+      (arg == "--width" ? args.width_px : args.height_px) = static_cast<int>(pixels);
+    } else if (args.command == "render" && arg == "--camera") {
+      if (!value(&text) || !ParseNumbers(text, 6, &args.camera))
+        return Usage("--camera needs six comma-separated numbers: eye x,y,z then target x,y,z");
+    } else if ((args.command == "run" || args.command == "render") && arg == "--dt") {
       if (!number(&args.dt_s)) return Usage("--dt needs a positive number of seconds");
     } else if (args.command == "run" && arg == "--log-dt") {
       if (!number(&args.log_dt_s)) return Usage("--log-dt needs a positive number of seconds");
     } else if (args.command == "run" && arg == "--out") {
       if (!value(&args.out_dir)) return Usage("--out needs a directory");
-    } else if (args.command == "run" && arg == "--no-plugin") {
+    } else if ((args.command == "run" || args.command == "render") && arg == "--no-plugin") {
       args.plugin = false;
       args.build.patch_contact = false;
-    } else if (args.command == "run" && arg == "--set") {
+    } else if ((args.command == "run" || args.command == "render") && arg == "--set") {
       if (!value(&text)) return Usage("--set needs NAME.velocity=… or NAME.pose=…");
       if (!ParseSet(text, &args, &error)) return Usage(error);
     } else if (!arg.empty() && arg[0] == '-') {
@@ -222,5 +249,9 @@ int main(int argc, char** argv) {
   if (args.file.empty()) return Usage("no FILE given");
   if (args.command == "inspect") return hydro::cli::Inspect(args);
   if (args.command == "contact") return hydro::cli::Contact(args);
+  if (args.command == "render") {
+    if (args.image_path.empty()) return Usage("render needs --out IMAGE.png");
+    return hydro::cli::Render(args);
+  }
   return hydro::cli::Run(args);
 }

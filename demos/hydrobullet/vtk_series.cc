@@ -1,15 +1,11 @@
 #include "demos/hydrobullet/vtk_series.h"
 
-#include <BulletCollision/CollisionShapes/btCompoundShape.h>
-
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
 
 #include "adapters/bullet_conversions.h"
-#include "adapters/shape_geometry.h"
 #include "hydro/contact_surface.h"
-#include "hydro/make_surface_mesh.h"
 #include "plugin/btHydroelasticContactQuery.h"
 
 namespace hydro {
@@ -59,35 +55,6 @@ void WritePolyData(std::ofstream& out, const PolyData& data, const char* point_n
 
 }  // namespace
 
-const std::vector<std::pair<TriangleSurfaceMesh, RigidTransform>>& VtkSeries::SurfacesOf(const btCollisionShape* shape) {
-  if (auto it = surfaces_.find(shape); it != surfaces_.end()) return it->second;
-  std::vector<std::pair<TriangleSurfaceMesh, RigidTransform>> surfaces;
-  if (shape->getShapeType() == COMPOUND_SHAPE_PROXYTYPE) {
-    const auto* compound = static_cast<const btCompoundShape*>(shape);
-    for (int i = 0; i < compound->getNumChildShapes(); ++i)
-      for (const auto& [mesh, X_CG] : SurfacesOf(compound->getChildShape(i)))
-        surfaces.emplace_back(mesh, bullet::ToRigidTransform(compound->getChildTransform(i)) * X_CG);
-  } else {
-    try {
-      // A picture, not a contact mesh: flat faces as they are (a box is 12 triangles; 1/20 of the
-      // diagonal made it 4,800, and Bullet's slope.bullet wrote 9 MB a frame), curved shapes with
-      // about 16 edges across.
-      btVector3 lo, hi;
-      shape->getAabb(btTransform::getIdentity(), lo, hi);
-      const btScalar extent = (hi - lo).length();
-      btHydroelasticProperties picture;
-      picture.m_kind = btHydroelasticProperties::RIGID;
-      const bool flat_faced = shape->isPolyhedral() || shape->isConcave();
-      picture.m_resolutionHint = std::max<btScalar>(flat_faced ? extent : extent / 16, 1e-4);
-      const bullet::ShapeGeometry geometry = bullet::MakeShapeGeometry(*shape, &picture);
-      if (geometry.rigid_mesh) surfaces.emplace_back(geometry.rigid_mesh->mesh(), geometry.X_SG);
-    } catch (const InvalidInput&) {
-      // Shapes the plugin cannot mesh are left out of the picture.
-    }
-  }
-  return surfaces_[shape] = surfaces;
-}
-
 bool VtkSeries::WriteFrame(const Simulation& simulation, double t, std::string* error) {
   const int frame = static_cast<int>(contact_files_.size());
   char name[64];
@@ -132,7 +99,7 @@ bool VtkSeries::WriteFrame(const Simulation& simulation, double t, std::string* 
     if (is_static && !first_frame) continue;
     PolyData& bodies = is_static ? fixed : moving;
     const RigidTransform X_WS = bullet::ToRigidTransform(built[b].collider->getWorldTransform());
-    for (const auto& [mesh, X_SG] : SurfacesOf(built[b].collider->getCollisionShape())) {
+    for (const auto& [mesh, X_SG] : surfaces_.Of(built[b].collider->getCollisionShape())) {
       const RigidTransform X_WG = X_WS * X_SG;
       const int base = static_cast<int>(bodies.points.size());
       for (const Vector3& p : mesh.vertices()) bodies.points.push_back(X_WG * p);

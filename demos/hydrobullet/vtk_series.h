@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "demos/hydrobullet/shape_surfaces.h"
 #include "demos/hydrobullet/simulation.h"
 #include "hydro/surface_mesh.h"
 
@@ -23,13 +24,10 @@ class VtkSeries {
   bool Finish(std::string* error) const;
 
  private:
-  // A shape's surface in its own frame (planes and unsupported shapes: none), cached.
-  const std::vector<std::pair<TriangleSurfaceMesh, RigidTransform>>& SurfacesOf(const btCollisionShape* shape);
-
   std::string directory_;
   std::vector<std::pair<double, std::string>> contact_files_, body_files_, deformable_files_;
   double static_file_time_{0};
-  std::map<const btCollisionShape*, std::vector<std::pair<TriangleSurfaceMesh, RigidTransform>>> surfaces_;
+  ShapeSurfaces surfaces_;
 };
 
 }  // namespace cli

@@ -1,0 +1,76 @@
+#pragma once
+// Drawing a simulation with OpenGL's fixed-function pipeline, for `render` (and a viewer): bodies
+// shaded, ground planes as large squares, and the patches drawn by the plugin's own btIDebugDraw
+// code (hydroDebugDrawPatches: polygons coloured by pressure, each patch's net force from its
+// centre of pressure) and FEM bodies coloured by strain, through a btIDebugDraw that issues GL calls, over the bodies, with a colour
+// bar in Pa. The caller provides a current GL context.
+#include <LinearMath/btIDebugDraw.h>
+
+#include <array>
+#include <map>
+#include <vector>
+
+#include "demos/hydrobullet/shape_surfaces.h"
+#include "demos/hydrobullet/simulation.h"
+
+namespace hydro {
+namespace cli {
+
+struct Camera {
+  Vector3 eye{1, -1.6, 0.9};
+  Vector3 target{0, 0, 0};
+  Vector3 up{0, 0, 1};
+  double fov_y_deg{35};
+};
+
+// A view of the whole scene: its moving bodies (or all bodies, if none moves) from the front
+// right and above, `up` against gravity.
+Camera FrameScene(const Simulation& simulation);
+
+// btIDebugDraw as immediate-mode GL: triangles filled, lines and contact points as lines.
+class GlDebugDraw : public btIDebugDraw {
+ public:
+  void drawLine(const btVector3& from, const btVector3& to, const btVector3& color) override;
+  void drawTriangle(const btVector3& a, const btVector3& b, const btVector3& c, const btVector3& color,
+                    btScalar alpha) override;
+  void drawContactPoint(const btVector3& point, const btVector3& normal, btScalar distance, int lifeTime,
+                        const btVector3& color) override;
+  void reportErrorWarning(const char*) override {}
+  void draw3dText(const btVector3&, const char*) override {}
+  void setDebugMode(int mode) override { mode_ = mode; }
+  int getDebugMode() const override { return mode_; }
+
+ private:
+  int mode_{DBG_DrawContactPoints};
+};
+
+class ScenePainter {
+ public:
+  // Draws the scene into the current context's width × height framebuffer; `dt` is the step the
+  // world was stepped with (the patches' forces are impulses over it).
+  void Paint(const Simulation& simulation, const Camera& camera, int width, int height, double dt);
+
+ private:
+  void PaintBodies(const Simulation& simulation, double extent);
+  // FEM bodies: their boundary triangles coloured by their tets' strain (blue at none, red at the
+  // largest in the scene).
+  void PaintDeformables(const Simulation& simulation);
+  void PaintPatches(const Simulation& simulation, double dt, double extent, double* max_pressure);
+  void PaintColourBar(int width, int height, double max_pressure);
+
+  ShapeSurfaces surfaces_;
+  // Per FEM body: its boundary faces (vertex indices, outward) and the tet each belongs to.
+  struct Boundary {
+    std::vector<std::array<int, 3>> faces;
+    std::vector<int> tets;
+  };
+  std::map<const fem::FemBody*, Boundary> boundaries_;
+  GlDebugDraw debug_draw_;
+};
+
+// Draws `text` (digits, '.', '+', '-', 'e', 'P', 'a', ' ') in seven-segment strokes with its
+// lower left corner at (x, y) in the current 2D projection, characters `height` tall.
+void DrawStrokeText(const std::string& text, double x, double y, double height);
+
+}  // namespace cli
+}  // namespace hydro
