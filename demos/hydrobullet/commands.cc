@@ -3,14 +3,19 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <memory>
 
 #include "demos/hydrobullet/json.h"
 #include "demos/hydrobullet/simulation.h"
 #include "demos/hydrobullet/vtk_series.h"
+#ifdef HYDRO_BULLET_RENDER
+#include "demos/hydrobullet/video.h"
+#endif
 #include "urdf/bullet_world_file.h"
 
 namespace hydro {
@@ -231,6 +236,32 @@ int Run(const CommandLine& args) {
   }
   const double dt = args.dt_s > 0 ? args.dt_s : simulation.scene.step_size_s;
   const double log_dt = args.log_dt_s > 0 ? args.log_dt_s : std::max(dt, 0.01);
+#ifdef HYDRO_BULLET_RENDER
+  std::unique_ptr<VideoRecorder> video;
+  double next_frame = 0;
+  if (!args.video_path.empty()) {
+    const char* ffmpeg = std::getenv("HYDROBULLET_FFMPEG");
+    if (!FindFfmpeg(ffmpeg ? ffmpeg : "ffmpeg", &errors)) return Fail(errors);
+    Camera camera = FrameScene(simulation);
+    if (args.camera.size() == 6) {
+      camera.eye = Vector3(args.camera[0], args.camera[1], args.camera[2]);
+      camera.target = Vector3(args.camera[3], args.camera[4], args.camera[5]);
+    }
+    video = std::make_unique<VideoRecorder>(ffmpeg ? ffmpeg : "ffmpeg", args.video_path, args.width_px, args.height_px,
+                                            30, camera);
+    if (!video->ok()) return Fail(video->error());
+  }
+  // A frame whenever simulated time reaches the next 1/30 s.
+  auto record = [&](double t) {
+    if (!video || t < next_frame - 1e-12) return true;
+    next_frame += 1.0 / video->fps();
+    return video->AddFrame(simulation, dt);
+  };
+#else
+  if (!args.video_path.empty())
+    return Fail("--video is not available: this build has HYDRO_BULLET_RENDER=OFF (no EGL/OpenGL)");
+  auto record = [](double) { return true; };
+#endif
   const long steps = std::lround(args.duration_s / dt);
   std::error_code ec;
   std::filesystem::create_directories(args.out_dir, ec);
@@ -272,6 +303,7 @@ int Run(const CommandLine& args) {
   const bool progress = ::isatty(STDERR_FILENO);
   log_bodies(0);
   if (!vtk.WriteFrame(simulation, 0, &errors)) return Fail(errors);
+  if (!record(0)) return Fail("video: frame at t = 0 not written");
   const auto start = std::chrono::steady_clock::now();
   double next_log = log_dt;
   int last_percent = -1;
@@ -284,6 +316,7 @@ int Run(const CommandLine& args) {
       log_contacts(t);
       if (!vtk.WriteFrame(simulation, t, &errors)) return Fail(errors);
     }
+    if (!record(t)) return Fail("video: frame at t = " + std::to_string(t) + " s not written");
     const int percent = static_cast<int>(100 * i / steps);
     if (progress && percent != last_percent) {
       last_percent = percent;
@@ -299,6 +332,13 @@ int Run(const CommandLine& args) {
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (progress) std::fprintf(stderr, "\n");
   if (!vtk.Finish(&errors)) return Fail(errors);
+#ifdef HYDRO_BULLET_RENDER
+  if (video) {
+    if (!video->Finish()) return Fail(video->error());
+    std::printf("%d video frames at %d per simulated second: %s\n", video->frames(), video->fps(),
+                args.video_path.c_str());
+  }
+#endif
   std::vector<std::string> final_state;
   for (const urdf::BuiltBody& body : simulation.built->bodies()) {
     const RigidTransform X = simulation.built->LinkPose(body);

@@ -31,6 +31,8 @@ struct CommandLine {
   int width_px{1280};
   int height_px{720};
   std::vector<double> camera;
+  // run --video: the run drawn at 30 frames per simulated second, encoded by ffmpeg.
+  std::string video_path;
 };
 
 struct Simulation;

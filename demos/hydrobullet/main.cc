@@ -68,6 +68,8 @@ std::string Help(const std::string& command) {
              "  --set NAME.velocity=vx,vy,vz,wx,wy,wz   initial velocity of a model or model::link (world)\n"
              "  --set NAME.pose=x,y,z,roll,pitch,yaw    initial pose of a model (or a free model::link)\n"
              "  --no-plugin         stock Bullet on the same file, for comparison\n"
+             "  --video FILE.mp4    also draw the run (30 frames per simulated second) and encode it with ffmpeg\n"
+             "  --width W, --height H, --camera ex,ey,ez,tx,ty,tz   the video's size and view (as for render)\n"
              "  --rigid             build jointed models as rigid bodies + constraints\n") +
          kCommonOptions;
 }
@@ -216,14 +218,16 @@ int main(int argc, char** argv) {
       std::string text;
       if (!value(&text) || !ParseNumber(text, &args.render_time_s) || args.render_time_s < 0)
         return Usage("--time needs a number of seconds, 0 or more");
+    } else if (args.command == "run" && arg == "--video") {
+      if (!value(&args.video_path)) return Usage("--video needs an .mp4 file");
     } else if (args.command == "render" && arg == "--out") {
       if (!value(&args.image_path)) return Usage("--out needs a PNG file");
-    } else if (args.command == "render" && (arg == "--width" || arg == "--height")) {
+    } else if ((args.command == "render" || args.command == "run") && (arg == "--width" || arg == "--height")) {
       double pixels;
       if (!number(&pixels) || pixels < 16 || pixels > 8192 || pixels != std::floor(pixels))
         return Usage(arg + " needs a whole number of pixels, 16 to 8192");
       (arg == "--width" ? args.width_px : args.height_px) = static_cast<int>(pixels);
-    } else if (args.command == "render" && arg == "--camera") {
+    } else if ((args.command == "render" || args.command == "run") && arg == "--camera") {
       if (!value(&text) || !ParseNumbers(text, 6, &args.camera))
         return Usage("--camera needs six comma-separated numbers: eye x,y,z then target x,y,z");
     } else if ((args.command == "run" || args.command == "render") && arg == "--dt") {

@@ -91,6 +91,38 @@ TEST(RenderTest, TheRestingBallsPatchIsWarmUnderTheBall) {
   fs::remove(image_path);
 }
 
+std::string Output(const std::string& command) {
+  std::string text;
+  if (FILE* pipe = ::popen(command.c_str(), "r")) {
+    char buffer[256];
+    while (std::fgets(buffer, sizeof(buffer), pipe)) text += buffer;
+    ::pclose(pipe);
+  }
+  return text;
+}
+
+// run --video: 0.3 s of the coin at 30 frames per simulated second is 10 frames (t = 0 to 0.3 s),
+// encoded at the size asked for; without ffmpeg the run stops before it starts, saying so.
+TEST(RenderTest, RunWritesAVideoThroughFfmpeg) {
+  const fs::path dir = fs::temp_directory_path() / ("hydrobullet_video_" + std::to_string(::getpid()));
+  const std::string video = (dir / "coin.mp4").string();
+  const std::string run = "run " + std::string(SCENES_DIR) + "/coin.sdf --duration 0.3 --out " + dir.string() +
+                          " --width 320 --height 180 --video " + video;
+  ASSERT_EQ(Tool(run), 0);
+  EXPECT_EQ(Output("ffprobe -v error -count_frames -select_streams v:0 -show_entries stream=nb_read_frames,width,height "
+                   "-of csv=p=0 " + video),
+            "320,180,10\n");
+  fs::remove_all(dir);
+  const std::string missing =
+      Output("HYDROBULLET_FFMPEG=/nonexistent/ffmpeg " + std::string(HYDROBULLET_PATH) + " " + run + " 2>&1");
+  EXPECT_NE(missing.find("--video needs ffmpeg, and '/nonexistent/ffmpeg' does not run: install it (Debian: apt-get "
+                         "install ffmpeg)"),
+            std::string::npos)
+      << missing;
+  EXPECT_FALSE(fs::exists(dir / "contacts.csv")) << "stopped before running";
+  fs::remove_all(dir);
+}
+
 // Without --out, and with a bad size, render refuses with a usage error.
 TEST(RenderTest, UsageErrors) {
   EXPECT_EQ(Tool("render " + std::string(SCENES_DIR) + "/ball_on_plate.sdf"), 2);
