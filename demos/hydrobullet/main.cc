@@ -9,6 +9,7 @@
 
 #include "demos/hydrobullet/commands.h"
 #include "demos/hydrobullet/plot.h"
+#include "demos/hydrobullet/viewer.h"
 #include "urdf/compliance_rules.h"
 #include "urdf/xml_context.h"
 
@@ -23,6 +24,7 @@ const char* kUsage =
     "  inspect   what the file describes (models, links, joints, collisions and their compliance)\n"
     "  contact   the contact surfaces of the file's initial configuration\n"
     "  run       simulate headless and write CSV, JSON and VTK results\n"
+    "  view      simulate live in a window: patches coloured by pressure, orbit, pull bodies\n"
     "  render    one picture of the scene at a given time, drawn offscreen (PNG)\n"
     "  plot      PNG plots of a run's contacts and bodies (gnuplot)\n"
     "'hydrobullet <command> --help' shows the command's options.\n";
@@ -36,6 +38,17 @@ const char* kCommonOptions =
     "  --help              this text\n";
 
 std::string Help(const std::string& command) {
+  if (command == "view")
+    return std::string(
+               "usage: hydrobullet view FILE [options]\n  Simulates live in a window (GLFW + OpenGL): bodies shaded, "
+               "FEM bodies by strain, patches by\n  pressure with a colour bar in Pa and each patch's net force.\n"
+               "  space pause/resume   . one step while paused   p polygons/solver points   Esc quit\n"
+               "  mouse: left drag orbits (on a moving body: pulls it), right drag pans, wheel zooms;\n"
+               "  the slider at the bottom sets the speed, a tenth of real time to as fast as possible.\n"
+               "  --width W, --height H, --camera ex,ey,ez,tx,ty,tz   window size and first view\n"
+               "  --frames N, --screenshot IMAGE.png   quit after N frames (one step each), saving the last\n"
+               "  --dt S, --set ..., --no-plugin, --rigid   as for run\n") +
+           kCommonOptions;
   if (command == "render")
     return std::string(
                "usage: hydrobullet render FILE --out IMAGE.png [options]\n  Simulates to --time and draws the scene "
@@ -175,7 +188,9 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (args.command == "plot") return PlotCommand(argc, argv);
-  if (args.command != "inspect" && args.command != "contact" && args.command != "run" && args.command != "render")
+  hydro::cli::ViewOptions view;
+  if (args.command != "inspect" && args.command != "contact" && args.command != "run" && args.command != "render" &&
+      args.command != "view")
     return Usage("unknown command '" + args.command + "'");
   for (int i = 2; i < argc; ++i) {
     const std::string arg = argv[i];
@@ -222,24 +237,31 @@ int main(int argc, char** argv) {
       if (!value(&args.video_path)) return Usage("--video needs an .mp4 file");
     } else if (args.command == "render" && arg == "--out") {
       if (!value(&args.image_path)) return Usage("--out needs a PNG file");
-    } else if ((args.command == "render" || args.command == "run") && (arg == "--width" || arg == "--height")) {
+    } else if (args.command == "view" && arg == "--frames") {
+      double frames;
+      if (!number(&frames) || frames != std::floor(frames)) return Usage("--frames needs a whole number");
+      view.frames = static_cast<int>(frames);
+    } else if (args.command == "view" && arg == "--screenshot") {
+      if (!value(&view.screenshot)) return Usage("--screenshot needs a PNG file");
+    } else if ((args.command == "render" || args.command == "run" || args.command == "view") &&
+               (arg == "--width" || arg == "--height")) {
       double pixels;
       if (!number(&pixels) || pixels < 16 || pixels > 8192 || pixels != std::floor(pixels))
         return Usage(arg + " needs a whole number of pixels, 16 to 8192");
       (arg == "--width" ? args.width_px : args.height_px) = static_cast<int>(pixels);
-    } else if ((args.command == "render" || args.command == "run") && arg == "--camera") {
+    } else if ((args.command == "render" || args.command == "run" || args.command == "view") && arg == "--camera") {
       if (!value(&text) || !ParseNumbers(text, 6, &args.camera))
         return Usage("--camera needs six comma-separated numbers: eye x,y,z then target x,y,z");
-    } else if ((args.command == "run" || args.command == "render") && arg == "--dt") {
+    } else if ((args.command == "run" || args.command == "render" || args.command == "view") && arg == "--dt") {
       if (!number(&args.dt_s)) return Usage("--dt needs a positive number of seconds");
     } else if (args.command == "run" && arg == "--log-dt") {
       if (!number(&args.log_dt_s)) return Usage("--log-dt needs a positive number of seconds");
     } else if (args.command == "run" && arg == "--out") {
       if (!value(&args.out_dir)) return Usage("--out needs a directory");
-    } else if ((args.command == "run" || args.command == "render") && arg == "--no-plugin") {
+    } else if ((args.command == "run" || args.command == "render" || args.command == "view") && arg == "--no-plugin") {
       args.plugin = false;
       args.build.patch_contact = false;
-    } else if ((args.command == "run" || args.command == "render") && arg == "--set") {
+    } else if ((args.command == "run" || args.command == "render" || args.command == "view") && arg == "--set") {
       if (!value(&text)) return Usage("--set needs NAME.velocity=… or NAME.pose=…");
       if (!ParseSet(text, &args, &error)) return Usage(error);
     } else if (!arg.empty() && arg[0] == '-') {
@@ -253,6 +275,11 @@ int main(int argc, char** argv) {
   if (args.file.empty()) return Usage("no FILE given");
   if (args.command == "inspect") return hydro::cli::Inspect(args);
   if (args.command == "contact") return hydro::cli::Contact(args);
+  if (args.command == "view") {
+    view.width_px = args.width_px;
+    view.height_px = args.height_px;
+    return hydro::cli::View(args, view);
+  }
   if (args.command == "render") {
     if (args.image_path.empty()) return Usage("render needs --out IMAGE.png");
     return hydro::cli::Render(args);

@@ -1,6 +1,8 @@
 #include "demos/hydrobullet/scene_painter.h"
 
+#include <BulletCollision/BroadphaseCollision/btDispatcher.h>
 #include <BulletCollision/CollisionShapes/btStaticPlaneShape.h>
+#include <BulletCollision/NarrowPhaseCollision/btPersistentManifold.h>
 #include <GL/gl.h>
 
 #include <algorithm>
@@ -126,8 +128,24 @@ const char* Segments(char c) {
     case '9': return "abcdfg";
     case '-': return "g";
     case 'e': return "adefg";
-    case 'P': return "abefg";
+    case 'P': case 'p': return "abefg";
     case 'a': return "abcdeg";
+    case 'b': return "cdefg";
+    case 'c': return "deg";
+    case 'd': return "bcdeg";
+    case 'f': return "aefg";
+    case 'g': return "abcdfg";
+    case 'h': return "cefg";
+    case 'i': return "c";
+    case 'l': return "ef";
+    case 'm': case 'n': return "ceg";
+    case 'o': return "cdeg";
+    case 'r': return "eg";
+    case 's': return "afgcd";
+    case 't': return "defg";
+    case 'u': case 'v': case 'w': return "cde";
+    case 'x': return "bcefg";
+    case 'y': return "bcdfg";
     default: return "";
   }
 }
@@ -330,6 +348,31 @@ void ScenePainter::PaintPatches(const Simulation& simulation, double dt, double 
   if (*max_pressure <= 0) return;
   // Over the bodies: a patch lies inside the overlap of the two, hidden by their surfaces.
   glDisable(GL_DEPTH_TEST);
+  if (show_points_) {
+    // The solver's points: every manifold point, coloured by its share of the largest impulse.
+    const btDispatcher* dispatcher = simulation.dispatcher.get();
+    double largest = 0;
+    for (int m = 0; m < dispatcher->getNumManifolds(); ++m) {
+      const btPersistentManifold* manifold = const_cast<btDispatcher*>(dispatcher)->getManifoldByIndexInternal(m);
+      for (int i = 0; i < manifold->getNumContacts(); ++i)
+        largest = std::max<double>(largest, manifold->getContactPoint(i).m_appliedImpulse);
+    }
+    glPointSize(7);
+    glBegin(GL_POINTS);
+    for (int m = 0; m < dispatcher->getNumManifolds(); ++m) {
+      const btPersistentManifold* manifold = const_cast<btDispatcher*>(dispatcher)->getManifoldByIndexInternal(m);
+      for (int i = 0; i < manifold->getNumContacts(); ++i) {
+        const btManifoldPoint& point = manifold->getContactPoint(i);
+        const btVector3 c = hydroPressureColor(point.m_appliedImpulse, static_cast<btScalar>(largest > 0 ? largest : 1));
+        glColor3d(c.x(), c.y(), c.z());
+        glVertex3d(point.m_positionWorldOnB.x(), point.m_positionWorldOnB.y(), point.m_positionWorldOnB.z());
+      }
+    }
+    glEnd();
+    glEnable(GL_DEPTH_TEST);
+    *max_pressure = 0;  // no pressure colours: no colour bar
+    return;
+  }
   glLineWidth(2);
   hydroDebugDrawPatches(simulation.dispatcher.get(), dt, &debug_draw_,
                         max_force > 0 ? static_cast<btScalar>(0.25 * extent / max_force) : btScalar(0));

@@ -49,6 +49,9 @@ class ScenePainter {
   // Draws the scene into the current context's width × height framebuffer; `dt` is the step the
   // world was stepped with (the patches' forces are impulses over it).
   void Paint(const Simulation& simulation, const Camera& camera, int width, int height, double dt);
+  // Draw each pair's solver points (the manifolds' points Bullet's solver takes) instead of its
+  // patch polygons.
+  void set_show_points(bool on) { show_points_ = on; }
 
  private:
   void PaintBodies(const Simulation& simulation, double extent);
@@ -59,6 +62,7 @@ class ScenePainter {
   void PaintColourBar(int width, int height, double max_pressure);
 
   ShapeSurfaces surfaces_;
+  bool show_points_{false};
   // Per FEM body: its boundary faces (vertex indices, outward) and the tet each belongs to.
   struct Boundary {
     std::vector<std::array<int, 3>> faces;

@@ -123,6 +123,40 @@ TEST(RenderTest, RunWritesAVideoThroughFfmpeg) {
   fs::remove_all(dir);
 }
 
+#ifdef HYDRO_BULLET_VIEWER
+// The live viewer under Xvfb: 100 frames of the resting ball seen from above (one step a frame),
+// then a screenshot of the window: a picture, with the patch's pressure colours at the ball.
+TEST(ViewerTest, TheWindowShowsThePatchUnderXvfb) {
+  const fs::path image_path = fs::temp_directory_path() / ("hydrobullet_view_" + std::to_string(::getpid()) + ".png");
+  // Under AddressSanitizer the X and GLX libraries' own allocations at exit are not ours to find:
+  // leak detection is off for this child only (every other check stays on).
+  const std::string command = "ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 xvfb-run -a -s '-screen 0 1024x768x24' " +
+                              std::string(HYDROBULLET_PATH) + " view " +
+                              std::string(SCENES_DIR) +
+                              "/ball_on_plate.sdf --set ball.pose=0,0,0.016,0,0,0 --camera 0,0,0.2,0,0,0 --width 480 "
+                              "--height 360 --frames 100 --screenshot " + image_path.string() + " >/dev/null 2>&1";
+  const int status = std::system(command.c_str());
+  ASSERT_EQ(WEXITSTATUS(status), 0) << command;
+  Image image;
+  ASSERT_TRUE(ReadPng(image_path.string(), &image));
+  EXPECT_EQ(image.width, 480);
+  EXPECT_EQ(image.height, 360);
+  std::set<int> colours;
+  for (int y = 0; y < image.height; ++y)
+    for (int x = 0; x < image.width; ++x) {
+      const unsigned char* p = image.At(x, y);
+      colours.insert((p[0] << 16) | (p[1] << 8) | p[2]);
+    }
+  const PressurePixels patch = CountPressurePixels(image);
+  std::printf("viewer under Xvfb: %zu colours; near the centre %d warm and %d cold pixels; %d warm elsewhere\n",
+              colours.size(), patch.warm, patch.cold, patch.warm_far);
+  EXPECT_GT(colours.size(), 50u) << "not blank";
+  EXPECT_GT(patch.warm, 20);
+  EXPECT_GT(patch.cold, 5);
+  fs::remove(image_path);
+}
+#endif
+
 // Without --out, and with a bad size, render refuses with a usage error.
 TEST(RenderTest, UsageErrors) {
   EXPECT_EQ(Tool("render " + std::string(SCENES_DIR) + "/ball_on_plate.sdf"), 2);
