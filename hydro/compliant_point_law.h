@@ -20,11 +20,11 @@
 // γ̄n is the normal impulse the friction is bounded by, lagged (held fixed while the potential is
 // minimized, then refreshed), which keeps ℓ convex; sliding is then exact Coulomb friction, and —
 // unlike the friction cone of SAP, whose convexity lifts a sliding body by μ·|vt|·δt a step (a
-// sliding coin at 1 GPa would hover, far above its 0.1 nm penetration) — sliding does not push
-// the bodies apart. Rt = σ·wt·N, wt the inverse mass the point sees tangentially and N the number
-// of points of its patch (patch_problem.h says why), lets a stuck patch creep at σ·|Δv| the friction
-// impulse makes: σ = 1e-3 (SAP's) creeps 12 µm in 2 s on a slope at 1 ms (a 20 cm block on tan θ = 0.4,
-// μ = 0.5; a 10 cm cube: 11–34 µm).
+// sliding coin at 1 GPa would hover, far above its 0.1 nm penetration) — sliding does not push the
+// bodies apart. Rt = σ·wt·K/k, wt the inverse mass the point sees tangentially and K/k the inverse
+// of its share of its patch's stiffness (N for N equal points; patch_problem.h says why), lets a
+// stuck patch creep at σ·|Δv| the friction impulse makes: σ = 1e-3 (SAP's) creeps 12 µm in 2 s on a
+// slope at 1 ms (a 20 cm block on tan θ = 0.4, μ = 0.5; a 10 cm cube: 11–34 µm).
 //
 // The near-rigid regime (Castro et al. 2022 §V): a point stiffer than the step can resolve for the
 // mass it sees, w the inverse of that mass along n̂ (its Delassus estimate), has its compliance

@@ -54,7 +54,7 @@ void PatchProblem::Reset(double dt_s, const PatchProblemOptions& options) {
   r_A_.clear();
   r_B_.clear();
   mu_.clear();
-  wt_.clear();
+  stick_wt_.clear();
   wn_.clear();
   laws_.clear();
   num_unknowns_ = 0;
@@ -197,7 +197,7 @@ int PatchProblem::AddPatch(int body_A, int body_B, const std::vector<PatchPoint>
     r_A_.push_back(q.p_WQ - A.c);
     r_B_.push_back(p_B - B.c);
     mu_.push_back(std::max(q.friction, 0.0));
-    wt_.push_back(wt);
+    stick_wt_.push_back(wt);  // scaled by the point's share below
     wn_.push_back(wn);
     patch_of_.push_back(static_cast<int>(patches_.size()));
   }
@@ -229,10 +229,22 @@ int PatchProblem::AddPatch(int body_A, int body_B, const std::vector<PatchPoint>
     }
   }
   if (stiffness_scale < 1) near_rigid_points_ += static_cast<int>(points.size());
+  // Stiction: Rt_i = σ·wt_i·K/k_i, K = Σ k_j of the patch. The patch's points hold, in parallel, the
+  // stick stiffness 1/(σ·wt) of one body point, each in proportion to its normal stiffness, as its
+  // share of the normal load; so every point leaves stick at one speed, σ·wt·μ·γ̄n_i·K/k_i, about
+  // σ·wt·μ·Σγ̄n where the penetration is even. With the equal share K/k_i = N, a sliver polygon of a
+  // thousandth of the load slipped at a thousandth of that speed: at rest, at the creep of 1e-7 m/s,
+  // half of BasicDemo's points (μ = 0.25) sat at their stick–slip kink, and Newton needed two steps a
+  // solve instead of one.
+  {
+    double K = 0;
+    for (const PatchPoint& q : points) K += q.stiffness_N_per_m;
+    for (size_t i = 0; i < points.size(); ++i) stick_wt_[first + i] *= K / points[i].stiffness_N_per_m;
+  }
   for (size_t i = 0; i < points.size(); ++i) {
     const PatchPoint& q = points[i];
     laws_.push_back(MakeCompliantPointLaw(q.nhat_BA_W, stiffness_scale * q.stiffness_N_per_m, q.phi0_m, dt_,
-                                          q.dissipation_time_s, wn_[first + i], wt_[first + i], 0.0,
+                                          q.dissipation_time_s, wn_[first + i], stick_wt_[first + i], 0.0,
                                           options_.stiction_sigma, nullptr));
   }
   patches_.push_back(patch);
@@ -367,7 +379,7 @@ void PatchProblem::RefreshVelocities(const Eigen::VectorXd& z) {
 void PatchProblem::SetStictionRegularization(double sigma) {
   sigma_ = sigma;
   for (size_t i = 0; i < laws_.size(); ++i)
-    laws_[i].compliance_Rt = std::max(sigma * wt_[i] * patches_[patch_of_[i]].num_points, 1e-300);
+    laws_[i].compliance_Rt = std::max(sigma * stick_wt_[i], 1e-300);
 }
 
 double PatchProblem::FrictionBoundChange() const {

@@ -65,20 +65,21 @@ struct PatchPoint {
 
 struct PatchProblemOptions {
   double near_rigid_beta{1.0};      // β of the near-rigid regime (0 turns it off)
-  // σ of the stiction regularization, Rt = σ·wt·N for each of a patch's N points
-  // (compliant_point_law.h): rounds start at stiction_sigma_start, where friction is smooth and
-  // Newton converges in a few iterations, and divide it by 10 a round down to stiction_sigma, each
-  // from the last round's solution, inside whose stick set the problem is then nearly quadratic
-  // (continuation). A stuck patch creeps at σ times the velocity change its friction impulse makes
-  // in a step, whatever its number of points: with Rt = σ·wt per point, a patch of N points was N
-  // times stiffer in stick than its body's mass, which is what stalled Newton on piles (a 140-box
-  // pyramid at 60 Hz: 25–42 iterations a step, 10–15 with the factor N). The default is SAP's
-  // (Castro et al. 2022 §V, σ = 10⁻³): at 10⁻⁴ a stuck patch creeps a tenth as far, but stick is
-  // then ten times stiffer than the bodies' masses and Newton stalls wherever many points change
-  // between stick and slip (steps of 0.01–0.05 along Newton's direction): BasicDemo's block at rest
-  // took 830 M instructions for 30 steps instead of 690 M, the 1,000-box pile 1.2 s a step instead
-  // of 0.45 s, the 1,015-box pyramid's first steps 7 s instead of 2.2 s. Continuation from
-  // stiction_sigma_start (a round at each tenth) applies when σ is set below it.
+  // σ of the stiction regularization, Rt_i = σ·wt·K/k_i for point i of stiffness k_i in a patch of
+  // stiffness K = Σ k_j (σ·wt·N for N equal points; compliant_point_law.h): rounds start at
+  // stiction_sigma_start, where friction is smooth and Newton converges in a few iterations, and
+  // divide it by 10 a round down to stiction_sigma, each from the last round's solution, inside
+  // whose stick set the problem is then nearly quadratic (continuation). A stuck patch creeps at σ
+  // times the velocity change its friction impulse makes in a step, whatever its number of points:
+  // with Rt = σ·wt per point, a patch of N points was N times stiffer in stick than its body's
+  // mass, which is what stalled Newton on piles (a 140-box pyramid at 60 Hz: 25–42 iterations a
+  // step, 10–15 with the factor N). The default is SAP's (Castro et al. 2022 §V, σ = 10⁻³): at 10⁻⁴
+  // a stuck patch creeps a tenth as far, but stick is then ten times stiffer than the bodies'
+  // masses and Newton stalls wherever many points change between stick and slip (steps of 0.01–0.05
+  // along Newton's direction): BasicDemo's block at rest took 830 M instructions for 30 steps
+  // instead of 690 M, the 1,000-box pile 1.2 s a step instead of 0.45 s, the 1,015-box pyramid's
+  // first steps 7 s instead of 2.2 s. Continuation from stiction_sigma_start (a round at each
+  // tenth) applies when σ is set below it.
   double stiction_sigma{1e-3};
   double stiction_sigma_start{1e-3};
   double relative_tolerance{1e-6};  // |∇f| ≤ this · max(|z|, |Σ Cᵀγ|)
@@ -199,7 +200,7 @@ class PatchProblem {
   double RefreshFrictionBounds();
   // How far μ·γn at the current velocities is from the bounds in use.
   double FrictionBoundChange() const;
-  // Sets every point's Rt = σ·wt·N, N its patch's number of points.
+  // Sets every point's Rt = σ·wt·K/k_i, its stiction share of its patch (AddPatch says why).
   void SetStictionRegularization(double sigma);
   double sigma_{0};
   double Slope(double alpha, const Eigen::VectorXd& z, const Eigen::VectorXd& d) const;
@@ -220,7 +221,9 @@ class PatchProblem {
   std::vector<Patch> patches_;
   std::vector<int> patch_of_;          // per point
   std::vector<Vector3> r_A_, r_B_;     // per point: its place on A and on B from their reference points
-  std::vector<double> mu_, wt_, wn_;  // per point: μ, tangential and normal inverse mass
+  // Per point: μ; the tangential inverse mass times the point's stiction share K/k_i (Rt = σ·this);
+  // the normal inverse mass.
+  std::vector<double> mu_, stick_wt_, wn_;
   std::vector<CompliantPointLaw> laws_;
   std::vector<Vector3> vc_start_, vc_, dvc_, gamma_;
   std::vector<Vector6> body_dV_;

@@ -183,6 +183,35 @@ TEST(PatchProblemTest, StuckBoxDoesNotSlipBelowTheFrictionLimit) {
   EXPECT_LT(std::abs(block.WrenchOnA()[3]), mu * block.WrenchOnA()[5]);
 }
 
+TEST(PatchProblemTest, AStuckPatchSticksAsOneWhateverItsPointsShareOfTheLoad) {
+  // A box held by friction at a fifth of its limit, on its four corners and, at the face's centre, a
+  // sliver polygon with a thousandth of their stiffness. Each point's share of the stick stiffness follows its
+  // share of the normal load (Rt_i = σ·wt·K/k_i), so every point uses about the same fraction of its
+  // friction bound: none slips. With an equal share per point (Rt = σ·wt·N), the sliver took a
+  // fifth of the friction impulse on a thousandth of the load and sat at its Coulomb bound
+  // (|γt|/γn = μ), at the stick–slip kink Newton converges slowly through.
+  const double m = 1, a = 0.05, k = 1e6, dt = 1.0 / 60, mu = 0.25;
+  const double x = m * kGravity / (4.001 * k);
+  std::vector<PatchPoint> points = BottomCorners(a, k, -x, mu);
+  points.push_back(points[0]);
+  points[4].p_WQ = Vector3::Zero();
+  points[4].stiffness_N_per_m = 1e-3 * k;
+  Pair block;
+  block.Reset(dt, Cube(m, a, Vector3(0, 0, a - x)), PatchBody{}, points);
+  Vector6 dV_A, dV_B;
+  const double v0 = 0.2 * mu * kGravity * dt;
+  const PatchProblemReport report =
+      block.Solve(Twist(Vector3::Zero(), Vector3(v0, 0, -kGravity * dt)), Vector6::Zero(), 50, 10, &dV_A, &dV_B);
+  EXPECT_TRUE(report.converged);
+  for (int i = 0; i < 5; ++i) {
+    const Vector3& gamma = block.impulse(i);
+    ASSERT_GT(gamma.z(), 0) << "point " << i;
+    // Measured 0.19–0.21·μ at the corners (0.2·μ is what the pull needs) and 0.32·μ at the sliver,
+    // as the box pitches over the step; 0.5·μ leaves room for that. An equal share gives μ there.
+    EXPECT_LT(std::hypot(gamma.x(), gamma.y()) / gamma.z(), 0.5 * mu) << "point " << i;
+  }
+}
+
 TEST(PatchProblemTest, RigidContactAtALargeStepGainsNoEnergy) {
   // A 1 kg box arriving at 5 m/s on points of 1e12 N/m (far beyond what 1/60 s resolves): it all
   // but stops — near-rigid points keep a period of one step, so a few percent of the arrival speed
