@@ -46,7 +46,11 @@ std::string Help(const std::string& command) {
                "  mouse: left drag orbits (on a moving body: pulls it), right drag pans, wheel zooms;\n"
                "  the slider at the bottom sets the speed, a tenth of real time to as fast as possible.\n"
                "  --width W, --height H, --camera ex,ey,ez,tx,ty,tz   window size and first view\n"
-               "  --frames N, --screenshot IMAGE.png   quit after N frames (one step each), saving the last\n"
+               "  --frames N, --screenshot IMAGE.png   quit after N frames (one step each), saving the last,\n"
+               "                                       and print the view and the moving bodies' positions\n"
+               "  --input EVENTS   replay keys and mouse events at given frames (lines 'FRAME key space|period|p|\n"
+               "                   escape', 'FRAME press left|right X Y', 'FRAME move X Y', 'FRAME release X Y',\n"
+               "                   'FRAME scroll DY'; pixels from the top left)\n"
                "  --dt S, --set ..., --no-plugin, --rigid   as for run\n") +
            kCommonOptions;
   if (command == "render")
@@ -243,6 +247,8 @@ int main(int argc, char** argv) {
       view.frames = static_cast<int>(frames);
     } else if (args.command == "view" && arg == "--screenshot") {
       if (!value(&view.screenshot)) return Usage("--screenshot needs a PNG file");
+    } else if (args.command == "view" && arg == "--input") {
+      if (!value(&view.input_script)) return Usage("--input needs a file of viewer events");
     } else if ((args.command == "render" || args.command == "run" || args.command == "view") &&
                (arg == "--width" || arg == "--height")) {
       double pixels;

@@ -19,6 +19,7 @@
 #include "demos/hydrobullet/png_file.h"
 #include "demos/hydrobullet/scene_painter.h"
 #include "demos/hydrobullet/simulation.h"
+#include "demos/hydrobullet/viewer_script.h"
 #include "plugin/btHydroelasticContactQuery.h"
 
 namespace hydro {
@@ -27,6 +28,8 @@ namespace cli {
 namespace {
 
 constexpr double kPi = 3.14159265358979323846;
+constexpr double kOrbitRadiansPerPixel = 0.008;
+constexpr double kZoomPerStep = 0.9;  // the distance's factor per wheel step
 
 // A camera about a target: distance, and yaw and pitch in the frame whose z is `up`.
 struct OrbitCamera {
@@ -131,7 +134,8 @@ struct ViewState {
   Simulation* simulation{nullptr};
   OrbitCamera orbit;
   MousePull pull;
-  bool paused{false}, step_once{false}, show_points{false};
+  bool paused{false}, step_once{false}, show_points{false}, quit{false};
+  int picks{0};  // bodies picked up with the mouse
   double speed_slider{0.5};  // 0: a tenth of real time, 0.5: real time, 1: as fast as possible
   bool orbiting{false}, panning{false}, sliding{false};
   double last_x{0}, last_y{0};
@@ -159,44 +163,41 @@ void SetSlider(ViewState* v, double x) {
   v->speed_slider = std::clamp((x - x0) / (x1 - x0), 0.0, 1.0);
 }
 
-ViewState* State(GLFWwindow* window) { return static_cast<ViewState*>(glfwGetWindowUserPointer(window)); }
-
-void OnKey(GLFWwindow* window, int key, int, int action, int) {
-  if (action != GLFW_PRESS) return;
-  ViewState* v = State(window);
-  if (key == GLFW_KEY_SPACE) v->paused = !v->paused;
-  if (key == GLFW_KEY_PERIOD && v->paused) v->step_once = true;
-  if (key == GLFW_KEY_P) v->show_points = !v->show_points;
-  if (key == GLFW_KEY_ESCAPE) glfwSetWindowShouldClose(window, GLFW_TRUE);
+// The viewer's responses to input, in window pixels (origin top left), apart from GLFW so that a
+// script (viewer_script.h) drives them as the window does.
+void Key(ViewState* v, char key) {
+  if (key == ' ') v->paused = !v->paused;
+  if (key == '.' && v->paused) v->step_once = true;
+  if (key == 'p') v->show_points = !v->show_points;
+  if (key == 27) v->quit = true;
 }
 
-void OnButton(GLFWwindow* window, int button, int action, int) {
-  ViewState* v = State(window);
-  double x, y;
-  glfwGetCursorPos(window, &x, &y);
+void Press(ViewState* v, bool right, double x, double y) {
   v->last_x = x;
   v->last_y = y;
-  if (action == GLFW_RELEASE) {
-    v->pull.Release();
-    v->orbiting = v->panning = v->sliding = false;
+  if (right) {
+    v->panning = true;
     return;
   }
-  if (button == GLFW_MOUSE_BUTTON_LEFT) {
-    if (OnSlider(*v, x, y)) {
-      v->sliding = true;
-      SetSlider(v, x);
-      return;
-    }
-    Vector3 from, direction;
-    PixelRay(v->orbit.ToCamera(), x, y, v->width, v->height, &from, &direction);
-    if (!v->pull.Pick(v->simulation->world.get(), from, direction, 100 * v->orbit.distance)) v->orbiting = true;
-  } else if (button == GLFW_MOUSE_BUTTON_RIGHT || button == GLFW_MOUSE_BUTTON_MIDDLE) {
-    v->panning = true;
+  if (OnSlider(*v, x, y)) {
+    v->sliding = true;
+    SetSlider(v, x);
+    return;
   }
+  Vector3 from, direction;
+  PixelRay(v->orbit.ToCamera(), x, y, v->width, v->height, &from, &direction);
+  if (v->pull.Pick(v->simulation->world.get(), from, direction, 100 * v->orbit.distance)) ++v->picks;
+  else v->orbiting = true;
 }
 
-void OnCursor(GLFWwindow* window, double x, double y) {
-  ViewState* v = State(window);
+void Release(ViewState* v, double x, double y) {
+  v->last_x = x;
+  v->last_y = y;
+  v->pull.Release();
+  v->orbiting = v->panning = v->sliding = false;
+}
+
+void MoveCursor(ViewState* v, double x, double y) {
   const double dx = x - v->last_x, dy = y - v->last_y;
   v->last_x = x;
   v->last_y = y;
@@ -207,8 +208,8 @@ void OnCursor(GLFWwindow* window, double x, double y) {
     v->pull.Move(from, direction);
   }
   if (v->orbiting) {
-    v->orbit.yaw -= 0.008 * dx;
-    v->orbit.pitch = std::clamp(v->orbit.pitch + 0.008 * dy, -1.5, 1.5);
+    v->orbit.yaw -= kOrbitRadiansPerPixel * dx;
+    v->orbit.pitch = std::clamp(v->orbit.pitch + kOrbitRadiansPerPixel * dy, -1.5, 1.5);
   }
   if (v->panning) {
     const Camera camera = v->orbit.ToCamera();
@@ -219,10 +220,39 @@ void OnCursor(GLFWwindow* window, double x, double y) {
   }
 }
 
-void OnScroll(GLFWwindow* window, double, double dy) {
-  ViewState* v = State(window);
-  v->orbit.distance *= std::pow(0.9, dy);
+void Scroll(ViewState* v, double steps) { v->orbit.distance *= std::pow(kZoomPerStep, steps); }
+
+void Replay(ViewState* v, const ViewerEvent& event) {
+  switch (event.kind) {
+    case ViewerEvent::Kind::kKey: Key(v, event.key); break;
+    case ViewerEvent::Kind::kPress: Press(v, event.right, event.x, event.y); break;
+    case ViewerEvent::Kind::kMove: MoveCursor(v, event.x, event.y); break;
+    case ViewerEvent::Kind::kRelease: Release(v, event.x, event.y); break;
+    case ViewerEvent::Kind::kScroll: Scroll(v, event.scroll); break;
+  }
 }
+
+ViewState* State(GLFWwindow* window) { return static_cast<ViewState*>(glfwGetWindowUserPointer(window)); }
+
+void OnKey(GLFWwindow* window, int key, int, int action, int) {
+  if (action != GLFW_PRESS) return;
+  if (key == GLFW_KEY_SPACE) Key(State(window), ' ');
+  if (key == GLFW_KEY_PERIOD) Key(State(window), '.');
+  if (key == GLFW_KEY_P) Key(State(window), 'p');
+  if (key == GLFW_KEY_ESCAPE) Key(State(window), 27);
+}
+
+void OnButton(GLFWwindow* window, int button, int action, int) {
+  double x, y;
+  glfwGetCursorPos(window, &x, &y);
+  if (action == GLFW_RELEASE) Release(State(window), x, y);
+  else if (button == GLFW_MOUSE_BUTTON_LEFT) Press(State(window), false, x, y);
+  else if (button == GLFW_MOUSE_BUTTON_RIGHT || button == GLFW_MOUSE_BUTTON_MIDDLE) Press(State(window), true, x, y);
+}
+
+void OnCursor(GLFWwindow* window, double x, double y) { MoveCursor(State(window), x, y); }
+
+void OnScroll(GLFWwindow* window, double, double dy) { Scroll(State(window), dy); }
 
 void OnResize(GLFWwindow* window, int width, int height) {
   ViewState* v = State(window);
@@ -281,6 +311,12 @@ void PaintOverlay(const ViewState& v, double sim_time, double real_time_factor, 
 }  // namespace
 
 int View(const CommandLine& args, const ViewOptions& options) {
+  std::vector<ViewerEvent> script;
+  std::string script_error;
+  if (!options.input_script.empty() && !ReadViewerScript(options.input_script, &script, &script_error)) {
+    std::fprintf(stderr, "hydrobullet: %s\n", script_error.c_str());
+    return 1;
+  }
   Simulation simulation(args.plugin);
   if (!LoadOrReportForCommand(args, &simulation)) return 1;
   if (!glfwInit()) {
@@ -320,8 +356,10 @@ int View(const CommandLine& args, const ViewOptions& options) {
   double owed = 0;  // simulated time the display is behind
   double rtf = 0, window_sim = 0, window_wall = 0;
   int frame = 0, result = 0;
-  while (!glfwWindowShouldClose(window)) {
+  size_t next_event = 0;
+  while (!glfwWindowShouldClose(window) && !v.quit) {
     glfwPollEvents();
+    for (; next_event < script.size() && script[next_event].frame <= frame; ++next_event) Replay(&v, script[next_event]);
     const auto now = Clock::now();
     const double wall = std::chrono::duration<double>(now - last).count();
     last = now;
@@ -385,9 +423,20 @@ int View(const CommandLine& args, const ViewOptions& options) {
   v.pull.Release();
   glfwDestroyWindow(window);
   glfwTerminate();
-  if (options.frames > 0)
-    std::printf("%d frames, t = %g s%s%s\n", frame, simulation.time, options.screenshot.empty() ? "" : ", screenshot ",
+  if (options.frames > 0) {
+    // What the frames did, for tests and for replaying a script: the view and the bodies.
+    std::printf("%d frames, t = %.9g s%s%s\n", frame, simulation.time, options.screenshot.empty() ? "" : ", screenshot ",
                 options.screenshot.c_str());
+    const OrbitCamera& o = v.orbit;
+    std::printf("camera yaw %.9g pitch %.9g distance %.9g target %.9g %.9g %.9g\n", o.yaw, o.pitch, o.distance,
+                o.target.x(), o.target.y(), o.target.z());
+    std::printf("speed slider %.9g paused %d points %d picks %d\n", v.speed_slider, v.paused, v.show_points, v.picks);
+    for (const urdf::BuiltBody& body : simulation.built->bodies()) {
+      if (body.is_static) continue;
+      const Vector3 p = simulation.built->LinkPose(body).translation();
+      std::printf("body %s %.9g %.9g %.9g\n", body.name.c_str(), p.x(), p.y(), p.z());
+    }
+  }
   return result;
 }
 

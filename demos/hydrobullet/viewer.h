@@ -19,8 +19,11 @@ struct ViewOptions {
   int width_px{1280}, height_px{720};
   // For tests: quit after this many frames (0: run until closed), stepping once a frame, and write
   // the last frame to `screenshot` (PNG) if given.
+  // At the end of those frames it prints the view (camera, slider, toggles, picks) and each moving
+  // body's position.
   int frames{0};
   std::string screenshot;
+  std::string input_script;  // events to replay (viewer_script.h), or empty
 };
 
 int View(const CommandLine& args, const ViewOptions& options);

@@ -4,10 +4,13 @@
 #include <png.h>
 #include <unistd.h>
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <set>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -36,6 +39,17 @@ bool ReadPng(const std::string& path, Image* image) {
 int Tool(const std::string& arguments) {
   const int status = std::system((std::string(HYDROBULLET_PATH) + " " + arguments + " >/dev/null 2>&1").c_str());
   return WEXITSTATUS(status);
+}
+
+// How many distinct colours the image has: a shaded scene has many, a blank one few.
+size_t CountColours(const Image& image) {
+  std::set<int> colours;
+  for (int y = 0; y < image.height; ++y)
+    for (int x = 0; x < image.width; ++x) {
+      const unsigned char* p = image.At(x, y);
+      colours.insert((p[0] << 16) | (p[1] << 8) | p[2]);
+    }
+  return colours.size();
 }
 
 // Warm (red over green and blue) and cold (blue over red) pressure colours within a tenth of the
@@ -70,16 +84,11 @@ TEST(RenderTest, TheRestingBallsPatchIsWarmUnderTheBall) {
   ASSERT_TRUE(ReadPng(image_path.string(), &image));
   EXPECT_EQ(image.width, 480);
   EXPECT_EQ(image.height, 360);
-  std::set<int> colours;
-  for (int y = 0; y < image.height; ++y)
-    for (int x = 0; x < image.width; ++x) {
-      const unsigned char* p = image.At(x, y);
-      colours.insert((p[0] << 16) | (p[1] << 8) | p[2]);
-    }
-  EXPECT_GT(colours.size(), 50u) << "a shaded scene, not a blank image";
+  const size_t colours = CountColours(image);
+  EXPECT_GT(colours, 50u) << "a shaded scene, not a blank image";
   const PressurePixels patch = CountPressurePixels(image);
   std::printf("patch contact: %zu colours; near the centre %d warm and %d cold pixels; %d warm elsewhere\n",
-              colours.size(), patch.warm, patch.cold, patch.warm_far);
+              colours, patch.warm, patch.cold, patch.warm_far);
   EXPECT_GT(patch.warm, 20) << "high pressure under the ball";
   EXPECT_GT(patch.cold, 5) << "low pressure at the patch's rim";
   EXPECT_EQ(patch.warm_far, 0);
@@ -141,19 +150,101 @@ TEST(ViewerTest, TheWindowShowsThePatchUnderXvfb) {
   ASSERT_TRUE(ReadPng(image_path.string(), &image));
   EXPECT_EQ(image.width, 480);
   EXPECT_EQ(image.height, 360);
-  std::set<int> colours;
-  for (int y = 0; y < image.height; ++y)
-    for (int x = 0; x < image.width; ++x) {
-      const unsigned char* p = image.At(x, y);
-      colours.insert((p[0] << 16) | (p[1] << 8) | p[2]);
-    }
+  const size_t colours = CountColours(image);
   const PressurePixels patch = CountPressurePixels(image);
   std::printf("viewer under Xvfb: %zu colours; near the centre %d warm and %d cold pixels; %d warm elsewhere\n",
-              colours.size(), patch.warm, patch.cold, patch.warm_far);
-  EXPECT_GT(colours.size(), 50u) << "not blank";
+              colours, patch.warm, patch.cold, patch.warm_far);
+  EXPECT_GT(colours, 50u) << "not blank";
   EXPECT_GT(patch.warm, 20);
   EXPECT_GT(patch.cold, 5);
   fs::remove(image_path);
+}
+
+// The numbers after "WORD " in the first line of `text` that starts with `line`: `count` of them.
+bool Reported(const std::string& text, const std::string& line, const std::string& word, int count, double* values) {
+  const size_t at = text.find(line);
+  if (at == std::string::npos) return false;
+  std::istringstream row(text.substr(at, text.find('\n', at) - at));
+  std::string token;
+  while (row >> token)
+    if (token == word) {
+      for (int i = 0; i < count; ++i)
+        if (!(row >> values[i])) return false;
+      return true;
+    }
+  return false;
+}
+double Reported(const std::string& text, const std::string& line, const std::string& word) {
+  double value = NAN;
+  Reported(text, line, word, 1, &value);
+  return value;
+}
+
+// The viewer's controls, driven by a script of input events through the window's own handlers
+// (viewer_script.h), checked against what each must do on the resting ball seen from straight
+// above at 480 × 360 (35° field of view, 0.2 m away, one 1 ms step a frame):
+// - a left drag from the ball (the window's centre) 60 pixels right picks it up and pulls it toward
+//   the image's right, world −y (the camera's side vector looking down z);
+// - a left drag from empty space 100 pixels right and 30 down orbits: yaw −0.008·100, pitch up to
+//   its clamp at 1.5;
+// - a right drag 40 pixels down pans the target by 40 pixels' worth at 0.2 m, 2·0.2·tan(17.5°)/360
+//   a pixel;
+// - two wheel steps zoom to 0.9² of the distance;
+// - a click at x = 400 on the slider (0.62 to 0.95 of the width) sets it to (400 − 297.6)/158.4;
+// - 'p' shows the solver's points; space at frame 70 pauses, so 100 frames simulate 70 steps.
+TEST(ViewerTest, ScriptedInputOrbitsPansZoomsSlidesAndPullsTheBall) {
+  const fs::path script = fs::temp_directory_path() / ("hydrobullet_view_input_" + std::to_string(::getpid()));
+  {
+    std::ofstream out(script);
+    out << "5 press left 240 180\n6 move 260 180\n10 move 300 180\n40 release 300 180\n"
+           "45 press left 20 20\n46 move 120 50\n47 release 120 50\n"
+           "50 press right 200 200\n51 move 200 240\n52 release 200 240\n"
+           "55 scroll 2\n"
+           "60 press left 400 342\n61 release 400 342\n"
+           "65 key p\n70 key space\n";
+  }
+  const std::string view = "ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 xvfb-run -a -s '-screen 0 1024x768x24' " +
+                           std::string(HYDROBULLET_PATH) + " view " + std::string(SCENES_DIR) +
+                           "/ball_on_plate.sdf --set ball.pose=0,0,0.016,0,0,0 --camera 0,0,0.2,0,0,0 --width 480 "
+                           "--height 360 --frames 100 2>/dev/null";
+  const std::string still = Output(view);
+  const std::string text = Output(view + " --input " + script.string());
+  std::printf("without input:\n%swith the script:\n%s", still.c_str(), text.c_str());
+  fs::remove(script);
+  double ball[3] = {NAN, NAN, NAN}, target[3] = {NAN, NAN, NAN};
+  // Without input the view and the ball stay as they were.
+  EXPECT_NE(still.find("100 frames, t = 0.1 s"), std::string::npos);
+  EXPECT_EQ(Reported(still, "camera", "distance"), 0.2);
+  EXPECT_EQ(Reported(still, "speed slider", "picks"), 0);
+  ASSERT_TRUE(Reported(still, "body ball::body", "ball::body", 3, ball));
+  EXPECT_NEAR(ball[1], 0, 1e-9);
+  // With it:
+  EXPECT_NE(text.find("100 frames, t = 0.07 s"), std::string::npos) << "paused after 70 steps";
+  EXPECT_NEAR(Reported(text, "camera", "yaw"), -0.8, 1e-9);
+  EXPECT_NEAR(Reported(text, "camera", "pitch"), 1.5, 1e-9);
+  EXPECT_NEAR(Reported(text, "camera", "distance"), 0.2 * 0.81, 1e-9);
+  const double pan = 40 * 2 * 0.2 * std::tan(17.5 * M_PI / 180) / 360;
+  ASSERT_TRUE(Reported(text, "camera", "target", 3, target));
+  EXPECT_NEAR(std::sqrt(target[0] * target[0] + target[1] * target[1] + target[2] * target[2]), pan, 1e-6 * pan);
+  EXPECT_NEAR(Reported(text, "speed slider", "slider"), (400 - 0.62 * 480) / (0.33 * 480), 1e-9);
+  EXPECT_EQ(Reported(text, "speed slider", "paused"), 1);
+  EXPECT_EQ(Reported(text, "speed slider", "points"), 1);
+  EXPECT_EQ(Reported(text, "speed slider", "picks"), 1);
+  ASSERT_TRUE(Reported(text, "body ball::body", "ball::body", 3, ball));
+  EXPECT_LT(ball[1], -2e-3) << "pulled toward the image's right (measured −4.8 mm)";
+  EXPECT_NEAR(ball[0], 0, 1e-4);
+}
+
+// A malformed script stops the viewer before it opens a window, naming the file and line.
+TEST(ViewerTest, AMalformedScriptIsReportedWithItsLine) {
+  const fs::path script = fs::temp_directory_path() / ("hydrobullet_view_bad_" + std::to_string(::getpid()));
+  std::ofstream(script) << "1 key space\n2 press left 10\n";
+  const std::string text = Output(std::string(HYDROBULLET_PATH) + " view " + std::string(SCENES_DIR) +
+                                  "/ball_on_plate.sdf --frames 3 --input " + script.string() + " 2>&1; echo rc=$?");
+  fs::remove(script);
+  EXPECT_NE(text.find("hydrobullet: " + script.string() + ":2: press needs a button and pixels X Y"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("rc=1"), std::string::npos) << text;
 }
 #endif
 
