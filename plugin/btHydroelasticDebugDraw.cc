@@ -15,7 +15,12 @@ btVector3 hydroPressureColor(btScalar pressure, btScalar maxPressure) {
 void hydroDebugDrawPatches(const btDispatcher* dispatcher, btScalar timeStep, btIDebugDraw* drawer,
                            btScalar forceScale) {
   if (!drawer || timeStep <= 0) return;
-  const std::vector<btHydroelasticContactPatch> patches = hydroGetContactPatches(dispatcher, timeStep);
+  hydroDebugDrawPatches(hydroGetContactPatches(dispatcher, timeStep), drawer, forceScale);
+}
+
+void hydroDebugDrawPatches(const std::vector<btHydroelasticContactPatch>& patches, btIDebugDraw* drawer,
+                           btScalar forceScale) {
+  if (!drawer) return;
   btScalar largest = 0;
   for (const btHydroelasticContactPatch& patch : patches) largest = std::max(largest, patch.m_maxPressure);
   btAlignedObjectArray<btVector3> vertices;

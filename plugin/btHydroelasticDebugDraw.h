@@ -15,11 +15,19 @@
 #include <BulletDynamics/Dynamics/btActionInterface.h>
 #include <LinearMath/btIDebugDraw.h>
 
+#include <vector>
+
+#include "plugin/btHydroelasticContactQuery.h"
+
 class btDispatcher;
 
 // Draws the patches of `dispatcher`'s last collision pass; `timeStep` as hydroGetContactPatches
 // takes it. `forceScale` (m/N) is the length drawn per newton of force.
 void hydroDebugDrawPatches(const btDispatcher* dispatcher, btScalar timeStep, btIDebugDraw* drawer,
+                           btScalar forceScale = btScalar(0.01));
+// The same for patches already read with hydroGetContactPatches (a viewer that also shows their
+// numbers reads them once a frame).
+void hydroDebugDrawPatches(const std::vector<btHydroelasticContactPatch>& patches, btIDebugDraw* drawer,
                            btScalar forceScale = btScalar(0.01));
 
 // The colour for pressure p against the largest pressure drawn: blue (0), green, red (maxPressure).

@@ -21,12 +21,12 @@
 namespace hydro {
 namespace cli {
 
-namespace {
-
 int Fail(const std::string& reason) {
   std::fprintf(stderr, "hydrobullet: %s\n", reason.c_str());
   return 1;
 }
+
+namespace {
 
 std::string ModulusText(const urdf::Collision& collision) {
   const auto& c = collision.contact;
@@ -242,11 +242,7 @@ int Run(const CommandLine& args) {
   if (!args.video_path.empty()) {
     const char* ffmpeg = std::getenv("HYDROBULLET_FFMPEG");
     if (!FindFfmpeg(ffmpeg ? ffmpeg : "ffmpeg", &errors)) return Fail(errors);
-    Camera camera = FrameScene(simulation);
-    if (args.camera.size() == 6) {
-      camera.eye = Vector3(args.camera[0], args.camera[1], args.camera[2]);
-      camera.target = Vector3(args.camera[3], args.camera[4], args.camera[5]);
-    }
+    const Camera camera = CommandCamera(args, simulation);
     video = std::make_unique<VideoRecorder>(ffmpeg ? ffmpeg : "ffmpeg", args.video_path, args.width_px, args.height_px,
                                             30, camera);
     if (!video->ok()) return Fail(video->error());

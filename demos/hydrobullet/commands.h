@@ -36,6 +36,8 @@ struct CommandLine {
 };
 
 struct Simulation;
+// Reports a failed command's reason on stderr ("hydrobullet: reason") and returns its exit code, 1.
+int Fail(const std::string& reason);
 // Loads the command line's file into `simulation`; warnings and errors go to stderr (the first
 // error last, on its own line).
 bool LoadOrReportForCommand(const CommandLine& args, Simulation* simulation);

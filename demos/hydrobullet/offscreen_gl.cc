@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "demos/hydrobullet/scene_painter.h"
+
 namespace hydro {
 namespace cli {
 
@@ -65,16 +67,7 @@ OffscreenGl::~OffscreenGl() {
   // The process ends soon after a picture, and a later context reuses the display.
 }
 
-std::vector<unsigned char> OffscreenGl::ReadRgb() const {
-  std::vector<unsigned char> bottom_up(static_cast<size_t>(width_) * height_ * 3), rows(bottom_up.size());
-  glFinish();
-  glPixelStorei(GL_PACK_ALIGNMENT, 1);
-  glReadPixels(0, 0, width_, height_, GL_RGB, GL_UNSIGNED_BYTE, bottom_up.data());
-  const size_t stride = static_cast<size_t>(width_) * 3;
-  for (int y = 0; y < height_; ++y)
-    std::copy_n(&bottom_up[(height_ - 1 - y) * stride], stride, &rows[y * stride]);
-  return rows;
-}
+std::vector<unsigned char> OffscreenGl::ReadRgb() const { return ReadFramebufferRgb(width_, height_); }
 
 }  // namespace cli
 }  // namespace hydro

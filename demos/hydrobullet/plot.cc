@@ -12,15 +12,14 @@
 #include <sstream>
 #include <vector>
 
+#include "demos/hydrobullet/commands.h"
+
 namespace hydro {
 namespace cli {
 
 namespace {
 
-int Fail(const std::string& reason) {
-  std::fprintf(stderr, "hydrobullet plot: %s\n", reason.c_str());
-  return 1;
-}
+int PlotFail(const std::string& reason) { return Fail("plot: " + reason); }
 
 // A CSV log as written by `run`: its header's column names and its rows' fields.
 struct Log {
@@ -152,10 +151,10 @@ int Plot(const PlotOptions& options) {
   if (!ReadLog(options.run_dir + "/contacts.csv", {"time", "a", "b", "area", "max_pressure", "fn", "cx", "cy", "cz"},
                &contacts, &error) ||
       !ReadLog(options.run_dir + "/bodies.csv", {"time", "body", "vx", "vy", "vz", "wx", "wy", "wz"}, &bodies, &error))
-    return Fail(error);
+    return PlotFail(error);
   std::error_code ec;
   fs::create_directories(out_dir, ec);
-  if (ec) return Fail("cannot create " + out_dir + ": " + ec.message());
+  if (ec) return PlotFail("cannot create " + out_dir + ": " + ec.message());
 
   // Contacts, pair by pair in the order they first appear.
   std::vector<std::string> pairs, pair_files;
@@ -172,11 +171,11 @@ int Plot(const PlotOptions& options) {
     }
     std::ostringstream& data = pair_data[pair];
     double value;
-    if (!Number(row[t], &value)) return Fail(options.run_dir + "/contacts.csv:" + std::to_string(r + 2) + ": bad time");
+    if (!Number(row[t], &value)) return PlotFail(options.run_dir + "/contacts.csv:" + std::to_string(r + 2) + ": bad time");
     data << row[t];
     for (int c : columns) {
       if (!Number(row[c], &value))
-        return Fail(options.run_dir + "/contacts.csv:" + std::to_string(r + 2) + ": bad " + contacts.columns[c]);
+        return PlotFail(options.run_dir + "/contacts.csv:" + std::to_string(r + 2) + ": bad " + contacts.columns[c]);
       data << ' ' << row[c];
     }
     data << '\n';
@@ -186,7 +185,7 @@ int Plot(const PlotOptions& options) {
     const std::string stem = out_dir + "/pair" + std::to_string(k) + "_" + pair_files[k];
     std::ofstream(stem + ".dat") << pair_data[pairs[k]].str();
     std::ofstream(stem + ".gp") << PairScript(options, pairs[k], stem + ".dat", stem + ".png");
-    if (!RunGnuplot(options, stem + ".gp", &error)) return Fail(error);
+    if (!RunGnuplot(options, stem + ".gp", &error)) return PlotFail(error);
     ++written;
   }
 
@@ -202,7 +201,7 @@ int Plot(const PlotOptions& options) {
     double time, vv[3], ww[3];
     bool ok = Number(row[bt], &time);
     for (int i = 0; i < 3; ++i) ok = ok && Number(row[v[i]], &vv[i]) && Number(row[w[i]], &ww[i]);
-    if (!ok) return Fail(options.run_dir + "/bodies.csv:" + std::to_string(r + 2) + ": bad number");
+    if (!ok) return PlotFail(options.run_dir + "/bodies.csv:" + std::to_string(r + 2) + ": bad number");
     const std::string& name = row[bn];
     if (!body_data.count(name)) names.push_back(name);
     const double speed = std::sqrt(vv[0] * vv[0] + vv[1] * vv[1] + vv[2] * vv[2]);
@@ -224,7 +223,7 @@ int Plot(const PlotOptions& options) {
                                 << "set xlabel 'time (s)'\nset ylabel 'speed (m/s)'\nset title 'linear speed'\n"
                                 << speed_plot << "\nset ylabel 'angular speed (rad/s)'\nset title 'angular speed'\n"
                                 << spin_plot << "\nunset multiplot\n";
-    if (!RunGnuplot(options, stem + ".gp", &error)) return Fail(error);
+    if (!RunGnuplot(options, stem + ".gp", &error)) return PlotFail(error);
     ++written;
   }
   std::printf("%d plot(s) in %s (%zu pair(s), %zu moving bodies)\n", written, out_dir.c_str(), pairs.size(),

@@ -26,11 +26,7 @@ int Render(const CommandLine& args) {
     std::fprintf(stderr, "hydrobullet: %s\n", gl.error().c_str());
     return 1;
   }
-  Camera camera = FrameScene(simulation);
-  if (args.camera.size() == 6) {
-    camera.eye = Vector3(args.camera[0], args.camera[1], args.camera[2]);
-    camera.target = Vector3(args.camera[3], args.camera[4], args.camera[5]);
-  }
+  const Camera camera = CommandCamera(args, simulation);
   ScenePainter painter;
   // The patches were solved over the last step (none at t = 0: their forces read zero).
   painter.Paint(simulation, camera, args.width_px, args.height_px, dt);

@@ -167,6 +167,25 @@ Camera FrameScene(const Simulation& simulation) {
   return camera;
 }
 
+Camera CommandCamera(const CommandLine& args, const Simulation& simulation) {
+  Camera camera = FrameScene(simulation);
+  if (args.camera.size() == 6) {
+    camera.eye = Vector3(args.camera[0], args.camera[1], args.camera[2]);
+    camera.target = Vector3(args.camera[3], args.camera[4], args.camera[5]);
+  }
+  return camera;
+}
+
+std::vector<unsigned char> ReadFramebufferRgb(int width, int height) {
+  std::vector<unsigned char> bottom_up(static_cast<size_t>(width) * height * 3), rows(bottom_up.size());
+  glFinish();
+  glPixelStorei(GL_PACK_ALIGNMENT, 1);
+  glReadPixels(0, 0, width, height, GL_RGB, GL_UNSIGNED_BYTE, bottom_up.data());
+  const size_t stride = static_cast<size_t>(width) * 3;
+  for (int y = 0; y < height; ++y) std::copy_n(&bottom_up[(height - 1 - y) * stride], stride, &rows[y * stride]);
+  return rows;
+}
+
 void GlDebugDraw::drawLine(const btVector3& from, const btVector3& to, const btVector3& color) {
   glColor3d(color.x(), color.y(), color.z());
   glBegin(GL_LINES);
@@ -339,9 +358,11 @@ void ScenePainter::PaintDeformables(const Simulation& simulation) {
 }
 
 void ScenePainter::PaintPatches(const Simulation& simulation, double dt, double extent, double* max_pressure) {
+  patches_.clear();
   if (!simulation.plugin) return;
+  patches_ = hydroGetContactPatches(simulation.dispatcher.get(), dt);
   double max_force = 0;
-  for (const btHydroelasticContactPatch& patch : hydroGetContactPatches(simulation.dispatcher.get(), dt)) {
+  for (const btHydroelasticContactPatch& patch : patches_) {
     *max_pressure = std::max<double>(*max_pressure, patch.m_maxPressure);
     max_force = std::max<double>(max_force, patch.m_forceOnBody0.length());
   }
@@ -374,7 +395,7 @@ void ScenePainter::PaintPatches(const Simulation& simulation, double dt, double 
     return;
   }
   glLineWidth(2);
-  hydroDebugDrawPatches(simulation.dispatcher.get(), dt, &debug_draw_,
+  hydroDebugDrawPatches(patches_, &debug_draw_,
                         max_force > 0 ? static_cast<btScalar>(0.25 * extent / max_force) : btScalar(0));
   glLineWidth(1);
   glEnable(GL_DEPTH_TEST);

@@ -10,8 +10,10 @@
 #include <map>
 #include <vector>
 
+#include "demos/hydrobullet/commands.h"
 #include "demos/hydrobullet/shape_surfaces.h"
 #include "demos/hydrobullet/simulation.h"
+#include "plugin/btHydroelasticContactQuery.h"
 
 namespace hydro {
 namespace cli {
@@ -26,6 +28,11 @@ struct Camera {
 // A view of the whole scene: its moving bodies (or all bodies, if none moves) from the front
 // right and above, `up` against gravity.
 Camera FrameScene(const Simulation& simulation);
+// FrameScene's view, or the command line's --camera (eye, target) if given.
+Camera CommandCamera(const CommandLine& args, const Simulation& simulation);
+
+// The current framebuffer's pixels, RGB, top row first (GL reads bottom up), for a PNG.
+std::vector<unsigned char> ReadFramebufferRgb(int width, int height);
 
 // btIDebugDraw as immediate-mode GL: triangles filled, lines and contact points as lines.
 class GlDebugDraw : public btIDebugDraw {
@@ -52,6 +59,8 @@ class ScenePainter {
   // Draw each pair's solver points (the manifolds' points Bullet's solver takes) instead of its
   // patch polygons.
   void set_show_points(bool on) { show_points_ = on; }
+  // The patches drawn by the last Paint.
+  int patches_drawn() const { return static_cast<int>(patches_.size()); }
 
  private:
   void PaintBodies(const Simulation& simulation, double extent);
@@ -70,6 +79,7 @@ class ScenePainter {
   };
   std::map<const fem::FemBody*, Boundary> boundaries_;
   GlDebugDraw debug_draw_;
+  std::vector<btHydroelasticContactPatch> patches_;  // read once a frame
 };
 
 // Draws `text` (digits, '.', '+', '-', 'e', 'P', 'a', ' ') in seven-segment strokes with its

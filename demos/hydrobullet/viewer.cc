@@ -335,11 +335,7 @@ int View(const CommandLine& args, const ViewOptions& options) {
   glfwSwapInterval(options.frames > 0 ? 0 : 1);
   ViewState v;
   v.simulation = &simulation;
-  Camera camera = FrameScene(simulation);
-  if (args.camera.size() == 6) {
-    camera.eye = Vector3(args.camera[0], args.camera[1], args.camera[2]);
-    camera.target = Vector3(args.camera[3], args.camera[4], args.camera[5]);
-  }
+  const Camera camera = CommandCamera(args, simulation);
   v.orbit = OrbitCamera::From(camera);
   glfwGetFramebufferSize(window, &v.width, &v.height);
   glfwSetWindowUserPointer(window, &v);
@@ -398,20 +394,13 @@ int View(const CommandLine& args, const ViewOptions& options) {
     }
     painter.set_show_points(v.show_points);
     painter.Paint(simulation, v.orbit.ToCamera(), v.width, v.height, dt);
-    const int patches = simulation.plugin ? static_cast<int>(hydroGetContactPatches(simulation.dispatcher.get(), dt).size()) : 0;
-    PaintOverlay(v, simulation.time, rtf, patches);
+    PaintOverlay(v, simulation.time, rtf, painter.patches_drawn());
     ++frame;
     if (options.frames > 0 && frame >= options.frames) {
       if (!options.screenshot.empty()) {
-        std::vector<unsigned char> bottom_up(static_cast<size_t>(v.width) * v.height * 3), rows(bottom_up.size());
-        glPixelStorei(GL_PACK_ALIGNMENT, 1);
         glReadBuffer(GL_BACK);
-        glReadPixels(0, 0, v.width, v.height, GL_RGB, GL_UNSIGNED_BYTE, bottom_up.data());
-        const size_t stride = static_cast<size_t>(v.width) * 3;
-        for (int y = 0; y < v.height; ++y)
-          std::copy_n(&bottom_up[(v.height - 1 - y) * stride], stride, &rows[y * stride]);
         std::string error;
-        if (!WritePng(options.screenshot, v.width, v.height, rows, &error)) {
+        if (!WritePng(options.screenshot, v.width, v.height, ReadFramebufferRgb(v.width, v.height), &error)) {
           std::fprintf(stderr, "hydrobullet: %s\n", error.c_str());
           result = 1;
         }
