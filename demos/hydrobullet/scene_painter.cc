@@ -112,43 +112,6 @@ void PaintPlane(const btStaticPlaneShape& plane, const btTransform& X_WS, const 
   glEnd();
 }
 
-// Seven-segment strokes in a unit cell 0.6 wide, 1 tall: a top, b top right, c bottom right,
-// d bottom, e bottom left, f top left, g middle.
-const char* Segments(char c) {
-  switch (c) {
-    case '0': return "abcdef";
-    case '1': return "bc";
-    case '2': return "abged";
-    case '3': return "abgcd";
-    case '4': return "fgbc";
-    case '5': return "afgcd";
-    case '6': return "afgedc";
-    case '7': return "abc";
-    case '8': return "abcdefg";
-    case '9': return "abcdfg";
-    case '-': return "g";
-    case 'e': return "adefg";
-    case 'P': case 'p': return "abefg";
-    case 'a': return "abcdeg";
-    case 'b': return "cdefg";
-    case 'c': return "deg";
-    case 'd': return "bcdeg";
-    case 'f': return "aefg";
-    case 'g': return "abcdfg";
-    case 'h': return "cefg";
-    case 'i': return "c";
-    case 'l': return "ef";
-    case 'm': case 'n': return "ceg";
-    case 'o': return "cdeg";
-    case 'r': return "eg";
-    case 's': return "afgcd";
-    case 't': return "defg";
-    case 'u': case 'v': case 'w': return "cde";
-    case 'x': return "bcefg";
-    case 'y': return "bcdfg";
-    default: return "";
-  }
-}
 
 }  // namespace
 
@@ -214,37 +177,6 @@ void GlDebugDraw::drawContactPoint(const btVector3& point, const btVector3& norm
   (void)normal;
 }
 
-void DrawStrokeText(const std::string& text, double x, double y, double height) {
-  const double w = 0.6 * height, h = height, advance = 0.9 * height;
-  glBegin(GL_LINES);
-  for (char ch : text) {
-    const double x0 = x, y0 = y;
-    auto line = [&](double ax, double ay, double bx, double by) {
-      glVertex2d(x0 + ax * w, y0 + ay * h);
-      glVertex2d(x0 + bx * w, y0 + by * h);
-    };
-    for (const char* s = Segments(ch); *s; ++s) {
-      switch (*s) {
-        case 'a': line(0, 1, 1, 1); break;
-        case 'b': line(1, 1, 1, 0.5); break;
-        case 'c': line(1, 0.5, 1, 0); break;
-        case 'd': line(0, 0, 1, 0); break;
-        case 'e': line(0, 0, 0, 0.5); break;
-        case 'f': line(0, 0.5, 0, 1); break;
-        case 'g': line(0, 0.5, 1, 0.5); break;
-      }
-    }
-    if (ch == '+') {
-      line(0, 0.5, 1, 0.5);
-      line(0.5, 0.25, 0.5, 0.75);
-    }
-    if (ch == '.')
-      for (double t = 0; t <= 0.12; t += 0.04) line(0.3, t, 0.5, t);
-    x += ch == '.' ? 0.5 * advance : advance;
-  }
-  glEnd();
-}
-
 void ScenePainter::Paint(const Simulation& simulation, const Camera& camera, int width, int height, double dt) {
   const double extent = SceneExtent(simulation);
   glViewport(0, 0, width, height);
@@ -270,7 +202,8 @@ void ScenePainter::Paint(const Simulation& simulation, const Camera& camera, int
   PaintDeformables(simulation);
   double max_pressure = 0;
   PaintPatches(simulation, dt, extent, &max_pressure);
-  if (max_pressure > 0) PaintColourBar(width, height, max_pressure);
+  if (max_pressure > 0) PaintColourBar(width, height, 0.03, "pressure", max_pressure, " Pa");
+  if (max_strain_ > 0) PaintColourBar(width, height, 0.84, "strain", max_strain_, "");
 }
 
 void ScenePainter::PaintBodies(const Simulation& simulation, double extent) {
@@ -309,7 +242,8 @@ void ScenePainter::PaintBodies(const Simulation& simulation, double extent) {
 }
 
 void ScenePainter::PaintDeformables(const Simulation& simulation) {
-  double max_strain = 0;
+  double& max_strain = max_strain_;
+  max_strain = 0;
   std::vector<std::vector<double>> strains;
   for (const auto& body : simulation.deformables) {
     strains.push_back(body->CalcElementStrains());
@@ -401,19 +335,20 @@ void ScenePainter::PaintPatches(const Simulation& simulation, double dt, double 
   glEnable(GL_DEPTH_TEST);
 }
 
-void ScenePainter::PaintColourBar(int width, int height, double max_pressure) {
+void ScenePainter::PaintColourBar(int width, int height, double left, const std::string& title, double max_value,
+                                  const std::string& unit) {
   glDisable(GL_DEPTH_TEST);
   glMatrixMode(GL_PROJECTION);
   glLoadIdentity();
   glOrtho(0, width, 0, height, -1, 1);
   glMatrixMode(GL_MODELVIEW);
   glLoadIdentity();
-  const double x0 = 0.03 * width, x1 = x0 + 0.025 * width, y0 = 0.2 * height, y1 = 0.8 * height;
+  const double x0 = left * width, x1 = x0 + 0.025 * width, y0 = 0.2 * height, y1 = 0.8 * height;
   const int bands = 64;
   glBegin(GL_QUAD_STRIP);
   for (int i = 0; i <= bands; ++i) {
     const double f = static_cast<double>(i) / bands;
-    const btVector3 c = hydroPressureColor(static_cast<btScalar>(f * max_pressure), static_cast<btScalar>(max_pressure));
+    const btVector3 c = hydroPressureColor(static_cast<btScalar>(f), btScalar(1));
     glColor3d(c.x(), c.y(), c.z());
     glVertex2d(x0, y0 + f * (y1 - y0));
     glVertex2d(x1, y0 + f * (y1 - y0));
@@ -427,12 +362,12 @@ void ScenePainter::PaintColourBar(int width, int height, double max_pressure) {
   glVertex2d(x0, y1);
   glEnd();
   const double text = std::max(8.0, 0.025 * height);
-  char label[32];
-  std::snprintf(label, sizeof(label), "%.3g Pa", max_pressure);
-  DrawStrokeText(label, x1 + 0.4 * text, y1 - text / 2, text);
-  std::snprintf(label, sizeof(label), "%.3g Pa", max_pressure / 2);
-  DrawStrokeText(label, x1 + 0.4 * text, (y0 + y1) / 2 - text / 2, text);
-  DrawStrokeText("0 Pa", x1 + 0.4 * text, y0 - text / 2, text);
+  char label[48];
+  for (double f : {0.0, 0.5, 1.0}) {
+    std::snprintf(label, sizeof(label), "%.3g%s", f * max_value, unit.c_str());
+    text_.Draw(label, x1 + 0.4 * text, y0 + f * (y1 - y0) - text / 2, text);
+  }
+  text_.Draw(title, x0, y1 + text, text);
   glEnable(GL_DEPTH_TEST);
 }
 

@@ -12,6 +12,7 @@
 
 #include "demos/hydrobullet/commands.h"
 #include "demos/hydrobullet/shape_surfaces.h"
+#include "demos/hydrobullet/text_painter.h"
 #include "demos/hydrobullet/simulation.h"
 #include "plugin/btHydroelasticContactQuery.h"
 
@@ -59,6 +60,7 @@ class ScenePainter {
   // Draw each pair's solver points (the manifolds' points Bullet's solver takes) instead of its
   // patch polygons.
   void set_show_points(bool on) { show_points_ = on; }
+  TextPainter& text() { return text_; }
   // The patches drawn by the last Paint.
   int patches_drawn() const { return static_cast<int>(patches_.size()); }
 
@@ -68,7 +70,9 @@ class ScenePainter {
   // largest in the scene).
   void PaintDeformables(const Simulation& simulation);
   void PaintPatches(const Simulation& simulation, double dt, double extent, double* max_pressure);
-  void PaintColourBar(int width, int height, double max_pressure);
+  // A colour bar from 0 to max_value at `left` (a fraction of the width), labelled in `unit`.
+  void PaintColourBar(int width, int height, double left, const std::string& title, double max_value,
+                      const std::string& unit);
 
   ShapeSurfaces surfaces_;
   bool show_points_{false};
@@ -80,11 +84,10 @@ class ScenePainter {
   std::map<const fem::FemBody*, Boundary> boundaries_;
   GlDebugDraw debug_draw_;
   std::vector<btHydroelasticContactPatch> patches_;  // read once a frame
+  double max_strain_{0};                               // the FEM bodies' largest, last frame
+  TextPainter text_;
 };
 
-// Draws `text` (digits, '.', '+', '-', 'e', 'P', 'a', ' ') in seven-segment strokes with its
-// lower left corner at (x, y) in the current 2D projection, characters `height` tall.
-void DrawStrokeText(const std::string& text, double x, double y, double height);
 
 }  // namespace cli
 }  // namespace hydro

@@ -261,7 +261,7 @@ void OnResize(GLFWwindow* window, int width, int height) {
 }
 
 // The overlay in window pixels: readout top left, speed slider bottom right.
-void PaintOverlay(const ViewState& v, double sim_time, double real_time_factor, int patches) {
+void PaintOverlay(const ViewState& v, double sim_time, double real_time_factor, int patches, TextPainter* text_painter) {
   glDisable(GL_DEPTH_TEST);
   glDisable(GL_LIGHTING);
   glMatrixMode(GL_PROJECTION);
@@ -274,11 +274,11 @@ void PaintOverlay(const ViewState& v, double sim_time, double real_time_factor, 
   std::snprintf(line, sizeof(line), "t %.3f s   %.2fx real time   %d patches   %s%s", sim_time, real_time_factor, patches,
                 v.show_points ? "solver points" : "polygons", v.paused ? "   paused" : "");
   glColor3f(0.1f, 0.1f, 0.12f);
-  // DrawStrokeText draws upward from its baseline: flip it into the y-down overlay.
+  // Text is drawn upward from its baseline: flip it into the y-down overlay.
   glPushMatrix();
   glTranslated(0.02 * v.width, 0.04 * v.height + text, 0);
   glScaled(1, -1, 1);
-  DrawStrokeText(line, 0, 0, text);
+  text_painter->Draw(line, 0, 0, text);
   glPopMatrix();
   double x0, x1, y;
   SliderBox(v, &x0, &x1, &y);
@@ -304,7 +304,7 @@ void PaintOverlay(const ViewState& v, double sim_time, double real_time_factor, 
   glPushMatrix();
   glTranslated(x0, y - 14, 0);
   glScaled(1, -1, 1);
-  DrawStrokeText(line, 0, 0, text);
+  text_painter->Draw(line, 0, 0, text);
   glPopMatrix();
 }
 
@@ -394,7 +394,7 @@ int View(const CommandLine& args, const ViewOptions& options) {
     }
     painter.set_show_points(v.show_points);
     painter.Paint(simulation, v.orbit.ToCamera(), v.width, v.height, dt);
-    PaintOverlay(v, simulation.time, rtf, painter.patches_drawn());
+    PaintOverlay(v, simulation.time, rtf, painter.patches_drawn(), &painter.text());
     ++frame;
     if (options.frames > 0 && frame >= options.frames) {
       if (!options.screenshot.empty()) {

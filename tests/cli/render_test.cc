@@ -36,8 +36,9 @@ bool ReadPng(const std::string& path, Image* image) {
   return png_image_finish_read(&png, nullptr, image->rgb.data(), 0, nullptr) != 0;
 }
 
-int Tool(const std::string& arguments) {
-  const int status = std::system((std::string(HYDROBULLET_PATH) + " " + arguments + " >/dev/null 2>&1").c_str());
+int Tool(const std::string& arguments, const std::string& environment = "") {
+  const int status =
+      std::system((environment + " " + std::string(HYDROBULLET_PATH) + " " + arguments + " >/dev/null 2>&1").c_str());
   return WEXITSTATUS(status);
 }
 
@@ -97,6 +98,54 @@ TEST(RenderTest, TheRestingBallsPatchIsWarmUnderTheBall) {
   ASSERT_TRUE(ReadPng(image_path.string(), &image));
   const PressurePixels stock = CountPressurePixels(image);
   EXPECT_EQ(stock.warm + stock.cold, 0) << "stock Bullet: no patch";
+  fs::remove(image_path);
+}
+
+// An FEM body is coloured by strain, with its own colour bar at the right (0.84 to 0.865 of the
+// width, 0.2 to 0.8 of the height): red at its top, blue at its bottom, labelled to its right in
+// dark glyphs. Text comes from the DejaVu font through FTGL; without a font file the labels are
+// drawn in strokes instead, and the picture is still made.
+TEST(RenderTest, StrainHasItsOwnLabelledColourBar) {
+  const fs::path image_path = fs::temp_directory_path() / ("hydrobullet_strain_" + std::to_string(::getpid()) + ".png");
+  const std::string command = "render " + std::string(SCENES_DIR) + "/soft_block.sdf --time 0.2 --width 640 --height 400 "
+                              "--out " + image_path.string();
+  struct Bar {
+    int red_top{0}, blue_bottom{0}, dark_labels{0};
+  };
+  auto read_bar = [&](Bar* bar, Image* image) {
+    ASSERT_TRUE(ReadPng(image_path.string(), image));
+    for (int y = 0; y < image->height; ++y)
+      for (int x = 0; x < image->width; ++x) {
+        const unsigned char* p = image->At(x, y);
+        const double fx = static_cast<double>(x) / image->width, fy = static_cast<double>(y) / image->height;
+        if (fx > 0.845 && fx < 0.86 && fy > 0.21 && fy < 0.25)
+          bar->red_top += p[0] > 150 && p[0] > p[1] + 60 && p[0] > p[2] + 60;
+        if (fx > 0.845 && fx < 0.86 && fy > 0.75 && fy < 0.79)
+          bar->blue_bottom += p[2] > 150 && p[2] > p[0] + 60 && p[2] > p[1] + 30;
+        if (fx > 0.87 && fy > 0.15 && fy < 0.85) bar->dark_labels += p[0] < 90 && p[1] < 90 && p[2] < 90;
+      }
+  };
+  Bar with_font, with_strokes;
+  Image font_image, stroke_image;
+  ASSERT_EQ(Tool(command), 0);
+  read_bar(&with_font, &font_image);
+  ASSERT_EQ(Tool(command, "HYDROBULLET_FONT=/nonexistent/font.ttf"), 0);
+  read_bar(&with_strokes, &stroke_image);
+  std::printf("strain bar: %d red at its top, %d blue at its bottom, label pixels %d (font), %d (strokes)\n",
+              with_font.red_top, with_font.blue_bottom, with_font.dark_labels, with_strokes.dark_labels);
+  EXPECT_GT(with_font.red_top, 50);
+  EXPECT_GT(with_font.blue_bottom, 50);
+  EXPECT_GT(with_font.dark_labels, 30);
+  EXPECT_GT(with_strokes.dark_labels, 30);
+  EXPECT_NE(font_image.rgb, stroke_image.rgb) << "the font was used";
+  // The resting ball has no FEM body: no strain bar.
+  ASSERT_EQ(Tool("render " + std::string(SCENES_DIR) + "/ball_on_plate.sdf --width 640 --height 400 --out " +
+                 image_path.string()),
+            0);
+  Bar none;
+  Image ball;
+  read_bar(&none, &ball);
+  EXPECT_EQ(none.red_top + none.blue_bottom, 0);
   fs::remove(image_path);
 }
 
