@@ -18,9 +18,12 @@ struct btHydroelasticProperties {
     // once). Untagged shapes are treated as rigid when they touch a compliant one.
     RIGID,
   };
+  // The modulus a compliant shape gets unless told otherwise (Pa), as model files give it.
+  static constexpr double kDefaultHydroelasticModulus = 1e7;
+
   Kind m_kind{COMPLIANT};
   // Hydroelastic modulus E (Pa) of p0 = E·e. Required (> 0) for COMPLIANT.
-  btScalar m_hydroelasticModulus{1e7};
+  btScalar m_hydroelasticModulus{btScalar(kDefaultHydroelasticModulus)};
   // Target edge length of the generated mesh (m). 0 picks 1/8 of the shape's smallest dimension
   // (001 §5.0.1: compliant meshes only need to follow the nominal shape).
   btScalar m_resolutionHint{0};

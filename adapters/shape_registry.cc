@@ -12,6 +12,11 @@
 #include <cstdio>
 #include <set>
 
+#include "hydro/contact_material.h"
+
+static_assert(btHydroelasticProperties::kDefaultHydroelasticModulus == hydro::kDefaultHydroelasticModulus,
+              "a shape tagged in code and one tagged in a file get the same default modulus");
+
 namespace hydro {
 namespace bullet {
 

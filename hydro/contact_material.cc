@@ -82,9 +82,5 @@ double PointContactStiffness(double combined_modulus_Pa, double characteristic_r
   return 2 * combined_modulus_Pa * characteristic_radius_m;
 }
 
-double HuntCrossleyForce(double stiffness_N_per_m, double dissipation_s_per_m, double x_m, double xdot_m_per_s) {
-  if (x_m <= 0) return 0;
-  return stiffness_N_per_m * x_m * std::max(1 + dissipation_s_per_m * xdot_m_per_s, 0.0);
-}
 
 }  // namespace hydro

@@ -7,6 +7,11 @@
 
 namespace hydro {
 
+// E of a compliant shape that names none (Pa; Drake's SceneGraph default), for pressure-field
+// contact: its one definition, used by the model files and checked against btHydroelasticProperties'
+// default at compile time (adapters/shape_registry.cc).
+constexpr double kDefaultHydroelasticModulus = 1e7;
+
 struct ContactMaterial {
   // Defaults. Seed 003 speaks of "universal default values" without numbers; E = 1e8 Pa and
   // d = 0.32 s/m are the values Drake's compliant point contact used for them. μ = 0.5 is
@@ -57,10 +62,5 @@ Vector3 PointContactLocation(const PointContactParameters& params, const Vector3
 // 003: the "corruption of the Hertz model" fₖ = 2·E·R·x gives the point stiffness k = 2·E·R for a
 // characteristic radius R (m).
 double PointContactStiffness(double combined_modulus_Pa, double characteristic_radius_m);
-
-// Hunt–Crossley normal force fₙ = k·x·max(1 + d·ẋ, 0) for penetration x ≥ 0 and penetration rate
-// ẋ (> 0 approaching). The same dissipation law as the pressure field's p = p0·max(1 − d·vn, 0)
-// (001 eq. 5.12) with vn = −ẋ, so point and patch contact dissipate alike. Zero when x ≤ 0.
-double HuntCrossleyForce(double stiffness_N_per_m, double dissipation_s_per_m, double x_m, double xdot_m_per_s);
 
 }  // namespace hydro

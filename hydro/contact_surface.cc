@@ -1,7 +1,10 @@
 #include "hydro/contact_surface.h"
 
 #include <algorithm>
+#include <string>
 #include <utility>
+
+#include "hydro/check.h"
 
 namespace hydro {
 
@@ -64,7 +67,7 @@ double ContactSurface::CalcMaxPressure() const {
 
 bool ContactSurface::AddPolygon(const Vector3* p_WV, const double* pressure, int n, const Vector3& nhat_BA_W,
                                 double grad_A, double grad_B, int element_A, int element_B, double min_area) {
-  if (n < 3) return false;
+  HYDRO_DEMAND(n >= 3, "a polygon of " + std::to_string(n) + " vertices");
   // Fan from the vertex average Q (inside a convex polygon); p is linear so p(Q) is the average.
   Vector3 p_WQ = Vector3::Zero();
   double p_Q = 0;

@@ -58,7 +58,8 @@ class ContactSurface {
   // Largest vertex pressure, 0 when empty.
   double CalcMaxPressure() const;
 
-  // Appends a polygon from vertices (CCW about nhat_BA_W) and their pressures. Computes area,
+  // Appends a polygon from n ≥ 3 vertices (CCW about nhat_BA_W) and their pressures (fewer is a
+  // caller's bug: InternalError). Computes area,
   // centroid and centroid pressure (exact for a linear field). Polygons whose area is below
   // `min_area` are dropped (they carry no force); returns whether the polygon was kept.
   bool AddPolygon(const Vector3* p_WV, const double* pressure, int n, const Vector3& nhat_BA_W,

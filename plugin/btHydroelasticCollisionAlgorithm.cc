@@ -308,6 +308,8 @@ void btHydroelasticCollisionAlgorithm::processPointContact(const btCollisionObje
   // Bullet combined the points' friction by its own rule when it added them; the harmonic rule
   // replaces it.
   const bool harmonic = m_state->world->getFrictionRule() == HYDRO_FRICTION_HARMONIC;
+  // The manifold's body 0 may be the pair's body 1: its points' "A" side is then body 1's.
+  const bool swapped = manifold->getBody0() != body0Wrap->getCollisionObject();
   const btScalar friction = m_state->world->combinedFriction(body0Wrap->getCollisionObject(), body1Wrap->getCollisionObject());
   for (int i = 0; i < manifold->getNumContacts(); ++i) {
     btManifoldPoint& cp = manifold->getContactPoint(i);
@@ -318,6 +320,16 @@ void btHydroelasticCollisionAlgorithm::processPointContact(const btCollisionObje
     cp.m_combinedContactStiffness1 = stiffness;
     // Hunt–Crossley f = k·x·(1 + d·ẋ): damping d·k·x at the current depth.
     cp.m_combinedContactDamping1 = params.dissipation_s_per_m * stiffness * depth;
+    // 003's contact point, C = sₙ·Mc + sₘ·Nc: between each side's point deepest in the other, where
+    // the softer side's larger share of the deformation puts the surfaces' meeting. Bullet's
+    // solver takes the point's lever arms from these two positions; the next step's refresh
+    // recomputes them from the bodies' local points.
+    const hydro::Vector3 p_WAc = hydro::bullet::ToEigen(cp.m_positionWorldOnA);
+    const hydro::Vector3 p_WBc = hydro::bullet::ToEigen(cp.m_positionWorldOnB);
+    const btVector3 p_WC = hydro::bullet::ToBullet(
+        swapped ? hydro::PointContactLocation(params, p_WBc, p_WAc) : hydro::PointContactLocation(params, p_WAc, p_WBc));
+    cp.m_positionWorldOnA = p_WC;
+    cp.m_positionWorldOnB = p_WC;
   }
 }
 

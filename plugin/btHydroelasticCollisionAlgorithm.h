@@ -33,8 +33,6 @@ class btHydroelasticCollisionAlgorithm : public btCollisionAlgorithm {
                                  btManifoldResult* resultOut) override;
   void getAllContactManifolds(btManifoldArray& manifoldArray) override;
 
-  const hydro::bullet::PatchState* patchState() const { return m_state; }
-
   // Wraps the create function Bullet would have used for a pair type. Pairs in which no shape is
   // tagged get Bullet's algorithm itself, untouched.
   // For the closest-points table (btCollisionWorld::contactTest and friends) set m_closestPoints:

@@ -8,8 +8,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
 
 #include "adapters/bullet_conversions.h"
+#include "hydro/check.h"
 #include "plugin/free_motion.h"
 #include "plugin/patch_registry.h"
 
@@ -133,7 +135,8 @@ void EmitPoints(PatchState* state) {
     btPersistentManifold* manifold = state->manifolds[k / 4];
     const int index = manifold->addManifoldPoint(cp, /*isPredictive=*/false);
     // Four points at most per manifold and cleared first: every point gets its own slot.
-    btAssert(index == k % 4);
+    HYDRO_DEMAND(index == k % 4, "point " + std::to_string(k) + " of a patch went to slot " + std::to_string(index) +
+                                     " of its manifold");
     state->keys[k] = key;
     // A program's callback may change a point's friction, as it may a Bullet point's; the patch
     // solvers then use that point's (MakePatchPoints).

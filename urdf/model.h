@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "hydro/contact_material.h"
 #include "hydro/math.h"
 
 namespace hydro {
@@ -36,8 +37,7 @@ struct Geometry {
 };
 
 enum class Compliance { kNone, kCompliant, kRigid };
-// E of a compliant shape that names none (Pa; Drake's SceneGraph default).
-constexpr double kDefaultHydroelasticModulus = 1e7;
+// (A compliant shape that names no E gets hydro::kDefaultHydroelasticModulus, hydro/contact_material.h.)
 // Slab of a compliant plane that names none (m).
 constexpr double kDefaultSlabThickness = 0.1;
 const char* ComplianceName(Compliance compliance);  // "none", "compliant", "rigid"

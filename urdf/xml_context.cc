@@ -126,13 +126,6 @@ RigidTransform PoseFromXyzRpy(const Vector3& xyz, const Vector3& rpy) {
   return X;
 }
 
-Vector3 RollPitchYaw(const Matrix3& R) {
-  const double pitch = std::asin(std::max(-1.0, std::min(1.0, -R(2, 0))));
-  if (std::abs(R(2, 0)) < 1 - 1e-12) return Vector3(std::atan2(R(2, 1), R(2, 2)), pitch, std::atan2(R(1, 0), R(0, 0)));
-  // Gimbal lock: put all of the rotation about z into yaw.
-  return Vector3(0, pitch, std::atan2(-R(0, 1), R(1, 1)));
-}
-
 bool ParseXml(const std::string& text, const std::string& name, tinyxml2::XMLDocument* document,
               Diagnostics* diagnostics) {
   if (document->Parse(text.data(), text.size()) != tinyxml2::XML_SUCCESS) {

@@ -47,7 +47,6 @@ const char* TagValue(const tinyxml2::XMLElement* element);
 
 // R = Rz(yaw)·Ry(pitch)·Rx(roll), the fixed-axis roll-pitch-yaw of URDF and SDF.
 RigidTransform PoseFromXyzRpy(const Vector3& xyz, const Vector3& rpy);
-Vector3 RollPitchYaw(const Matrix3& R);
 
 // Loads and parses a file (or text) into `document`; reports XML syntax errors with their line.
 bool LoadXml(const std::string& path, tinyxml2::XMLDocument* document, Diagnostics* diagnostics);

@@ -87,7 +87,7 @@ int InspectBulletWorld(const CommandLine& args) {
     const urdf::Compliance compliance = rule ? rule->compliance : urdf::Compliance::kNone;
     std::string modulus = "null";
     if (compliance == urdf::Compliance::kCompliant)
-      modulus = JsonNumber(rule->hydroelastic_modulus_Pa.value_or(urdf::kDefaultHydroelasticModulus));
+      modulus = JsonNumber(rule->hydroelastic_modulus_Pa.value_or(kDefaultHydroelasticModulus));
     const Vector3 p = simulation.built->LinkPose(body).translation();
     if (args.json) {
       bodies.push_back(JsonObject({{"name", JsonString(body.name)},
@@ -129,7 +129,7 @@ int Inspect(const CommandLine& args) {
           const auto& contact = c.contact;
           std::string modulus = "null";
           if (contact.compliance == urdf::Compliance::kCompliant)
-            modulus = JsonNumber(contact.hydroelastic_modulus_Pa.value_or(urdf::kDefaultHydroelasticModulus));
+            modulus = JsonNumber(contact.hydroelastic_modulus_Pa.value_or(kDefaultHydroelasticModulus));
           collisions.push_back(JsonObject({{"name", JsonString(c.name)},
                                            {"geometry", JsonString(urdf::GeometryTypeName(c.geometry.type))},
                                            {"compliance", JsonString(urdf::ComplianceName(contact.compliance))},

@@ -64,14 +64,6 @@ TEST(ContactMaterialTest, PointContactRulesOf003) {
   EXPECT_DOUBLE_EQ(PointContactStiffness(p.modulus_Pa, 0.01), 2 * 7.5e5 * 0.01);
 }
 
-TEST(ContactMaterialTest, HuntCrossleyForce) {
-  EXPECT_DOUBLE_EQ(HuntCrossleyForce(1e4, 0.5, 0.002, 0.0), 20.0);
-  EXPECT_DOUBLE_EQ(HuntCrossleyForce(1e4, 0.5, 0.002, 1.0), 30.0);   // approaching: more
-  EXPECT_DOUBLE_EQ(HuntCrossleyForce(1e4, 0.5, 0.002, -1.0), 10.0);  // separating: less
-  EXPECT_DOUBLE_EQ(HuntCrossleyForce(1e4, 0.5, 0.002, -3.0), 0.0);   // never pulls
-  EXPECT_DOUBLE_EQ(HuntCrossleyForce(1e4, 0.5, -0.001, 1.0), 0.0);   // not touching
-}
-
 TEST(ContactMaterialTest, ValidateNamesOwnerAndValue) {
   ContactMaterial good;
   EXPECT_NO_THROW(good.Validate("ball"));

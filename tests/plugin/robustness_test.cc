@@ -48,6 +48,41 @@ TEST(PointContactTest, BulletsPointsBecomeHuntCrossleySprings) {
   EXPECT_TRUE(hydroGetContactPatches(world.dispatcher(), 1e-3).empty());  // no patch: Bullet's points
 }
 
+TEST(PointContactTest, BothSidesSquishByTheirShareAndThePointLiesWhereTheyMeet) {
+  // 003: a ball of E = 1e6 Pa on a plane of E = 3e6 Pa. The ball takes sₘ = 3/4 of the
+  // deformation, the plane sₙ = 1/4; the stiffness is 2·E·R_c with E = Eₘ·Eₙ/(Eₘ + Eₙ) = 7.5e5 Pa,
+  // and the contact point C = sₙ·Mc + sₘ·Nc lies a quarter of the depth x below the plane's surface
+  // (the ball's lowest point is at −x, the plane's surface at 0), where Bullet puts it on neither.
+  btSphereShape ball(0.05);
+  btStaticPlaneShape ground(btVector3(0, 0, 1), 0);
+  btPointContactMaterial soft, stiff;
+  soft.m_youngsModulus = 1e6;
+  soft.m_characteristicRadius = 0.01;
+  soft.m_dissipation = 2.0;
+  stiff = soft;
+  stiff.m_youngsModulus = 3e6;
+  const ScopedPointMaterial ball_tag(&ball, soft), ground_tag(&ground, stiff);
+  TestWorld world;
+  world.AddBody(&ground, 0, btVector3(0, 0, 0));
+  btRigidBody* body = world.AddBody(&ball, 1.0, btVector3(0, 0, 0.05));
+  world.Step(2000);
+  const double stiffness = 2 * 7.5e5 * 0.01;
+  const double depth = 0.05 - body->getWorldTransform().getOrigin().z();
+  EXPECT_NEAR(depth, 9.81 / stiffness, 0.01 * 9.81 / stiffness);
+  int points = 0;
+  for (int m = 0; m < world.dispatcher()->getNumManifolds(); ++m) {
+    const btPersistentManifold* manifold = world.dispatcher()->getManifoldByIndexInternal(m);
+    for (int i = 0; i < manifold->getNumContacts(); ++i, ++points) {
+      const btManifoldPoint& cp = manifold->getContactPoint(i);
+      std::printf("point contact: C at z = %.6e m, −x/4 = %.6e m\n", double(cp.m_positionWorldOnA.z()), -depth / 4);
+      EXPECT_EQ(cp.m_positionWorldOnA, cp.m_positionWorldOnB);
+      EXPECT_NEAR(cp.m_positionWorldOnA.z(), -depth / 4, 0.02 * depth);
+      EXPECT_NEAR(cp.m_positionWorldOnA.x(), 0, 1e-9);
+    }
+  }
+  EXPECT_GE(points, 1);
+}
+
 TEST(CompoundTest, EachTaggedChildMakesItsOwnPatch) {
   // A dumbbell: two compliant balls in a compound rest on the plane, each carrying half the weight.
   const double R = 0.05, E = 1e5;
