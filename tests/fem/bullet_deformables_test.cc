@@ -14,7 +14,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <memory>
+#include <vector>
 
 #include "adapters/shape_registry.h"
 #include "fem/btDeformableBodies.h"
@@ -172,6 +174,38 @@ TEST(BulletDeformablesTest, SoftBallPushesARigidBox) {
               fastest, rigid->getCenterOfMassPosition().x() - 0.2);
   EXPECT_GT(fastest, 0.5);
   EXPECT_GT(rigid->getCenterOfMassPosition().x() - 0.2, 0.01);
+}
+
+// Repeatable runs: the thrown ball and the box, run twice in one process with the heap laid out
+// differently the second time, end bit for bit alike (nothing follows heap addresses).
+TEST(BulletDeformablesTest, ARunRepeatsBitForBit) {
+  struct End {
+    Eigen::VectorXd q;
+    btTransform X_WB;
+  };
+  auto run = [](int padding) {
+    std::vector<std::unique_ptr<char[]>> heap;  // moves later allocations elsewhere
+    for (int i = 0; i < padding; ++i) heap.push_back(std::make_unique<char[]>(64 + 48 * i));
+    World world;
+    btStaticPlaneShape ground(btVector3(0, 0, 1), 0);
+    world.Add(&ground, 0, btVector3(0, 0, 0))->setFriction(0.3);
+    btBoxShape box(btVector3(0.05, 0.05, 0.05));
+    btRigidBody* rigid = world.Add(&box, 0.2, btVector3(0.2, 0, 0.05));
+    rigid->setFriction(0.3);
+    FemBody ball = SoftBall(0.05, Vector3(0, 0, 0.051), 0);
+    Eigen::VectorXd v = ball.v();
+    for (int i = 0; i < ball.num_vertices(); ++i) v[3 * i] = 2.0;
+    ball.SetState(ball.q(), v);
+    btDeformableBodies deformables(world.world.get());
+    deformables.addBody(&ball, 0.3);
+    for (int i = 0; i < 60; ++i) world.world->stepSimulation(0.005, 0, 0.005);
+    return End{ball.q(), rigid->getWorldTransform()};
+  };
+  const End first = run(0), second = run(97);
+  ASSERT_EQ(first.q.size(), second.q.size());
+  EXPECT_EQ(std::memcmp(first.q.data(), second.q.data(), sizeof(double) * first.q.size()), 0);
+  EXPECT_EQ(std::memcmp(&first.X_WB, &second.X_WB, sizeof(btTransform)), 0);
+  EXPECT_GT(first.X_WB.getOrigin().x(), 0.2 + 1e-3) << "the ball reached the box";
 }
 
 TEST(BulletDeformablesTest, ABulletBoxWeldedToASoftBarHangsFromIt) {
