@@ -108,12 +108,10 @@ void btHydroelasticCollisionAlgorithm::processCollision(const btCollisionObjectW
       }
       m_state->kept_surface.Clear();
       hydro::ContactSurface* surface = m_state->MutableSurface();
-      try {
-        if (!hydro::bullet::ComputePairSurface(*g0, X_WS0_at, *g1, X_WS1_at, surface)) return false;
-      } catch (const hydro::InvalidInput&) {
-        // A non-finite or sheared pose: no contact for this pair this step rather than NaNs.
-        surface->Clear();
-      }
+      // A non-finite or sheared pose (kInvalidPose) leaves the surface empty: no contact this step.
+      if (hydro::bullet::ComputePairSurface(*g0, X_WS0_at, *g1, X_WS1_at, surface) ==
+          hydro::bullet::PairSurfaceOutcome::kNoPressureField)
+        return false;
       hydro::MakeContactPoints(*surface, &m_state->points);
       hydro::bullet::BoundPointDepths(*g0, X_WS0_at, *g1, X_WS1_at, &m_state->points);
       world.recordSurface(false);

@@ -41,18 +41,25 @@ bool CompliantFirst(const ShapeGeometry& c, const RigidTransform& X_WC, const Sh
 
 }  // namespace
 
-bool ComputePairSurface(const ShapeGeometry& a, const RigidTransform& X_WSa, const ShapeGeometry& b,
-                        const RigidTransform& X_WSb, ContactSurface* surface) {
+PairSurfaceOutcome ComputePairSurface(const ShapeGeometry& a, const RigidTransform& X_WSa, const ShapeGeometry& b,
+                                      const RigidTransform& X_WSb, ContactSurface* surface) {
   surface->Clear();
   const RigidTransform X_WA = X_WSa * a.X_SG;
   const RigidTransform X_WB = X_WSb * b.X_SG;
-  if (a.is_compliant()) return CompliantFirst(a, X_WA, b, X_WB, surface);
-  if (b.is_compliant()) {
-    if (!CompliantFirst(b, X_WB, a, X_WA, surface)) return false;
-    surface->SwapAB();
-    return true;
+  try {
+    if (a.is_compliant())
+      return CompliantFirst(a, X_WA, b, X_WB, surface) ? PairSurfaceOutcome::kComputed
+                                                       : PairSurfaceOutcome::kNoPressureField;
+    if (b.is_compliant()) {
+      if (!CompliantFirst(b, X_WB, a, X_WA, surface)) return PairSurfaceOutcome::kNoPressureField;
+      surface->SwapAB();
+      return PairSurfaceOutcome::kComputed;
+    }
+  } catch (const InvalidInput&) {  // CheckPose
+    surface->Clear();
+    return PairSurfaceOutcome::kInvalidPose;
   }
-  return false;
+  return PairSurfaceOutcome::kNoPressureField;
 }
 
 namespace {

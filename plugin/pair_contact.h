@@ -10,11 +10,17 @@
 namespace hydro {
 namespace bullet {
 
+// What ComputePairSurface found.
+enum class PairSurfaceOutcome {
+  kComputed,             // *surface is the pair's contact surface (empty when they do not touch)
+  kNoPressureField,      // rigid–rigid, half-space–half-space or an unsupported kind: Bullet's contact
+  kInvalidPose,          // a non-finite or sheared pose: no contact this step rather than NaNs
+};
+
 // Computes the contact surface between geometry a (shape frame posed at X_WSa) and b, with the
-// normal out of b into a. Returns false when the pair has no pressure-field contact (rigid–rigid,
-// half-space–half-space, or an unsupported kind), leaving *surface empty.
-bool ComputePairSurface(const ShapeGeometry& a, const RigidTransform& X_WSa, const ShapeGeometry& b,
-                        const RigidTransform& X_WSb, ContactSurface* surface);
+// normal out of b into a. *surface is left empty unless the outcome is kComputed.
+PairSurfaceOutcome ComputePairSurface(const ShapeGeometry& a, const RigidTransform& X_WSa, const ShapeGeometry& b,
+                                      const RigidTransform& X_WSb, ContactSurface* surface);
 
 // How much deeper than now a speculative patch may be taken (m): a quarter of the smallest
 // compliant field's reach (its mesh's smallest bounding half-size, or a slab's thickness); +∞ when

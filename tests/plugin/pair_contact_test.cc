@@ -34,6 +34,30 @@ double LargestGap(const ShapeGeometry& a, const RigidTransform& X_WA, const Shap
   return largest;
 }
 
+// The three outcomes: a compliant box on a rigid slab is computed (touching: a surface), two rigid
+// shapes have no pressure field between them, and a NaN pose gives no contact instead of NaNs.
+TEST(PairContactTest, ThePairSurfaceSaysWhatItFound) {
+  btHydroelasticProperties soft;
+  soft.m_hydroelasticModulus = 1e6;
+  btBoxShape box(btVector3(0.1, 0.1, 0.1)), slab(btVector3(0.5, 0.5, 0.02));
+  const ShapeGeometry g_box = MakeShapeGeometry(box, &soft);
+  const ShapeGeometry g_rigid_box = MakeShapeGeometry(box, nullptr);
+  const ShapeGeometry g_slab = MakeShapeGeometry(slab, nullptr);
+  RigidTransform X_WA = RigidTransform::Identity();
+  X_WA.translation() = Vector3(0, 0, 0.11);  // 1 cm into the slab's top at z = 0.02
+  ContactSurface surface;
+  EXPECT_EQ(ComputePairSurface(g_box, X_WA, g_slab, RigidTransform::Identity(), &surface),
+            PairSurfaceOutcome::kComputed);
+  EXPECT_FALSE(surface.empty());
+  EXPECT_EQ(ComputePairSurface(g_rigid_box, X_WA, g_slab, RigidTransform::Identity(), &surface),
+            PairSurfaceOutcome::kNoPressureField);
+  EXPECT_TRUE(surface.empty());
+  X_WA.translation().x() = NAN;
+  EXPECT_EQ(ComputePairSurface(g_box, X_WA, g_slab, RigidTransform::Identity(), &surface),
+            PairSurfaceOutcome::kInvalidPose);
+  EXPECT_TRUE(surface.empty());
+}
+
 // A positive gap never comes with a contact surface, for boxes against boxes and against a
 // plane, over random poses; and most pairs without contact are found apart. Measured: 299 of 308
 // box pairs, 171 of 174 box–slab pairs (others are apart along no box axis nor their centre line),
@@ -54,7 +78,7 @@ TEST(PairContactTest, APositiveGapAlongAnyAxisMeansNoContact) {
       const RigidTransform X_WA = RandomPose(&rng, 0.3);
       const RigidTransform X_WB = other == &g_plane ? RandomPose(&rng, 0.1) : RandomPose(&rng, 0.3);
       ContactSurface surface;
-      ASSERT_TRUE(ComputePairSurface(g_box, X_WA, *other, X_WB, &surface));
+      ASSERT_EQ(ComputePairSurface(g_box, X_WA, *other, X_WB, &surface), PairSurfaceOutcome::kComputed);
       const double gap = LargestGap(g_box, X_WA, *other, X_WB);
       if (gap > 0) {
         EXPECT_TRUE(surface.empty()) << "trial " << trial << ": gap " << gap;
@@ -111,7 +135,8 @@ TEST(PairContactTest, ReducedPointsKeepACoinsFaceApartFromItsSideWall) {
   // hundreds of metres), where upright they carry none.
   X_WC.linear() = Eigen::AngleAxisd(1e-8, Vector3::UnitX()).toRotationMatrix();
   ContactSurface surface;
-  ASSERT_TRUE(ComputePairSurface(g_slab, RigidTransform::Identity(), g_coin, X_WC, &surface));
+  ASSERT_EQ(ComputePairSurface(g_slab, RigidTransform::Identity(), g_coin, X_WC, &surface),
+            PairSurfaceOutcome::kComputed);
   std::vector<ContactPoint> points, reduced;
   MakeContactPoints(surface, &points);
   int sides = 0;
