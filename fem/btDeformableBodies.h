@@ -1,5 +1,5 @@
 #pragma once
-// FEM deformable bodies stepping inside a Bullet world (issue 5): add the bodies, and every
+// FEM deformable bodies stepping inside a Bullet world (002): add the bodies, and every
 // stepSimulation() also steps them. Before each of Bullet's internal steps (a pre-tick callback),
 // the deformables solve their implicit steps in one convex contact problem (fem/contact_problem.h)
 // together with their contacts — with each other, with static and kinematic geometry, and with

@@ -1,5 +1,5 @@
 #pragma once
-// Contact of a deformable body with rigid geometry through the core's polygons (issue 5): the
+// Contact of a deformable body with rigid geometry through the core's polygons (002 §VI): the
 // body carries a pressure field p = E_c·e on its deformed mesh, with the extent e (distance to the
 // rest surface, normalized) fixed per vertex in the rest shape and so carried with the
 // deformation. Each contact polygon becomes a compliant point (000 §IV) whose velocity is the

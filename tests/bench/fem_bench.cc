@@ -2,7 +2,7 @@
 // 002 eq. 11, and whole corotational steps at 10 ms, for bodies the size of the issue's scenes
 // (~225 DoFs, ~1,200 and ~4,000 tets). Run: build/release/tests/bench/fem_bench
 //   BM_Factor*/T: T = number of tets; BM_Step/T reports real_time_factor = δt / step time.
-//   BM_{Arch,Grasp,CylinderPress}{Ours,Bullet}: issue 5's scenes with btDeformableBodies in a
+//   BM_{Arch,Grasp,CylinderPress}{Ours,Bullet}: 002 §VII's scenes with btDeformableBodies in a
 //   Bullet world and with Bullet's own deformable world (tests/bench/bullet_deformable_world.h).
 #include <benchmark/benchmark.h>
 

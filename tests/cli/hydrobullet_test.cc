@@ -368,8 +368,8 @@ TEST(HydrobulletTest, BulletWorldFilesTakeComplianceFromRules) {
   EXPECT_EQ(not_bullet.exit_code, 1) << "a rule file is not a model file";
 }
 
-// Small files written here in the conventions of PyBullet's data files (tests/data/pybullet_style/,
-// issue 12): a mass-0 <plane normal> ground, a nameless robot with a mass-0 base, a lower > upper
+// Small files written here in the conventions of PyBullet's data files (tests/data/pybullet_style/):
+// a mass-0 <plane normal> ground, a nameless robot with a mass-0 base, a lower > upper
 // limit, a fixed joint with a zero axis and a spherical joint, a rooted mesh path with a
 // four-number scale, and an SDF world in the same spirit.
 std::string PyBulletStyle(const std::string& name) { return std::string(TEST_DATA_DIR) + "/pybullet_style/" + name; }
