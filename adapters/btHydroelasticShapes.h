@@ -1,6 +1,7 @@
 #pragma once
 // Tagging Bullet shapes for patch contact: the calls a Bullet program makes once per shape (a
-// world's own defaults live in its btHydroelasticWorldState). Part of the installed API (<hydrobullet/btHydroelastic.h>).
+// world's own defaults live in its btHydroelasticWorldState). Part of the installed API
+// (<hydrobullet/btHydroelastic.h>).
 #include <BulletCollision/CollisionShapes/btCollisionShape.h>
 
 #include "adapters/hydroelastic_properties.h"

@@ -119,8 +119,10 @@ bool FlipCaps(const std::vector<Vector3>& vertices, std::vector<Triangle>* trian
     bool flipped = false, caps = false;
     for (int f = 0; f < static_cast<int>(mesh.size()); ++f) {
       if (!is_cap(mesh[f])) continue;
-      if (try_flip(f, false)) flipped = true;
-      else caps = true;
+      if (try_flip(f, false))
+        flipped = true;
+      else
+        caps = true;
     }
     if (!caps) return true;
     for (int f = 0; f < static_cast<int>(mesh.size()) && !flipped; ++f) flipped = is_cap(mesh[f]) && try_flip(f, true);

@@ -45,7 +45,7 @@ struct btHydroelasticProperties {
 // The compliant point-contact material of seed 003, for shapes that should keep Bullet's points
 // but make them compliant (Hunt–Crossley).
 struct btPointContactMaterial {
-  btScalar m_youngsModulus{1e8};           // Pa
-  btScalar m_dissipation{0.32};            // s/m
-  btScalar m_characteristicRadius{0.01};   // m: k = 2·E·R (003)
+  btScalar m_youngsModulus{1e8};          // Pa
+  btScalar m_dissipation{0.32};           // s/m
+  btScalar m_characteristicRadius{0.01};  // m: k = 2·E·R (003)
 };

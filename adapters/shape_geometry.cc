@@ -50,16 +50,20 @@ void ReadStridingMesh(const btStridingMeshInterface& mesh, const btVector3& scal
       const unsigned char* at = vertex_base + v * vertex_stride;
       Vector3 p;
       for (int k = 0; k < 3; ++k)
-        p[k] = vertex_type == PHY_DOUBLE ? reinterpret_cast<const double*>(at)[k] : reinterpret_cast<const float*>(at)[k];
+        p[k] =
+            vertex_type == PHY_DOUBLE ? reinterpret_cast<const double*>(at)[k] : reinterpret_cast<const float*>(at)[k];
       vertices->push_back(p.cwiseProduct(ToEigen(scaling)));
     }
     for (int f = 0; f < num_faces; ++f) {
       const unsigned char* at = index_base + f * index_stride;
       Triangle t;
       for (int k = 0; k < 3; ++k) {
-        if (index_type == PHY_SHORT) t[k] = reinterpret_cast<const unsigned short*>(at)[k];
-        else if (index_type == PHY_UCHAR) t[k] = at[k];
-        else t[k] = reinterpret_cast<const int*>(at)[k];
+        if (index_type == PHY_SHORT)
+          t[k] = reinterpret_cast<const unsigned short*>(at)[k];
+        else if (index_type == PHY_UCHAR)
+          t[k] = at[k];
+        else
+          t[k] = reinterpret_cast<const int*>(at)[k];
         t[k] += offset;
       }
       const Vector3& a = (*vertices)[t[0]];
@@ -87,7 +91,8 @@ double HintOrDefault(double smallest_dimension, double largest_dimension, const 
 // coarsened by half again until it has at most kMaxDefaultTets (a flat cone's hull, whose
 // triangles are each subdivided by the hint, needs it).
 template <typename Make>
-VolumeMeshWithExtent MakeBoundedVolume(const Make& make, double default_hint, const btHydroelasticProperties* properties) {
+VolumeMeshWithExtent MakeBoundedVolume(const Make& make, double default_hint,
+                                       const btHydroelasticProperties* properties) {
   if (properties && properties->m_resolutionHint > 0) return make(properties->m_resolutionHint);
   double hint = default_hint;
   VolumeMeshWithExtent volume = make(hint);
@@ -156,8 +161,12 @@ ShapeFingerprintValues ShapeFingerprint(const btCollisionShape& shape) {
   add(shape.getLocalScaling());
   push(shape.getMargin());
   switch (shape.getShapeType()) {
-    case SPHERE_SHAPE_PROXYTYPE: push(static_cast<const btSphereShape&>(shape).getRadius()); break;
-    case BOX_SHAPE_PROXYTYPE: add(static_cast<const btBoxShape&>(shape).getHalfExtentsWithMargin()); break;
+    case SPHERE_SHAPE_PROXYTYPE:
+      push(static_cast<const btSphereShape&>(shape).getRadius());
+      break;
+    case BOX_SHAPE_PROXYTYPE:
+      add(static_cast<const btBoxShape&>(shape).getHalfExtentsWithMargin());
+      break;
     case CYLINDER_SHAPE_PROXYTYPE: {
       const auto& c = static_cast<const btCylinderShape&>(shape);
       add(c.getHalfExtentsWithMargin());
@@ -212,30 +221,49 @@ double MarginOutsideGeometry(const btCollisionShape& shape) {
     case CONVEX_TRIANGLEMESH_SHAPE_PROXYTYPE:
     case CONE_SHAPE_PROXYTYPE:
     case TRIANGLE_MESH_SHAPE_PROXYTYPE:  // btConvexConcaveCollisionAlgorithm gives each triangle this margin
-    case SCALED_TRIANGLE_MESH_SHAPE_PROXYTYPE: return std::max<double>(shape.getMargin(), 0.0);
-    default: return 0;
+    case SCALED_TRIANGLE_MESH_SHAPE_PROXYTYPE:
+      return std::max<double>(shape.getMargin(), 0.0);
+    default:
+      return 0;
   }
 }
 
 std::string ShapeTypeName(int shape_type) {
   switch (shape_type) {
-    case BOX_SHAPE_PROXYTYPE: return "btBoxShape";
-    case SPHERE_SHAPE_PROXYTYPE: return "btSphereShape";
-    case CAPSULE_SHAPE_PROXYTYPE: return "btCapsuleShape";
-    case CYLINDER_SHAPE_PROXYTYPE: return "btCylinderShape";
-    case CONE_SHAPE_PROXYTYPE: return "btConeShape";
-    case CONVEX_HULL_SHAPE_PROXYTYPE: return "btConvexHullShape";
-    case CONVEX_TRIANGLEMESH_SHAPE_PROXYTYPE: return "btConvexTriangleMeshShape";
-    case TRIANGLE_MESH_SHAPE_PROXYTYPE: return "btBvhTriangleMeshShape";
-    case SCALED_TRIANGLE_MESH_SHAPE_PROXYTYPE: return "btScaledBvhTriangleMeshShape";
-    case STATIC_PLANE_PROXYTYPE: return "btStaticPlaneShape";
-    case COMPOUND_SHAPE_PROXYTYPE: return "btCompoundShape";
-    case MULTI_SPHERE_SHAPE_PROXYTYPE: return "btMultiSphereShape";
-    case TERRAIN_SHAPE_PROXYTYPE: return "btHeightfieldTerrainShape";
-    case GIMPACT_SHAPE_PROXYTYPE: return "btGImpactMeshShape";
-    case SOFTBODY_SHAPE_PROXYTYPE: return "btSoftBodyCollisionShape";
-    case EMPTY_SHAPE_PROXYTYPE: return "btEmptyShape";
-    default: return "shape type " + std::to_string(shape_type);
+    case BOX_SHAPE_PROXYTYPE:
+      return "btBoxShape";
+    case SPHERE_SHAPE_PROXYTYPE:
+      return "btSphereShape";
+    case CAPSULE_SHAPE_PROXYTYPE:
+      return "btCapsuleShape";
+    case CYLINDER_SHAPE_PROXYTYPE:
+      return "btCylinderShape";
+    case CONE_SHAPE_PROXYTYPE:
+      return "btConeShape";
+    case CONVEX_HULL_SHAPE_PROXYTYPE:
+      return "btConvexHullShape";
+    case CONVEX_TRIANGLEMESH_SHAPE_PROXYTYPE:
+      return "btConvexTriangleMeshShape";
+    case TRIANGLE_MESH_SHAPE_PROXYTYPE:
+      return "btBvhTriangleMeshShape";
+    case SCALED_TRIANGLE_MESH_SHAPE_PROXYTYPE:
+      return "btScaledBvhTriangleMeshShape";
+    case STATIC_PLANE_PROXYTYPE:
+      return "btStaticPlaneShape";
+    case COMPOUND_SHAPE_PROXYTYPE:
+      return "btCompoundShape";
+    case MULTI_SPHERE_SHAPE_PROXYTYPE:
+      return "btMultiSphereShape";
+    case TERRAIN_SHAPE_PROXYTYPE:
+      return "btHeightfieldTerrainShape";
+    case GIMPACT_SHAPE_PROXYTYPE:
+      return "btGImpactMeshShape";
+    case SOFTBODY_SHAPE_PROXYTYPE:
+      return "btSoftBodyCollisionShape";
+    case EMPTY_SHAPE_PROXYTYPE:
+      return "btEmptyShape";
+    default:
+      return "shape type " + std::to_string(shape_type);
   }
 }
 
@@ -266,7 +294,8 @@ ShapeGeometry MakeShapeGeometry(const btCollisionShape& shape, const btHydroelas
     case SPHERE_SHAPE_PROXYTYPE: {
       const double r = static_cast<const btSphereShape&>(shape).getRadius();
       CheckPositive(r, name + ": radius");
-      finish_volume(MakeBoundedVolume([&](double hint) { return MakeSphereVolumeMesh(r, hint); }, DefaultHint(2 * r, 2 * r), properties));
+      finish_volume(MakeBoundedVolume([&](double hint) { return MakeSphereVolumeMesh(r, hint); },
+                                      DefaultHint(2 * r, 2 * r), properties));
       break;
     }
     case BOX_SHAPE_PROXYTYPE: {
@@ -352,8 +381,8 @@ ShapeGeometry MakeShapeGeometry(const btCollisionShape& shape, const btHydroelas
       for (const Vector3& p : hull.vertices()) lo = lo.cwiseMin(p), hi = hi.cwiseMax(p);
       const double default_hint = DefaultHint((hi - lo).minCoeff(), (hi - lo).maxCoeff());
       if (compliant) {
-        finish_volume(MakeBoundedVolume([&](double hint) { return MakeConvexVolumeMesh(hull, hint); }, default_hint,
-                                        properties));
+        finish_volume(
+            MakeBoundedVolume([&](double hint) { return MakeConvexVolumeMesh(hull, hint); }, default_hint, properties));
       } else {
         g.kind = ShapeGeometry::Kind::kRigidMesh;
         g.rigid_mesh = std::make_shared<RigidMesh>(MakeSubdividedHull(hull, default_hint, properties));
@@ -364,7 +393,8 @@ ShapeGeometry MakeShapeGeometry(const btCollisionShape& shape, const btHydroelas
     case SCALED_TRIANGLE_MESH_SHAPE_PROXYTYPE: {
       if (compliant) {
         if (!properties->m_volumeMesh)
-          throw InvalidInput(name + ": a triangle mesh has no volume; give a tet mesh (m_volumeMesh) to make it compliant");
+          throw InvalidInput(name +
+                             ": a triangle mesh has no volume; give a tet mesh (m_volumeMesh) to make it compliant");
         finish_volume(*properties->m_volumeMesh);
         break;
       }

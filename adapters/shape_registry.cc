@@ -157,7 +157,8 @@ std::vector<double> SharingKey(const btCollisionShape& shape, const btHydroelast
         for (int k = 0; k < 3; ++k) key.push_back(hull.getUnscaledPoints()[i][k]);
       break;
     }
-    default: return key;
+    default:
+      return key;
   }
   if (properties) {
     // Every property field that MakeShapeGeometry reads; a volume mesh is shared by address.
@@ -205,7 +206,8 @@ std::shared_ptr<const ShapeGeometry> ShapeRegistry::Geometry(const btCollisionSh
     entry.geometry = std::move(geometry);
     entry.fingerprint = fingerprint;
     if (!key.empty()) {
-      for (auto it = shared_.begin(); it != shared_.end();) it = it->second.expired() ? shared_.erase(it) : std::next(it);
+      for (auto it = shared_.begin(); it != shared_.end();)
+        it = it->second.expired() ? shared_.erase(it) : std::next(it);
       shared_[key] = entry.geometry;
     }
   }

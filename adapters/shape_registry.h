@@ -10,11 +10,11 @@
 // or a shape whose scaling changed, gets its geometry rebuilt.
 #include <BulletCollision/CollisionShapes/btCollisionShape.h>
 
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
-#include <map>
 #include <unordered_map>
 #include <vector>
 

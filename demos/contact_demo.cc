@@ -37,9 +37,10 @@ int main() {
     double stiffness = 0;
     for (const ContactPoint& point : points) stiffness += point.stiffness_N_per_m;
 
-    std::printf("HydroBullet contact demo: compliant ball (R = %.3f m, E = %.3g Pa, %d tets) pressed %.3f m "
-                "into a rigid box\n",
-                radius, modulus, ball.mesh().num_tets(), depth);
+    std::printf(
+        "HydroBullet contact demo: compliant ball (R = %.3f m, E = %.3g Pa, %d tets) pressed %.3f m "
+        "into a rigid box\n",
+        radius, modulus, ball.mesh().num_tets(), depth);
     std::printf("  polygons            %d\n", surface.num_polygons());
     std::printf("  area                %.6e m^2 (flat disk of the same depth: %.6e m^2)\n", surface.CalcTotalArea(),
                 M_PI * (2 * radius * depth - depth * depth));

@@ -56,7 +56,8 @@ void btDeformableBodies::setTriangleFanContact(hydro::fem::FemBody* body, bool e
   throw hydro::InvalidInput("btDeformableBodies::setTriangleFanContact: the body was not added");
 }
 
-void btDeformableBodies::attachVertex(hydro::fem::FemBody* body, int vertex, btRigidBody* rigidBody, btScalar stiffness) {
+void btDeformableBodies::attachVertex(hydro::fem::FemBody* body, int vertex, btRigidBody* rigidBody,
+                                      btScalar stiffness) {
   for (Entry& entry : m_bodies) {
     if (entry.body != body) continue;
     if (vertex < 0 || vertex >= body->num_vertices())
@@ -102,14 +103,16 @@ struct Box {
 struct MultiBodyBlock {
   btMultiBody* body;
   int block;
-  int first;             // 6 for a fixed base (the base's six entries are not unknowns), else 0
+  int first;              // 6 for a fixed base (the base's six entries are not unknowns), else 0
   Eigen::MatrixXd M_inv;  // over the unknowns
 };
 
 // What a btMultiBodyJointMotor aims at. Bullet 3.24 keeps the targets protected with no getters;
 // a pointer to a protected member, formed in a derived class, reads them from any motor.
 struct MotorSettings : btMultiBodyJointMotor {
-  static btScalar Get(const btMultiBodyJointMotor& motor, btScalar btMultiBodyJointMotor::*field) { return motor.*field; }
+  static btScalar Get(const btMultiBodyJointMotor& motor, btScalar btMultiBodyJointMotor::*field) {
+    return motor.*field;
+  }
   static constexpr btScalar btMultiBodyJointMotor::*kDesiredVelocity = &MotorSettings::m_desiredVelocity;
   static constexpr btScalar btMultiBodyJointMotor::*kDesiredPosition = &MotorSettings::m_desiredPosition;
   static constexpr btScalar btMultiBodyJointMotor::*kKd = &MotorSettings::m_kd;
@@ -284,7 +287,8 @@ void btDeformableBodies::Step(btScalar dt) {
     m_timings.geometry += seconds_since(geometry_start);
     // The deformed body's bounds, grown by what it may move this step.
     Box box{body.position(0), body.position(0)};
-    for (int v = 1; v < body.num_vertices(); ++v) box.lo = box.lo.cwiseMin(body.position(v)), box.hi = box.hi.cwiseMax(body.position(v));
+    for (int v = 1; v < body.num_vertices(); ++v)
+      box.lo = box.lo.cwiseMin(body.position(v)), box.hi = box.hi.cwiseMax(body.position(v));
     const double reach = dt * body.v().cwiseAbs().maxCoeff() + 1e-3 * (box.hi - box.lo).maxCoeff();
     box.lo.array() -= reach;
     box.hi.array() += reach;
@@ -330,8 +334,9 @@ void btDeformableBodies::Step(btScalar dt) {
       btRigidBody* rigid = btRigidBody::upcast(object);
       btMultiBodyLinkCollider* link = btMultiBodyLinkCollider::upcast(object);
       if (!rigid && !link) {
-        ReportOnce("deformables touch rigid bodies, multibody links and other deformables, not Bullet's soft "
-                   "bodies; that contact is skipped");
+        ReportOnce(
+            "deformables touch rigid bodies, multibody links and other deformables, not Bullet's soft "
+            "bodies; that contact is skipped");
         continue;
       }
       const auto geometry = registry.Geometry(shape);
@@ -341,16 +346,20 @@ void btDeformableBodies::Step(btScalar dt) {
       using Kind = hydro::bullet::ShapeGeometry::Kind;
       switch (geometry->kind) {
         case Kind::kRigidMesh:
-          found = hydro::fem::FindContacts(body, geometries[b], *geometry->rigid_mesh, X_WG, friction, entry.model.representation);
+          found = hydro::fem::FindContacts(body, geometries[b], *geometry->rigid_mesh, X_WG, friction,
+                                           entry.model.representation);
           break;
         case Kind::kRigidHalfSpace:
-          found = hydro::fem::FindContacts(body, geometries[b], hydro::RigidHalfSpace{}, X_WG, friction, entry.model.representation);
+          found = hydro::fem::FindContacts(body, geometries[b], hydro::RigidHalfSpace{}, X_WG, friction,
+                                           entry.model.representation);
           break;
         case Kind::kCompliantMesh:
-          found = hydro::fem::FindContacts(body, geometries[b], *geometry->compliant_mesh, X_WG, friction, entry.model.representation);
+          found = hydro::fem::FindContacts(body, geometries[b], *geometry->compliant_mesh, X_WG, friction,
+                                           entry.model.representation);
           break;
         case Kind::kCompliantHalfSpace:
-          found = hydro::fem::FindContacts(body, geometries[b], *geometry->compliant_half_space, X_WG, friction, entry.model.representation);
+          found = hydro::fem::FindContacts(body, geometries[b], *geometry->compliant_half_space, X_WG, friction,
+                                           entry.model.representation);
           break;
         default:
           ReportOnce("deformables do not touch " + hydro::bullet::ShapeTypeName(shape->getShapeType()) +
@@ -373,8 +382,8 @@ void btDeformableBodies::Step(btScalar dt) {
           const Vector3 v_Q = ToEigen(rigid->getLinearVelocity()) + ToEigen(rigid->getAngularVelocity()).cross(r);
           c.bias = -(v_Q - p.nhat_W.dot(v_Q) * p.nhat_W);
         } else if (!rigid->isStaticObject()) {
-          hydro::fem::AppendRigidTerms(problem.RigidBlock(rigid), p.p_WC - ToEigen(rigid->getCenterOfMassPosition()), -1,
-                                       &c.terms);
+          hydro::fem::AppendRigidTerms(problem.RigidBlock(rigid), p.p_WC - ToEigen(rigid->getCenterOfMassPosition()),
+                                       -1, &c.terms);
         }
         add_contact(std::move(c), b, -1);
       }
@@ -383,9 +392,9 @@ void btDeformableBodies::Step(btScalar dt) {
     for (int o = b + 1; o < num_bodies; ++o) {
       if (!bounds[b].Overlaps(bounds[o])) continue;
       const double friction = hydro::CombineFriction(entry.friction, m_bodies[o].friction);
-      for (const auto& p : hydro::fem::FindContacts(
-               body, geometries[b], *m_bodies[o].body, geometries[o], friction,
-               std::max(entry.model.representation, m_bodies[o].model.representation))) {
+      for (const auto& p :
+           hydro::fem::FindContacts(body, geometries[b], *m_bodies[o].body, geometries[o], friction,
+                                    std::max(entry.model.representation, m_bodies[o].model.representation))) {
         ContactConstraint c = MakeContact(p.nhat_W, p.stiffness_N_per_m, p.phi0_m, p.friction);
         hydro::fem::AppendDeformableTerms(body, free_motion, b, p.tet_A, p.weights_A, +1, &c.terms);
         hydro::fem::AppendDeformableTerms(*m_bodies[o].body, free_motions[o], o, p.tet_B, p.weights_B, -1, &c.terms);

@@ -25,9 +25,9 @@ namespace {
 using Clock = std::chrono::steady_clock;
 double Seconds(Clock::time_point since) { return std::chrono::duration<double>(Clock::now() - since).count(); }
 
-constexpr int kMaxIterations = 100;     // Newton iterations per round
-constexpr int kMaxFrictionRounds = 5;  // refreshes of the lagged γn
-constexpr double kRelativeTolerance = 1e-6;  // εr of SAP's stopping rule (see newton below)
+constexpr int kMaxIterations = 100;           // Newton iterations per round
+constexpr int kMaxFrictionRounds = 5;         // refreshes of the lagged γn
+constexpr double kRelativeTolerance = 1e-6;   // εr of SAP's stopping rule (see newton below)
 constexpr double kAbsoluteTolerance = 1e-14;  // εa, in units of √kg·m/s
 
 // Newton's matrix, assembled as a stream of (row, column, value) entries in the same order every
@@ -74,7 +74,6 @@ class HessianAssembly {
   Eigen::SparseMatrix<double> H_;
 };
 
-
 // How a block's DoFs map to the problem's unknowns.
 struct BlockLayout {
   std::vector<int> unknown;  // per DoF, -1 where it does not participate
@@ -103,14 +102,16 @@ class GroupedJacobian {
     unknowns.reserve(columns);
     for (const VelocityTerm& t : terms)
       for (int c = 0; c < t.J.cols(); ++c)
-        if (std::find(unknowns.begin(), unknowns.end(), unknown_of(t, c)) == unknowns.end()) unknowns.push_back(unknown_of(t, c));
+        if (std::find(unknowns.begin(), unknowns.end(), unknown_of(t, c)) == unknowns.end())
+          unknowns.push_back(unknown_of(t, c));
     auto [it, added] = group_of_.try_emplace(unknowns, static_cast<int>(unknowns_.size()));
     if (added) unknowns_.push_back(unknowns);
     const int g = it->second;
     Eigen::Matrix<double, 3, Eigen::Dynamic> J = Eigen::Matrix<double, 3, Eigen::Dynamic>::Zero(3, unknowns.size());
     for (const VelocityTerm& t : terms)
       for (int c = 0; c < t.J.cols(); ++c) {
-        const int local = static_cast<int>(std::find(unknowns.begin(), unknowns.end(), unknown_of(t, c)) - unknowns.begin());
+        const int local =
+            static_cast<int>(std::find(unknowns.begin(), unknowns.end(), unknown_of(t, c)) - unknowns.begin());
         J.col(local) += t.J.col(c);
       }
     // A deformable's contact row is [w₁·I, w₂·I, …] over its vertices' triples.
@@ -192,7 +193,8 @@ class GroupedJacobian {
     for (size_t g = 0; g < unknowns_.size(); ++g) {
       const std::vector<int>& u = unknowns_[g];
       for (size_t c = 0; c < u.size(); ++c)
-        for (size_t r = c; r < u.size(); ++r) hessian->Add(std::max(u[r], u[c]), std::min(u[r], u[c]), curvature_sum_[g](r, c));
+        for (size_t r = c; r < u.size(); ++r)
+          hessian->Add(std::max(u[r], u[c]), std::min(u[r], u[c]), curvature_sum_[g](r, c));
     }
   }
 
@@ -228,7 +230,8 @@ ContactProblemResult SolveContactProblem(double dt, const std::vector<ContactPro
   for (const VelocityTargetConstraint& t : targets)
     if (t.block < 0 || t.block >= num_blocks || t.J.size() != blocks[t.block].u_star.size() || !(t.stiffness > 0) ||
         !(t.max_impulse >= 0) || !std::isfinite(t.target))
-      throw InvalidInput("contact problem: a velocity target names a missing block or has a bad size, stiffness or bound");
+      throw InvalidInput(
+          "contact problem: a velocity target names a missing block or has a bad size, stiffness or bound");
 
   // Participating DoFs and the problem's unknowns.
   ContactProblemResult result;
@@ -504,11 +507,13 @@ ContactProblemResult SolveContactProblem(double dt, const std::vector<ContactPro
       for (size_t k = 0; k < targets.size(); ++k) s0[k] = target_speed(k, u), ds[k] = target_speed(k, step);
       auto slope = [&](double a) {
         double s = d_r0 + a * d_Ad;
-        for (size_t i = 0; i < contacts.size(); ++i) s -= impulse(i, vc0[i] + a * dvc[i], gamma_n[i], nullptr).first.dot(dvc[i]);
+        for (size_t i = 0; i < contacts.size(); ++i)
+          s -= impulse(i, vc0[i] + a * dvc[i], gamma_n[i], nullptr).first.dot(dvc[i]);
         for (size_t k = 0; k < springs.size(); ++k) s += springs[k].stiffness_N_per_m * (e0[k] + a * de[k]).dot(de[k]);
         for (size_t k = 0; k < targets.size(); ++k) {
           const VelocityTargetConstraint& t = targets[k];
-          const double lambda = std::clamp(t.stiffness * (t.target - (s0[k] + a * ds[k])), -t.max_impulse, t.max_impulse);
+          const double lambda =
+              std::clamp(t.stiffness * (t.target - (s0[k] + a * ds[k])), -t.max_impulse, t.max_impulse);
           s -= lambda * ds[k];
         }
         return s;
@@ -588,7 +593,8 @@ ContactProblemResult SolveContactProblem(double dt, const std::vector<ContactPro
     result.u[b] = blocks[b].u_star + blocks[b].factorization->solve(E_P_delta);
   }
   auto add_block_impulses = [&](const std::vector<VelocityTerm>& terms, const Vector3& on_A) {
-    for (const VelocityTerm& t : terms) result.impulse[t.block].segment(t.first_dof, t.J.cols()) += t.J.transpose() * on_A;
+    for (const VelocityTerm& t : terms)
+      result.impulse[t.block].segment(t.first_dof, t.J.cols()) += t.J.transpose() * on_A;
   };
   rows.Gather(u, &local);
   for (size_t i = 0; i < contacts.size(); ++i) {

@@ -98,14 +98,14 @@ struct ContactProblemResult {
   std::vector<Vector3> spring_impulse_W;   // per spring: on side A (the opposite on B)
   // Per block, Σ Jᵀλ of the velocity targets (not in `impulse`): A_b(u_b − u*_b) = impulse + this.
   std::vector<Eigen::VectorXd> target_impulse;
-  int iterations{0};       // Newton iterations, all rounds together
-  int factorizations{0};   // of Newton's matrix (refinement rounds may reuse the last one)
-  int friction_rounds{0};  // frictional rounds with a refreshed lagged γn
+  int iterations{0};            // Newton iterations, all rounds together
+  int factorizations{0};        // of Newton's matrix (refinement rounds may reuse the last one)
+  int friction_rounds{0};       // frictional rounds with a refreshed lagged γn
   bool friction_settled{true};  // whether γn stopped changing within the rounds
   bool converged{false};
-  double residual{0};  // ‖S(u − u*) − Σ Jᵀγ‖∞ over the problem's unknowns, N·s
+  double residual{0};          // ‖S(u − u*) − Σ Jᵀγ‖∞ over the problem's unknowns, N·s
   int near_rigid_contacts{0};  // contacts softened to what the step resolves (see the .cc)
-  int unknowns{0};      // after reduction to participating DoFs
+  int unknowns{0};             // after reduction to participating DoFs
   int total_dofs{0};
   double schur_s{0};   // time spent forming Schur complements
   double newton_s{0};  // time spent in the Newton iterations
@@ -117,10 +117,10 @@ struct ContactProblemResult {
 // with γn refreshed from each solution until γn changes by less than 1e-3 of the largest (at
 // most 5 rounds); a refinement round of a large problem starts with the last round's factored
 // matrix — still a descent direction, the line search exact — and refactors once the scaled
-// residual falls by less than half in a step. Each Newton solve stops by SAP's rule — the momentum residual, diag(A)^(-1/2)-
-// scaled, below 1e-6 of the scaled momentum change or constraint impulses (002 §VII's εr) — or
-// when its step vanishes to round-off; one that does neither within 100 iterations is reported
-// as not converged — never silently.
+// residual falls by less than half in a step. Each Newton solve stops by SAP's rule — the momentum
+// residual, diag(A)^(-1/2)-scaled, below 1e-6 of the scaled momentum change or constraint impulses
+// (002 §VII's εr) — or when its step vanishes to round-off; one that does neither within 100
+// iterations is reported as not converged — never silently.
 ContactProblemResult SolveContactProblem(double dt, const std::vector<ContactProblemBlock>& blocks,
                                          const std::vector<ContactConstraint>& contacts,
                                          const std::vector<SpringConstraint>& springs,

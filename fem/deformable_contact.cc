@@ -64,8 +64,10 @@ std::pair<double, double> ExtentAlong(const FemBody& body, int t, const Vector3&
 // The core's point approximation (000 §IV) of the surface, or of its centroid fan.
 std::vector<ContactPoint> PointsOf(const ContactSurface& surface, Representation representation) {
   std::vector<ContactPoint> points;
-  if (representation == Representation::kTriangleFan) MakeContactPoints(surface.MakeTriangleFan(), &points);
-  else MakeContactPoints(surface, &points);
+  if (representation == Representation::kTriangleFan)
+    MakeContactPoints(surface.MakeTriangleFan(), &points);
+  else
+    MakeContactPoints(surface, &points);
   return points;
 }
 
@@ -122,8 +124,8 @@ std::vector<DeformableContactPoint> FindContacts(const FemBody& body, const Comp
 }
 
 std::vector<DeformableContactPoint> FindContacts(const FemBody& body, const CompliantMesh& deformed,
-                                                 const CompliantMesh& other, const RigidTransform& X_WO, double friction,
-                                                 Representation representation) {
+                                                 const CompliantMesh& other, const RigidTransform& X_WO,
+                                                 double friction, Representation representation) {
   return FindContactsWith(body, deformed, other, X_WO, friction, representation, false);
 }
 
@@ -144,8 +146,8 @@ std::vector<DeformableContactPoint> FindContacts(const FemBody& body, const Defo
   return FindContacts(body, MakeDeformedGeometry(body, model), rigid, X_WR, friction, model.representation);
 }
 
-std::vector<DeformablePairContactPoint> FindContacts(const FemBody& A, const CompliantMesh& deformed_A, const FemBody& B,
-                                                     const CompliantMesh& deformed_B, double friction,
+std::vector<DeformablePairContactPoint> FindContacts(const FemBody& A, const CompliantMesh& deformed_A,
+                                                     const FemBody& B, const CompliantMesh& deformed_B, double friction,
                                                      Representation representation) {
   ContactSurface surface;
   ComputeContactSurface(deformed_A, RigidTransform::Identity(), deformed_B, RigidTransform::Identity(), &surface);
@@ -179,7 +181,8 @@ void AppendDeformableTerms(const FemBody& body, const FreeMotion& free_motion, i
   }
 }
 
-void AppendVertexTerms(const FreeMotion& free_motion, int block, int vertex, double sign, std::vector<VelocityTerm>* terms) {
+void AppendVertexTerms(const FreeMotion& free_motion, int block, int vertex, double sign,
+                       std::vector<VelocityTerm>* terms) {
   const int dof = free_motion.index[3 * vertex];
   if (dof >= 0) terms->push_back({block, dof, sign * Matrix3::Identity()});
 }
@@ -204,7 +207,8 @@ ContactProblemBlock MakeFemBlock(const FreeMotion& free_motion, const Eigen::Vec
   return block;
 }
 
-ContactProblemBlock MakeRigidBlock(double mass_kg, const Matrix3& inertia_W, const Vector3& v_star, const Vector3& w_star) {
+ContactProblemBlock MakeRigidBlock(double mass_kg, const Matrix3& inertia_W, const Vector3& v_star,
+                                   const Vector3& w_star) {
   Eigen::Matrix<double, 6, 6> A = Eigen::Matrix<double, 6, 6>::Zero();
   A.topLeftCorner<3, 3>() = mass_kg * Matrix3::Identity();
   A.bottomRightCorner<3, 3>() = inertia_W;
@@ -227,7 +231,8 @@ ContactSolveReport FemBody::StepWithContacts(double dt, const Vector3& gravity,
   const std::vector<VertexAttachment>& welds = attachments ? *attachments : no_attachments;
   for (const VertexAttachment& a : welds)
     if (a.rigid < 0 || a.rigid >= num_rigid || a.vertex < 0 || a.vertex >= num_vertices() || !(a.stiffness_N_per_m > 0))
-      throw InvalidInput("deformable '" + name_ + "': an attachment names a missing vertex or body, or has no stiffness");
+      throw InvalidInput("deformable '" + name_ +
+                         "': an attachment names a missing vertex or body, or has no stiffness");
   const FreeMotion free_motion = ComputeFreeMotion(dt, gravity);
   // Block 0 is this body (its free DoFs), blocks 1… the rigid participants.
   std::vector<ContactProblemBlock> blocks{MakeFemBlock(free_motion)};

@@ -38,7 +38,7 @@ struct DeformableContactPoint {
   Vector3 p_WC{Vector3::Zero()};
   Vector3 nhat_W{Vector3::UnitZ()};  // out of the rigid body into the deformable
   double stiffness_N_per_m{0};
-  double phi0_m{0};                  // signed distance at the start of the step (< 0: penetrating)
+  double phi0_m{0};  // signed distance at the start of the step (< 0: penetrating)
   double friction{0};
   int rigid{-1};  // index of the moving rigid body touched (StepWithContacts' list), -1: static
 };
@@ -71,8 +71,8 @@ std::vector<DeformableContactPoint> FindContacts(const FemBody& body, const Comp
                                                  Representation representation = kPolygons);
 // … or with a compliant rigid body's mesh or half-space (compliant–compliant, 004 App. X-B).
 std::vector<DeformableContactPoint> FindContacts(const FemBody& body, const CompliantMesh& deformed,
-                                                 const CompliantMesh& other, const RigidTransform& X_WO, double friction,
-                                                 Representation representation = kPolygons);
+                                                 const CompliantMesh& other, const RigidTransform& X_WO,
+                                                 double friction, Representation representation = kPolygons);
 std::vector<DeformableContactPoint> FindContacts(const FemBody& body, const CompliantMesh& deformed,
                                                  const CompliantHalfSpace& other, const RigidTransform& X_WO,
                                                  double friction, Representation representation = kPolygons);
@@ -95,8 +95,8 @@ struct DeformablePairContactPoint {
   double phi0_m{0};
   double friction{0};
 };
-std::vector<DeformablePairContactPoint> FindContacts(const FemBody& A, const CompliantMesh& deformed_A, const FemBody& B,
-                                                     const CompliantMesh& deformed_B, double friction,
+std::vector<DeformablePairContactPoint> FindContacts(const FemBody& A, const CompliantMesh& deformed_A,
+                                                     const FemBody& B, const CompliantMesh& deformed_B, double friction,
                                                      Representation representation = kPolygons);
 
 // The velocity terms of the material point of `body` with barycentric `weights` in tet `tet`, for
@@ -105,7 +105,8 @@ std::vector<DeformablePairContactPoint> FindContacts(const FemBody& A, const Com
 void AppendDeformableTerms(const FemBody& body, const FreeMotion& free_motion, int block, int tet,
                            const std::array<double, 4>& weights, double sign, std::vector<VelocityTerm>* terms);
 // The same for one vertex.
-void AppendVertexTerms(const FreeMotion& free_motion, int block, int vertex, double sign, std::vector<VelocityTerm>* terms);
+void AppendVertexTerms(const FreeMotion& free_motion, int block, int vertex, double sign,
+                       std::vector<VelocityTerm>* terms);
 // The velocity terms of a point at offset r_W from a rigid body's centre of mass, the body being a
 // block of 6 unknowns (v, ω) in the world frame: v + ω × r, times sign.
 void AppendRigidTerms(int block, const Vector3& r_W, double sign, std::vector<VelocityTerm>* terms);
@@ -114,7 +115,8 @@ void AppendRigidTerms(int block, const Vector3& r_W, double sign, std::vector<Ve
 // (velocities of every DoF), those of the free DoFs as Newton's starting point.
 ContactProblemBlock MakeFemBlock(const FreeMotion& free_motion, const Eigen::VectorXd* start = nullptr);
 // A rigid body's block: weight diag(m, m, m, I_W), free motion (v*, ω*).
-ContactProblemBlock MakeRigidBlock(double mass_kg, const Matrix3& inertia_W, const Vector3& v_star, const Vector3& w_star);
+ContactProblemBlock MakeRigidBlock(double mass_kg, const Matrix3& inertia_W, const Vector3& v_star,
+                                   const Vector3& w_star);
 
 // A vertex welded to a point Q of a moving rigid body (bubble-gripper style): an implicit spring
 // of stiffness k between the vertex and Q at the end of the step, ½·k·|x⁺ − p_WQ⁺|², in the same
@@ -130,10 +132,10 @@ struct VertexAttachment {
 struct ContactSolveReport {
   int iterations{0};
   bool converged{false};
-  double residual{0};            // ‖A(v − v*) − Jᵀγ‖∞ over the free DoFs, N·s
+  double residual{0};                          // ‖A(v − v*) − Jᵀγ‖∞ over the free DoFs, N·s
   Vector3 impulse_on_body_W{Vector3::Zero()};  // Σ γ over the points, N·s
-  int friction_rounds{0};      // lagged-friction rounds (fem/contact_problem.h)
-  int near_rigid_contacts{0};  // points softened to what the step resolves
+  int friction_rounds{0};                      // lagged-friction rounds (fem/contact_problem.h)
+  int near_rigid_contacts{0};                  // points softened to what the step resolves
   int unknowns{0};    // of the contact problem, after reduction to participating DoFs (002 §VI)
   int total_dofs{0};  // of every block before reduction
   double schur_s{0}, newton_s{0};

@@ -5,7 +5,8 @@
 namespace hydro {
 namespace fem {
 
-ElementAssembly::ElementAssembly(const std::vector<std::array<int, 4>>& tets, const std::vector<int>& free_index, int num_free)
+ElementAssembly::ElementAssembly(const std::vector<std::array<int, 4>>& tets, const std::vector<int>& free_index,
+                                 int num_free)
     : num_free_(num_free) {
   auto free_dof = [&](const std::array<int, 4>& t, int k) { return free_index[3 * t[k / 3] + k % 3]; };
   std::vector<Eigen::Triplet<double>> entries;

@@ -137,7 +137,8 @@ FemBody::FemBody(std::string name, std::vector<Vector3> rest_positions, std::vec
 
 void FemBody::SetState(const Eigen::VectorXd& q, const Eigen::VectorXd& v) {
   if (q.size() != q_.size() || v.size() != v_.size() || !q.allFinite() || !v.allFinite())
-    throw InvalidInput("deformable '" + name_ + "': SetState needs finite vectors of size " + std::to_string(q_.size()));
+    throw InvalidInput("deformable '" + name_ + "': SetState needs finite vectors of size " +
+                       std::to_string(q_.size()));
   q_ = q;
   v_ = v;
 }
@@ -178,8 +179,7 @@ Eigen::Matrix<double, 12, 12> FemBody::ElementStiffnessAddingForce(int e, bool l
   return linear ? element_stiffness_[e] : Rotate(element_stiffness_[e], R);
 }
 
-void FemBody::AssembleStiffnessAndForce(bool linear, std::vector<Eigen::Triplet<double>>* K,
-                                        Eigen::VectorXd* f) const {
+void FemBody::AssembleStiffnessAndForce(bool linear, std::vector<Eigen::Triplet<double>>* K, Eigen::VectorXd* f) const {
   f->setZero(q_.size());
   for (size_t e = 0; e < tets_.size(); ++e) {
     const Tet& t = tets_[e];
@@ -209,8 +209,8 @@ void FemBody::AssembleMass(std::vector<Eigen::Triplet<double>>* M) const {
 namespace {
 
 // The free-DOF block of a sparse matrix given by triplets over all DOFs.
-Eigen::SparseMatrix<double> FreeBlock(const std::vector<Eigen::Triplet<double>>& triplets, const std::vector<int>& index,
-                                      int num_free) {
+Eigen::SparseMatrix<double> FreeBlock(const std::vector<Eigen::Triplet<double>>& triplets,
+                                      const std::vector<int>& index, int num_free) {
   std::vector<Eigen::Triplet<double>> kept;
   kept.reserve(triplets.size());
   for (const auto& t : triplets) {
@@ -233,7 +233,8 @@ Eigen::SparseMatrix<double> FemBody::StepMatrix(double dt, double theta) const {
   const double alpha = material_.mass_damping_1_per_s, beta = material_.stiffness_damping_s;
   std::vector<Eigen::Triplet<double>> A_triplets;
   for (const auto& t : M_triplets) A_triplets.emplace_back(t.row(), t.col(), (1 + alpha * theta * dt) * t.value());
-  for (const auto& t : K_triplets) A_triplets.emplace_back(t.row(), t.col(), theta * dt * (theta * dt + beta) * t.value());
+  for (const auto& t : K_triplets)
+    A_triplets.emplace_back(t.row(), t.col(), theta * dt * (theta * dt + beta) * t.value());
   std::vector<int> index(q_.size(), -1);
   int num_free = 0;
   for (int i = 0; i < static_cast<int>(q_.size()); ++i)
@@ -243,7 +244,8 @@ Eigen::SparseMatrix<double> FemBody::StepMatrix(double dt, double theta) const {
 
 FreeMotion FemBody::ComputeFreeMotion(double dt, const Vector3& gravity, double theta) {
   if (material_.model == MaterialModel::kNeoHookean) {
-    if (theta != 1) throw InvalidInput("deformable '" + name_ + "': the Neo-Hookean model steps with backward Euler (θ = 1)");
+    if (theta != 1)
+      throw InvalidInput("deformable '" + name_ + "': the Neo-Hookean model steps with backward Euler (θ = 1)");
     return NeoHookeanFreeMotion(dt, gravity);
   }
   FreeMotion out;
@@ -323,7 +325,8 @@ void FemBody::Step(double dt, const Vector3& gravity, double theta) {
   if (!(dt > 0) || !std::isfinite(dt)) throw InvalidInput("deformable '" + name_ + "': the step must be positive");
   if (!(theta >= 0.5 && theta <= 1)) throw InvalidInput("deformable '" + name_ + "': θ must be in [0.5, 1]");
   if (material_.model == MaterialModel::kNeoHookean) {
-    if (theta != 1) throw InvalidInput("deformable '" + name_ + "': the Neo-Hookean model steps with backward Euler (θ = 1)");
+    if (theta != 1)
+      throw InvalidInput("deformable '" + name_ + "': the Neo-Hookean model steps with backward Euler (θ = 1)");
     const FreeMotion free_motion = NeoHookeanFreeMotion(dt, gravity);
     q_ += dt * free_motion.v_star;
     v_ = free_motion.v_star;
@@ -335,7 +338,7 @@ void FemBody::Step(double dt, const Vector3& gravity, double theta) {
 }
 
 double FemBody::NeoHookeanEnergy(const Eigen::VectorXd& x, Eigen::VectorXd* gradient,
-                                  std::vector<Eigen::Triplet<double>>* hessian) const {
+                                 std::vector<Eigen::Triplet<double>>* hessian) const {
   const LameParameters lame = ToLame(material_.youngs_modulus_Pa, material_.poisson_ratio);
   if (gradient) gradient->setZero(x.size());
   double energy = 0;
@@ -382,8 +385,7 @@ FreeMotion FemBody::NeoHookeanFreeMotion(double dt, const Vector3& gravity) {
   NeoHookeanEnergy(q_, &unused, &H0_triplets);
   Eigen::SparseMatrix<double> H0(n, n);
   H0.setFromTriplets(H0_triplets.begin(), H0_triplets.end());
-  const Eigen::SparseMatrix<double> D =
-      material_.mass_damping_1_per_s * M + material_.stiffness_damping_s * H0;
+  const Eigen::SparseMatrix<double> D = material_.mass_damping_1_per_s * M + material_.stiffness_damping_s * H0;
   Eigen::VectorXd g(n);
   for (int i = 0; i < n / 3; ++i) g.segment<3>(3 * i) = gravity;
   const Eigen::VectorXd Mg = M * g;
@@ -567,8 +569,7 @@ void MakeTetGrid(const Vector3& size, int nx, int ny, int nz, std::vector<Vector
   auto id = [&](int i, int j, int k) { return (k * (ny + 1) + j) * (nx + 1) + i; };
   for (int k = 0; k <= nz; ++k)
     for (int j = 0; j <= ny; ++j)
-      for (int i = 0; i <= nx; ++i)
-        vertices->emplace_back(size.x() * i / nx, size.y() * j / ny, size.z() * k / nz);
+      for (int i = 0; i <= nx; ++i) vertices->emplace_back(size.x() * i / nx, size.y() * j / ny, size.z() * k / nz);
   // Kuhn split: the six tets along the diagonal from corner 000 to 111, one per axis order.
   const int orders[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
   for (int k = 0; k < nz; ++k)
@@ -583,7 +584,8 @@ void MakeTetGrid(const Vector3& size, int nx, int ny, int nz, std::vector<Vector
             t[s + 1] = id(i + corner[0], j + corner[1], k + corner[2]);
           }
           const Vector3& a = (*vertices)[t[0]];
-          if (((*vertices)[t[1]] - a).cross((*vertices)[t[2]] - a).dot((*vertices)[t[3]] - a) < 0) std::swap(t[1], t[2]);
+          if (((*vertices)[t[1]] - a).cross((*vertices)[t[2]] - a).dot((*vertices)[t[3]] - a) < 0)
+            std::swap(t[1], t[2]);
           tets->push_back(t);
         }
 }

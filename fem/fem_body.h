@@ -90,7 +90,8 @@ class FemBody {
   // Points whose `rigid` index names an entry of `rigid` touch that moving body, whose velocities
   // join the unknowns (its inertia weighting them in the objective).
   // Attachments weld vertices to participants with implicit springs in the same problem.
-  ContactSolveReport StepWithContacts(double dt, const Vector3& gravity, const std::vector<DeformableContactPoint>& points,
+  ContactSolveReport StepWithContacts(double dt, const Vector3& gravity,
+                                      const std::vector<DeformableContactPoint>& points,
                                       std::vector<RigidParticipant>* rigid = nullptr,
                                       const std::vector<VertexAttachment>* attachments = nullptr);
   // The free-DOF matrix of the linear step, (1 + αθδt)M + θδt(θδt + β)K at the current rotations

@@ -5,9 +5,7 @@
 namespace hydro {
 namespace fem {
 
-LameParameters ToLame(double E, double nu) {
-  return {E / (2 * (1 + nu)), E * nu / ((1 + nu) * (1 - 2 * nu))};
-}
+LameParameters ToLame(double E, double nu) { return {E / (2 * (1 + nu)), E * nu / ((1 + nu) * (1 - 2 * nu))}; }
 
 void ValidateMaterial(const Material& m, const std::string& body) {
   const std::string who = "deformable '" + body + "': ";

@@ -18,8 +18,8 @@ Aabb BoxOf(const Vector3& lower, const Vector3& upper) {
 }
 
 template <typename Mesh, int N>
-void ElementBoxes(const Mesh& mesh, const std::vector<std::array<int, N>>& elements,
-                  std::vector<Vector3>* lower, std::vector<Vector3>* upper) {
+void ElementBoxes(const Mesh& mesh, const std::vector<std::array<int, N>>& elements, std::vector<Vector3>* lower,
+                  std::vector<Vector3>* upper) {
   lower->resize(elements.size());
   upper->resize(elements.size());
   for (size_t e = 0; e < elements.size(); ++e) {
@@ -124,8 +124,7 @@ struct RelativePose {
 
 // b's box seen in A: its centre and the half sizes of the A-aligned box around it.
 struct BoxInA {
-  BoxInA(const Aabb& b, const RelativePose& X)
-      : center(X.R * b.center + X.p_AoBo_A), half_size(X.absR * b.half_size) {}
+  BoxInA(const Aabb& b, const RelativePose& X) : center(X.R * b.center + X.p_AoBo_A), half_size(X.absR * b.half_size) {}
   Vector3 center, half_size;
 };
 
@@ -217,8 +216,7 @@ void Bvh::Collide(const Bvh& other, const RigidTransform& X_AB, const std::funct
   }
 }
 
-void Bvh::CollideSlab(const Vector3& n, double lower, double upper,
-                      const std::function<void(int)>& visit) const {
+void Bvh::CollideSlab(const Vector3& n, double lower, double upper, const std::function<void(int)>& visit) const {
   std::vector<int> stack;
   stack.reserve(64);
   stack.push_back(0);

@@ -47,16 +47,15 @@ class Bvh {
                bool cull_by_value_range = false) const;
   // Calls visit(element) for every element whose box meets the slab lower ≤ n·p ≤ upper, with
   // n a unit vector in this BVH's frame (use ±infinity for one-sided tests).
-  void CollideSlab(const Vector3& n, double lower, double upper,
-                   const std::function<void(int)>& visit) const;
+  void CollideSlab(const Vector3& n, double lower, double upper, const std::function<void(int)>& visit) const;
 
  private:
   struct Node {
     Aabb box;
     double value_min{-std::numeric_limits<double>::infinity()};
     double value_max{std::numeric_limits<double>::infinity()};
-    int left{-1}, right{-1};     // children (internal nodes)
-    int first{0}, count{0};      // range in element_order_ (leaves: count > 0)
+    int left{-1}, right{-1};  // children (internal nodes)
+    int first{0}, count{0};   // range in element_order_ (leaves: count > 0)
   };
   void Build(const std::vector<Vector3>& lower, const std::vector<Vector3>& upper,
              const std::vector<std::array<double, 2>>* value_ranges = nullptr);
@@ -65,7 +64,7 @@ class Bvh {
 
   std::vector<Node> nodes_;
   std::vector<int> element_order_;
-  std::vector<Aabb> element_boxes_;  // by element index; leaves test their elements one by one
+  std::vector<Aabb> element_boxes_;                    // by element index; leaves test their elements one by one
   std::vector<std::array<double, 2>> element_ranges_;  // empty unless built with value ranges
 };
 

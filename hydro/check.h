@@ -22,15 +22,15 @@ namespace internal {
 
 }  // namespace hydro
 
-#define HYDRO_DEMAND(condition, message)                                                  \
-  do {                                                                                    \
+#define HYDRO_DEMAND(condition, message)                                                        \
+  do {                                                                                          \
     if (!(condition)) ::hydro::internal::FailDemand(#condition, __FILE__, __LINE__, (message)); \
   } while (false)
 
 #ifdef NDEBUG
 // Not evaluated, but still compiled: the condition's names count as used.
-#define HYDRO_ASSERT(condition)    \
-  do {                             \
+#define HYDRO_ASSERT(condition)        \
+  do {                                 \
     (void)sizeof((condition) ? 1 : 0); \
   } while (false)
 #else

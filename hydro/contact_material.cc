@@ -20,7 +20,8 @@ void ContactMaterial::Validate(const std::string& owner) const {
     Fail(owner, "hydroelastic modulus must be positive", hydroelastic_modulus_Pa);
   if (!std::isfinite(hunt_crossley_dissipation_s_per_m) || hunt_crossley_dissipation_s_per_m < 0)
     Fail(owner, "Hunt-Crossley dissipation must be finite and non-negative", hunt_crossley_dissipation_s_per_m);
-  if (!std::isfinite(mu_static) || mu_static < 0) Fail(owner, "static friction must be finite and non-negative", mu_static);
+  if (!std::isfinite(mu_static) || mu_static < 0)
+    Fail(owner, "static friction must be finite and non-negative", mu_static);
   if (!std::isfinite(mu_dynamic) || mu_dynamic < 0)
     Fail(owner, "dynamic friction must be finite and non-negative", mu_dynamic);
   if (mu_static < mu_dynamic) {
@@ -69,7 +70,8 @@ PointContactParameters CombinePointContact(const ContactMaterial& M, const Conta
     p.squish_N = 1 - p.squish_M;
     p.modulus_Pa = E_M * E_N / (E_M + E_N);
   }
-  p.dissipation_s_per_m = p.squish_M * M.hunt_crossley_dissipation_s_per_m + p.squish_N * N.hunt_crossley_dissipation_s_per_m;
+  p.dissipation_s_per_m =
+      p.squish_M * M.hunt_crossley_dissipation_s_per_m + p.squish_N * N.hunt_crossley_dissipation_s_per_m;
   return p;
 }
 
@@ -81,6 +83,5 @@ double PointContactStiffness(double combined_modulus_Pa, double characteristic_r
   CheckPositive(characteristic_radius_m, "point contact characteristic radius");
   return 2 * combined_modulus_Pa * characteristic_radius_m;
 }
-
 
 }  // namespace hydro

@@ -51,7 +51,7 @@ double CombineDissipationByCompliance(double chi_A, double length_A_m, double mo
 struct PointContactParameters {
   double squish_M{0.5};  // sₘ = Eₙ/(Eₘ + Eₙ): the share of the deformation taken by M
   double squish_N{0.5};
-  double modulus_Pa{0};  // E = sₘ·Eₘ = Eₘ·Eₙ/(Eₘ + Eₙ)
+  double modulus_Pa{0};           // E = sₘ·Eₘ = Eₘ·Eₙ/(Eₘ + Eₙ)
   double dissipation_s_per_m{0};  // d = sₘ·dₘ + sₙ·dₙ
 };
 PointContactParameters CombinePointContact(const ContactMaterial& M, const ContactMaterial& N);

@@ -114,8 +114,8 @@ ContactSurface ContactSurface::MakeTriangleFan() const {
       const int j = (i + 1) % poly.num_vertices;
       const Vector3 p[3] = {poly.p_WC, vertex(poly, i), vertex(poly, j)};
       const double pressure_values[3] = {poly.pressure_at_centroid_Pa, pressure(poly, i), pressure(poly, j)};
-      fan.AddPolygon(p, pressure_values, 3, poly.nhat_BA_W, poly.grad_A_Pa_per_m, poly.grad_B_Pa_per_m,
-                     poly.element_A, poly.element_B);
+      fan.AddPolygon(p, pressure_values, 3, poly.nhat_BA_W, poly.grad_A_Pa_per_m, poly.grad_B_Pa_per_m, poly.element_A,
+                     poly.element_B);
     }
   }
   return fan;

@@ -13,8 +13,8 @@
 namespace hydro {
 
 struct ContactPolygon {
-  int first_vertex{0};     // into ContactSurface::vertices()
-  int num_vertices{0};     // ≥ 3, counter-clockwise about nhat_BA_W
+  int first_vertex{0};  // into ContactSurface::vertices()
+  int num_vertices{0};  // ≥ 3, counter-clockwise about nhat_BA_W
   Vector3 nhat_BA_W{Vector3::UnitZ()};
   double area_m2{0};
   Vector3 p_WC{Vector3::Zero()};  // area centroid
@@ -34,7 +34,11 @@ class ContactSurface {
  public:
   enum class Representation { kPolygons, kTriangleFan };
 
-  void Clear() { vertices_.clear(); pressures_.clear(); polygons_.clear(); }
+  void Clear() {
+    vertices_.clear();
+    pressures_.clear();
+    polygons_.clear();
+  }
   bool empty() const { return polygons_.empty(); }
   int num_polygons() const { return static_cast<int>(polygons_.size()); }
   const std::vector<ContactPolygon>& polygons() const { return polygons_; }
@@ -62,8 +66,8 @@ class ContactSurface {
   // caller's bug: InternalError). Computes area,
   // centroid and centroid pressure (exact for a linear field). Polygons whose area is below
   // `min_area` are dropped (they carry no force); returns whether the polygon was kept.
-  bool AddPolygon(const Vector3* p_WV, const double* pressure, int n, const Vector3& nhat_BA_W,
-                  double grad_A, double grad_B, int element_A, int element_B, double min_area = 0.0);
+  bool AddPolygon(const Vector3* p_WV, const double* pressure, int n, const Vector3& nhat_BA_W, double grad_A,
+                  double grad_B, int element_A, int element_B, double min_area = 0.0);
 
   // The centroid-fan tessellation (004 Fig. 3, 001 §5.0.3): each polygon becomes triangles that
   // share a vertex at its centroid, so triangles appear and vanish with zero area as polygons

@@ -51,8 +51,7 @@ void AppendPolygon(const ClipPolygon& poly, const RigidTransform& X_WA, const Ve
     p_WV[i] = X_WA * poly.p[i];
     pressure[i] = std::max(0.0, pressure_of(poly.p[i]));
   }
-  surface->AddPolygon(p_WV.data(), pressure.data(), poly.n, X_WA.linear() * n_A, grad_A, grad_B, element_A,
-                      element_B);
+  surface->AddPolygon(p_WV.data(), pressure.data(), poly.n, X_WA.linear() * n_A, grad_A, grad_B, element_A, element_B);
 }
 
 // A length scale for clipping tolerances: 1e-12 of the tet's size.

@@ -20,8 +20,8 @@ struct SpatialVelocity {
 };
 
 struct ContactTractionParameters {
-  double dissipation_s_per_m{0};  // d (001: χ), ≥ 0
-  double friction{0};             // μ, ≥ 0
+  double dissipation_s_per_m{0};        // d (001: χ), ≥ 0
+  double friction{0};                   // μ, ≥ 0
   double stiction_speed_m_per_s{1e-4};  // v_c of 001 eq. 5.16, > 0
 };
 

@@ -22,8 +22,10 @@ double ConvexLineSearch(const SlopeAt& slope, double slope0, double tolerance = 
     alpha = std::clamp(lo - lo_slope * width / (hi_slope - lo_slope), lo + 0.05 * width, hi - 0.05 * width);
     const double s = slope(alpha);
     if (std::abs(s) <= tolerance * std::abs(slope0)) break;
-    if (s < 0) lo = alpha, lo_slope = s;
-    else hi = alpha, hi_slope = s;
+    if (s < 0)
+      lo = alpha, lo_slope = s;
+    else
+      hi = alpha, hi_slope = s;
   }
   return alpha;
 }

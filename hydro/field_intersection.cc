@@ -20,8 +20,7 @@ namespace {
 // 004 eq. 16: (∇pA − ∇pB)·p = cB − cA. Its normal n = (∇pA − ∇pB)/|∇pA − ∇pB| points out of B
 // into A (pA grows into A, pB grows into B). Returns false when the gradients are (nearly) equal,
 // where the fields are parallel and meet nowhere or everywhere.
-bool EqualPressurePlane(const Vector3& grad_A, double c_A, const Vector3& grad_B, double c_B, Vector3* n,
-                        double* d) {
+bool EqualPressurePlane(const Vector3& grad_A, double c_A, const Vector3& grad_B, double c_B, Vector3* n, double* d) {
   const Vector3 difference = grad_A - grad_B;
   const double norm = difference.norm();
   if (!(norm > 1e-12 * (grad_A.norm() + grad_B.norm()))) return false;
@@ -63,41 +62,41 @@ void ComputeContactSurface(const CompliantMesh& A, const RigidTransform& X_WA, c
   A.bvh().Collide(
       B.bvh(), X_AB,
       [&](int tet_a, int tet_b) {
-    const Vector3& grad_A = field_A.gradient(tet_a);
-    const double c_A = field_A.EvaluateInTet(tet_a, Vector3::Zero());
-    // B's field re-expressed in A: pB(p_AQ) = ∇pB_B·(X_BA p_AQ) + cB.
-    const Vector3 grad_B = R_AB * field_B.gradient(tet_b);
-    const double c_B = field_B.EvaluateInTet(tet_b, p_BAo);
-    // Most candidate pairs from the box test have no equal-pressure point in one of the tets;
-    // eight dot products on pA − pB at the corners reject them before any plane is built.
-    const Vector3 grad_diff = grad_A - grad_B;
-    if (PlaneMissesTet(grad_diff, c_A - c_B, A.mesh(), tet_a)) return;
-    // In B's frame: f(p_BQ) = (R_BA·g)·p_BQ + g·p_ABo + c.
-    if (PlaneMissesTet(R_AB.transpose() * grad_diff, grad_diff.dot(X_AB.translation()) + c_A - c_B, B.mesh(),
-                       tet_b))
-      return;
-    Vector3 n;
-    double d;
-    if (!EqualPressurePlane(grad_A, c_A, grad_B, c_B, &n, &d)) return;
-    ClipPolygon poly;
-    SliceTetByPlane(TetVertices(A.mesh(), tet_a), n, d, &poly);
-    if (poly.n < 3) return;
-    // Tet B's faces in A: n_B·p_BQ ≥ d_B  ⟺  (R_AB n_B)·p_AQ ≥ d_B − n_B·p_BAo.
-    std::array<Vector3, 4> normals;
-    std::array<double, 4> offsets;
-    for (int f = 0; f < 4; ++f) {
-      const Vector3& n_B = B.mesh().inward_normals(tet_b)[f];
-      normals[f] = R_AB * n_B;
-      offsets[f] = B.mesh().face_offsets(tet_b)[f] - n_B.dot(p_BAo);
-    }
-    // 001 §5.0.2, clipping degeneracy: where both tets have a zero-pressure face, those faces cut
-    // the plane along the same line; clip by A's (implicit in the slice) and skip B's.
-    const int skip_face = field_A.ZeroPressureFace(tet_a) >= 0 ? field_B.ZeroPressureFace(tet_b) : -1;
-    internal::ClipPolygonByTet(normals, offsets, n, skip_face, internal::ClipTolerance(TetVertices(B.mesh(), tet_b)),
-                               &poly);
-    AppendPolygon(
-        poly, X_WA, n, [&](const Vector3& p_AQ) { return field_A.EvaluateInTet(tet_a, p_AQ); }, internal::NormalGradient(grad_A, n),
-        -internal::NormalGradient(grad_B, n), tet_a, tet_b, surface);
+        const Vector3& grad_A = field_A.gradient(tet_a);
+        const double c_A = field_A.EvaluateInTet(tet_a, Vector3::Zero());
+        // B's field re-expressed in A: pB(p_AQ) = ∇pB_B·(X_BA p_AQ) + cB.
+        const Vector3 grad_B = R_AB * field_B.gradient(tet_b);
+        const double c_B = field_B.EvaluateInTet(tet_b, p_BAo);
+        // Most candidate pairs from the box test have no equal-pressure point in one of the tets;
+        // eight dot products on pA − pB at the corners reject them before any plane is built.
+        const Vector3 grad_diff = grad_A - grad_B;
+        if (PlaneMissesTet(grad_diff, c_A - c_B, A.mesh(), tet_a)) return;
+        // In B's frame: f(p_BQ) = (R_BA·g)·p_BQ + g·p_ABo + c.
+        if (PlaneMissesTet(R_AB.transpose() * grad_diff, grad_diff.dot(X_AB.translation()) + c_A - c_B, B.mesh(),
+                           tet_b))
+          return;
+        Vector3 n;
+        double d;
+        if (!EqualPressurePlane(grad_A, c_A, grad_B, c_B, &n, &d)) return;
+        ClipPolygon poly;
+        SliceTetByPlane(TetVertices(A.mesh(), tet_a), n, d, &poly);
+        if (poly.n < 3) return;
+        // Tet B's faces in A: n_B·p_BQ ≥ d_B  ⟺  (R_AB n_B)·p_AQ ≥ d_B − n_B·p_BAo.
+        std::array<Vector3, 4> normals;
+        std::array<double, 4> offsets;
+        for (int f = 0; f < 4; ++f) {
+          const Vector3& n_B = B.mesh().inward_normals(tet_b)[f];
+          normals[f] = R_AB * n_B;
+          offsets[f] = B.mesh().face_offsets(tet_b)[f] - n_B.dot(p_BAo);
+        }
+        // 001 §5.0.2, clipping degeneracy: where both tets have a zero-pressure face, those faces cut
+        // the plane along the same line; clip by A's (implicit in the slice) and skip B's.
+        const int skip_face = field_A.ZeroPressureFace(tet_a) >= 0 ? field_B.ZeroPressureFace(tet_b) : -1;
+        internal::ClipPolygonByTet(normals, offsets, n, skip_face,
+                                   internal::ClipTolerance(TetVertices(B.mesh(), tet_b)), &poly);
+        AppendPolygon(
+            poly, X_WA, n, [&](const Vector3& p_AQ) { return field_A.EvaluateInTet(tet_a, p_AQ); },
+            internal::NormalGradient(grad_A, n), -internal::NormalGradient(grad_B, n), tet_a, tet_b, surface);
       },
       /*cull_by_value_range=*/true);
 }
@@ -127,8 +126,8 @@ void ComputeContactSurface(const CompliantMesh& A, const RigidTransform& X_WA, c
     // pB is zero above B's plane, not the negative linear extension.
     ClipPolygonByHalfSpace(-n_A, -d_plane, tolerance, &poly);
     AppendPolygon(
-        poly, X_WA, n, [&](const Vector3& p_AQ) { return field_A.EvaluateInTet(tet_a, p_AQ); }, internal::NormalGradient(grad_A, n),
-        -internal::NormalGradient(grad_B, n), tet_a, -1, surface);
+        poly, X_WA, n, [&](const Vector3& p_AQ) { return field_A.EvaluateInTet(tet_a, p_AQ); },
+        internal::NormalGradient(grad_A, n), -internal::NormalGradient(grad_B, n), tet_a, -1, surface);
   });
 }
 

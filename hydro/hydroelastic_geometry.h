@@ -17,8 +17,7 @@ namespace hydro {
 
 class CompliantMesh {
  public:
-  explicit CompliantMesh(PressureField field)
-      : field_(std::move(field)), bvh_(field_.mesh(), &field_.tet_ranges()) {}
+  explicit CompliantMesh(PressureField field) : field_(std::move(field)), bvh_(field_.mesh(), &field_.tet_ranges()) {}
   const VolumeMesh& mesh() const { return field_.mesh(); }
   const PressureField& field() const { return field_; }
   const Bvh& bvh() const { return bvh_; }

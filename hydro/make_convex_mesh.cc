@@ -51,8 +51,10 @@ VolumeMeshWithExtent MakeConvexVolumeMesh(const TriangleSurfaceMesh& hull, doubl
       int a = -1, b = -1, steps_from_a = 0;
       for (int q = 0; q < 3; ++q) {
         if (!weights[q]) continue;
-        if (a < 0) a = q;
-        else b = q;
+        if (a < 0)
+          a = q;
+        else
+          b = q;
       }
       int va = t[a], vb = t[b];
       steps_from_a = weights[b];  // distance from a in steps is b's weight
@@ -82,10 +84,10 @@ VolumeMeshWithExtent MakeConvexVolumeMesh(const TriangleSurfaceMesh& hull, doubl
         for (int up = 0; up < 2; ++up) {
           // Upright triangle (i,j),(i+1,j),(i,j+1); inverted (i+1,j),(i+1,j+1),(i,j+1).
           if (up && i + j + 2 > k) continue;
-          std::array<int, 3> s = up ? std::array<int, 3>{surface_point(f, i + 1, j), surface_point(f, i + 1, j + 1),
-                                                        surface_point(f, i, j + 1)}
-                                    : std::array<int, 3>{surface_point(f, i, j), surface_point(f, i + 1, j),
-                                                        surface_point(f, i, j + 1)};
+          std::array<int, 3> s =
+              up ? std::array<int, 3>{surface_point(f, i + 1, j), surface_point(f, i + 1, j + 1),
+                                      surface_point(f, i, j + 1)}
+                 : std::array<int, 3>{surface_point(f, i, j), surface_point(f, i + 1, j), surface_point(f, i, j + 1)};
           for (int layer = 0; layer < layers; ++layer) {
             builder.AddPrism({vertex(s[0], layer), vertex(s[1], layer), vertex(s[2], layer)},
                              {vertex(s[0], layer + 1), vertex(s[1], layer + 1), vertex(s[2], layer + 1)});

@@ -15,7 +15,8 @@ std::vector<double> RingScales(int n) {
   for (int m = 1; m <= n; ++m) {
     double area = 0;  // first quadrant: the fan of the points (m − i, i), i = 0..m
     for (int i = 0; i < m; ++i) {
-      const Eigen::Vector2d a = Eigen::Vector2d(m - i, i).normalized(), b = Eigen::Vector2d(m - i - 1, i + 1).normalized();
+      const Eigen::Vector2d a = Eigen::Vector2d(m - i, i).normalized(),
+                            b = Eigen::Vector2d(m - i - 1, i + 1).normalized();
       area += 0.5 * (a.x() * b.y() - a.y() * b.x());
     }
     scale[m] = std::sqrt(M_PI / (4 * area));
@@ -44,8 +45,8 @@ VolumeMeshWithExtent MakeCylinderVolumeMesh(double radius, double length, double
     // rim) inside the outer ring; the last inner ring is moved out to it, so the outer ring's field
     // rises to the faces' at its inner edge and the pressure under a pressed disk stays uniform
     // out to L/2 from the rim.
-    const double rho = m == rings - 1 && rings >= 2 ? std::max(radius * m / rings, radius - 0.5 * length)
-                                                    : radius * m / rings;
+    const double rho =
+        m == rings - 1 && rings >= 2 ? std::max(radius * m / rings, radius - 0.5 * length) : radius * m / rings;
     Vector3 p(0, 0, -0.5 * length + length * layer / layers);
     if (m > 0) p.head<2>() = ring_scale[m] * rho * Eigen::Vector2d(qx, qy).normalized();
     const double e = std::min(radius - rho, 0.5 * length - std::abs(p.z())) / depth_scale;
@@ -81,8 +82,10 @@ VolumeMeshWithExtent MakeCylinderVolumeMesh(double radius, double length, double
                 bottom[i] = vertex(qx, qy, layer);
                 top[i] = vertex(qx, qy, layer + 1);
               }
-              if (2 * layer < layers) builder.AddPrism(bottom, top);
-              else builder.AddPrism(top, bottom);
+              if (2 * layer < layers)
+                builder.AddPrism(bottom, top);
+              else
+                builder.AddPrism(top, bottom);
             }
           }
   // The rim ring's prisms have a tet with all four vertices on the side or a cap; give each an

@@ -30,8 +30,7 @@ std::vector<double> ShellScales(int n) {
           for (const auto& p : vw) inside = inside && 0 <= p[1] && p[1] <= p[0] && p[0] <= m;
           if (!inside) continue;
           Vector3 corner[3];
-          for (int i = 0; i < 3; ++i)
-            corner[i] = Vector3(m - vw[i][0], vw[i][0] - vw[i][1], vw[i][1]).normalized();
+          for (int i = 0; i < 3; ++i) corner[i] = Vector3(m - vw[i][0], vw[i][0] - vw[i][1], vw[i][1]).normalized();
           volume += std::abs(corner[0].dot(corner[1].cross(corner[2]))) / 6.0;
         }
     scale[m] = std::cbrt(4.0 * M_PI / 3.0 / (8.0 * volume));

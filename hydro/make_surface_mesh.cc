@@ -70,8 +70,10 @@ TriangleSurfaceMesh MakeBoxSurfaceMesh(const Vector3& size, double resolution_hi
   std::map<std::array<int, 3>, int> index;
   std::vector<Vector3> vertices;
   auto vertex = [&](const Eigen::Vector3i& g) {
-    const auto [it, inserted] = index.emplace(std::array<int, 3>{g.x(), g.y(), g.z()}, static_cast<int>(vertices.size()));
-    if (inserted) vertices.push_back(size.cwiseProduct(g.cast<double>().cwiseQuotient(cells.cast<double>())) - 0.5 * size);
+    const auto [it, inserted] =
+        index.emplace(std::array<int, 3>{g.x(), g.y(), g.z()}, static_cast<int>(vertices.size()));
+    if (inserted)
+      vertices.push_back(size.cwiseProduct(g.cast<double>().cwiseQuotient(cells.cast<double>())) - 0.5 * size);
     return it->second;
   };
   std::vector<Triangle> triangles;

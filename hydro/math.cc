@@ -28,8 +28,8 @@ void CheckPose(const RigidTransform& X, const char* what) {
   const double orthonormality_error = (R.transpose() * R - Matrix3::Identity()).cwiseAbs().maxCoeff();
   if (orthonormality_error > 1e-9 || R.determinant() < 0) {
     std::ostringstream msg;
-    msg << what << " is not a rigid transform (rotation part off by " << orthonormality_error
-        << ", det " << R.determinant() << ")";
+    msg << what << " is not a rigid transform (rotation part off by " << orthonormality_error << ", det "
+        << R.determinant() << ")";
     throw InvalidInput(msg.str());
   }
 }

@@ -36,8 +36,8 @@ void ComputeContactSurface(const CompliantMesh& A, const RigidTransform& X_WA, c
     internal::ClipPolygonByTet(A.mesh().inward_normals(tet), A.mesh().face_offsets(tet), n_A, -1,
                                internal::ClipTolerance(TetVertices(A.mesh(), tet)), &poly);
     AppendPolygon(
-        poly, X_WA, n_A, [&](const Vector3& p_AQ) { return field.EvaluateInTet(tet, p_AQ); }, internal::NormalGradient(grad_A, n_A),
-        kInfinity, tet, tri, surface);
+        poly, X_WA, n_A, [&](const Vector3& p_AQ) { return field.EvaluateInTet(tet, p_AQ); },
+        internal::NormalGradient(grad_A, n_A), kInfinity, tet, tri, surface);
   });
 }
 
@@ -57,8 +57,8 @@ void ComputeContactSurface(const CompliantMesh& A, const RigidTransform& X_WA, c
     ClipPolygon poly;
     SliceTetByPlane(TetVertices(A.mesh(), tet), n_A, d, &poly);
     AppendPolygon(
-        poly, X_WA, n_A, [&](const Vector3& p_AQ) { return field.EvaluateInTet(tet, p_AQ); }, internal::NormalGradient(grad_A, n_A),
-        kInfinity, tet, -1, surface);
+        poly, X_WA, n_A, [&](const Vector3& p_AQ) { return field.EvaluateInTet(tet, p_AQ); },
+        internal::NormalGradient(grad_A, n_A), kInfinity, tet, -1, surface);
   });
 }
 
@@ -83,8 +83,8 @@ void ComputeContactSurface(const CompliantHalfSpace& A, const RigidTransform& X_
     for (int i = 0; i < 3; ++i) poly.Push(X_AB * rigid.vertex(rigid.triangle(tri)[i]));
     ClipPolygonByHalfSpace(-Vector3::UnitZ(), 0.0, 1e-12 * scale, &poly);
     AppendPolygon(
-        poly, X_WA, n_A, [&](const Vector3& p_AQ) { return -gradient * p_AQ.z(); }, internal::NormalGradient(grad_A, n_A), kInfinity,
-        -1, tri, surface);
+        poly, X_WA, n_A, [&](const Vector3& p_AQ) { return -gradient * p_AQ.z(); },
+        internal::NormalGradient(grad_A, n_A), kInfinity, -1, tri, surface);
   });
 }
 

@@ -102,8 +102,8 @@ int PatchProblem::AddBody(const PatchBody& body) {
 int PatchProblem::AddCoupledBodies(const Eigen::MatrixXd& B, const std::vector<Vector3>& p_WC) {
   const int k = static_cast<int>(p_WC.size());
   if (k == 0 || B.rows() != 6 * k)
-    throw InvalidInput("patch problem: coupled bodies need a mobility factor of 6 rows per body (" +
-                       std::to_string(k) + " bodies, " + std::to_string(B.rows()) + " rows)");
+    throw InvalidInput("patch problem: coupled bodies need a mobility factor of 6 rows per body (" + std::to_string(k) +
+                       " bodies, " + std::to_string(B.rows()) + " rows)");
   if (!B.allFinite()) throw InvalidInput("patch problem: coupled bodies' mobility factor is not finite");
   for (const Vector3& p : p_WC)
     if (!IsFinite(p)) throw InvalidInput("patch problem: a coupled body's reference point is not finite");
@@ -129,7 +129,6 @@ void PatchProblem::InverseMasses(int body_A, int body_B, const Vector3& p_A, con
   const Body& A = bodies_[body_A];
   const Body& B = bodies_[body_B];
   const int dim_A = groups_[A.group].dim;
-  const int dim_B = groups_[B.group].dim;
   const bool same = A.group == B.group;
   if (!same) {
     // Bodies of two groups: C·Cᵀ = J_A·G_A·J_Aᵀ + J_B·G_B·J_Bᵀ, G_b = B_b·B_bᵀ. With J = [−[r]×, I],
@@ -186,9 +185,10 @@ int PatchProblem::AddPatch(int body_A, int body_B, const std::vector<PatchPoint>
   for (size_t i = 0; i < points.size(); ++i) {
     const PatchPoint& q = points[i];
     if (!(q.stiffness_N_per_m > 0) || !std::isfinite(q.stiffness_N_per_m) || !std::isfinite(q.phi0_m) ||
-        !IsFinite(q.p_WQ) || !IsFinite(q.nhat_BA_W) || !std::isfinite(q.dissipation_time_s) || !std::isfinite(q.friction))
-      throw InvalidInput("patch problem: point " + std::to_string(i) + " of patch " +
-                         std::to_string(patches_.size()) + " has a non-finite or non-positive value");
+        !IsFinite(q.p_WQ) || !IsFinite(q.nhat_BA_W) || !std::isfinite(q.dissipation_time_s) ||
+        !std::isfinite(q.friction))
+      throw InvalidInput("patch problem: point " + std::to_string(i) + " of patch " + std::to_string(patches_.size()) +
+                         " has a non-finite or non-positive value");
     const Vector3 p_B = IsFinite(q.p_WQ_B) ? q.p_WQ_B : q.p_WQ;
     // The inverse masses the point sees: along the normal, and tangentially (the mean over the two
     // tangent directions).
@@ -309,11 +309,10 @@ void PatchProblem::BuildPattern() {
   }
   // A pile at rest keeps its pattern from step to step: its last factorization stays, as a
   // preconditioner (NewtonStep).
-  const bool same_pattern =
-      static_cast<int>(factored_outer_.size()) == hessian_.outerSize() + 1 &&
-      static_cast<int>(factored_inner_.size()) == hessian_.nonZeros() &&
-      std::equal(factored_outer_.begin(), factored_outer_.end(), hessian_.outerIndexPtr()) &&
-      std::equal(factored_inner_.begin(), factored_inner_.end(), hessian_.innerIndexPtr());
+  const bool same_pattern = static_cast<int>(factored_outer_.size()) == hessian_.outerSize() + 1 &&
+                            static_cast<int>(factored_inner_.size()) == hessian_.nonZeros() &&
+                            std::equal(factored_outer_.begin(), factored_outer_.end(), hessian_.outerIndexPtr()) &&
+                            std::equal(factored_inner_.begin(), factored_inner_.end(), hessian_.innerIndexPtr());
   if (!same_pattern) {
     factored_outer_.assign(hessian_.outerIndexPtr(), hessian_.outerIndexPtr() + hessian_.outerSize() + 1);
     factored_inner_.assign(hessian_.innerIndexPtr(), hessian_.innerIndexPtr() + hessian_.nonZeros());
@@ -356,8 +355,10 @@ void PatchProblem::BodyTwists(const Eigen::VectorXd& dz, std::vector<Vector6>* d
   for (size_t b = 0; b < bodies_.size(); ++b) {
     const Body& body = bodies_[b];
     const Group& g = groups_[body.group];
-    if (g.dim == 6) (*dV)[b] = Rigid(body) * dz.segment<6>(g.offset);
-    else (*dV)[b] = g.dim > 0 ? Vector6(body.B * dz.segment(g.offset, g.dim)) : Vector6::Zero();
+    if (g.dim == 6)
+      (*dV)[b] = Rigid(body) * dz.segment<6>(g.offset);
+    else
+      (*dV)[b] = g.dim > 0 ? Vector6(body.B * dz.segment(g.offset, g.dim)) : Vector6::Zero();
   }
 }
 
@@ -378,8 +379,7 @@ void PatchProblem::RefreshVelocities(const Eigen::VectorXd& z) {
 
 void PatchProblem::SetStictionRegularization(double sigma) {
   sigma_ = sigma;
-  for (size_t i = 0; i < laws_.size(); ++i)
-    laws_[i].compliance_Rt = std::max(sigma * stick_wt_[i], 1e-300);
+  for (size_t i = 0; i < laws_.size(); ++i) laws_[i].compliance_Rt = std::max(sigma * stick_wt_[i], 1e-300);
 }
 
 double PatchProblem::FrictionBoundChange() const {
@@ -582,8 +582,10 @@ void PatchProblem::AddImpulses(const Patch& p, const PatchTerms& terms, Eigen::V
   const Vector6* wrench[2] = {&terms.W_A, &terms.W_B};
   for (int s = 0; s < 2; ++s) {
     const Group& g = groups_[side[s]->group];
-    if (g.dim == 6) impulse_sum->segment<6>(g.offset).noalias() += Rigid(*side[s]).transpose() * *wrench[s];
-    else if (g.dim > 0) impulse_sum->segment(g.offset, g.dim).noalias() += side[s]->B.transpose() * *wrench[s];
+    if (g.dim == 6)
+      impulse_sum->segment<6>(g.offset).noalias() += Rigid(*side[s]).transpose() * *wrench[s];
+    else if (g.dim > 0)
+      impulse_sum->segment(g.offset, g.dim).noalias() += side[s]->B.transpose() * *wrench[s];
   }
 }
 

@@ -64,7 +64,7 @@ struct PatchPoint {
 };
 
 struct PatchProblemOptions {
-  double near_rigid_beta{1.0};      // β of the near-rigid regime (0 turns it off)
+  double near_rigid_beta{1.0};  // β of the near-rigid regime (0 turns it off)
   // σ of the stiction regularization, Rt_i = σ·wt·K/k_i for point i of stiffness k_i in a patch of
   // stiffness K = Σ k_j (σ·wt·N for N equal points; compliant_point_law.h): rounds start at
   // stiction_sigma_start, where friction is smooth and Newton converges in a few iterations, and
@@ -157,7 +157,7 @@ class PatchProblem {
   struct Patch {
     int body_A{-1}, body_B{-1};
     int first_point{0}, num_points{0};
-    bool warm{false};  // started from a wrench (StartFromWrench)
+    bool warm{false};      // started from a wrench (StartFromWrench)
     bool one_place{true};  // every point is at one place on both bodies (no p_WQ_B of its own)
   };
   // Patch p's block (s, t), s, t ∈ {0: A, 1: B}, of Newton's matrix: its entries' places in
@@ -195,7 +195,8 @@ class PatchProblem {
   // Each body's twist change B_b·(z − z0)_g, then each point's contact velocity change.
   void BodyTwists(const Eigen::VectorXd& dz, std::vector<Vector6>* dV) const;
   // vc_i = base_i (none: 0) + J_Ai·dV_A − J_Bi·dV_B.
-  void PointVelocities(const std::vector<Vector6>& dV, const std::vector<Vector3>* base, std::vector<Vector3>* vc) const;
+  void PointVelocities(const std::vector<Vector6>& dV, const std::vector<Vector3>* base,
+                       std::vector<Vector3>* vc) const;
   void RefreshVelocities(const Eigen::VectorXd& z);
   double RefreshFrictionBounds();
   // How far μ·γn at the current velocities is from the bounds in use.
@@ -219,8 +220,8 @@ class PatchProblem {
   std::vector<Group> groups_;
   std::vector<Body> bodies_;
   std::vector<Patch> patches_;
-  std::vector<int> patch_of_;          // per point
-  std::vector<Vector3> r_A_, r_B_;     // per point: its place on A and on B from their reference points
+  std::vector<int> patch_of_;       // per point
+  std::vector<Vector3> r_A_, r_B_;  // per point: its place on A and on B from their reference points
   // Per point: μ; the tangential inverse mass times the point's stiction share K/k_i (Rt = σ·this);
   // the normal inverse mass.
   std::vector<double> mu_, stick_wt_, wn_;

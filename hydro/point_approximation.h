@@ -17,11 +17,11 @@
 namespace hydro {
 
 struct ContactPoint {
-  Vector3 p_WC{Vector3::Zero()};       // the polygon's centroid
+  Vector3 p_WC{Vector3::Zero()};        // the polygon's centroid
   Vector3 nhat_BA_W{Vector3::UnitZ()};  // out of B into A
   double stiffness_N_per_m{0};
   double phi0_m{0};
-  double fn0_N{0};   // force at φ0: A·p0(centroid)
+  double fn0_N{0};  // force at φ0: A·p0(centroid)
   double area_m2{0};
   double g_Pa_per_m{0};
   int element_A{-1};

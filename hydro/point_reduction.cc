@@ -69,9 +69,8 @@ void ReduceContactPoints(const std::vector<ContactPoint>& points, int max_points
   }
   const double width_u = std::max(hi_u - lo_u, 1e-300), width_v = std::max(hi_v - lo_v, 1e-300);
   // The face keeps most of the budget; off-normal points share a quarter of it (at least one cell).
-  const int face_budget = off_normal == 0 || off_normal == n || max_points < 2
-                              ? max_points
-                              : max_points - std::max(1, max_points / 4);
+  const int face_budget =
+      off_normal == 0 || off_normal == n || max_points < 2 ? max_points : max_points - std::max(1, max_points / 4);
   const int side_budget = max_points - face_budget;
   struct Cell {
     double force{0}, stiffness{0}, area{0}, strongest{-1};

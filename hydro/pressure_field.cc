@@ -16,8 +16,7 @@ PressureField::PressureField(std::shared_ptr<const VolumeMesh> mesh, std::vector
   for (size_t v = 0; v < values_.size(); ++v) {
     if (!(std::isfinite(values_[v]) && values_[v] >= 0)) {
       std::ostringstream msg;
-      msg << "PressureField: vertex " << v << " has pressure " << values_[v]
-          << " (must be finite and non-negative)";
+      msg << "PressureField: vertex " << v << " has pressure " << values_[v] << " (must be finite and non-negative)";
       throw InvalidInput(msg.str());
     }
     max_value_ = std::max(max_value_, values_[v]);
@@ -36,8 +35,7 @@ PressureField::PressureField(std::shared_ptr<const VolumeMesh> mesh, std::vector
     edges.row(0) = mesh_->vertex(k[1]) - a;
     edges.row(1) = mesh_->vertex(k[2]) - a;
     edges.row(2) = mesh_->vertex(k[3]) - a;
-    const Vector3 dp(values_[k[1]] - values_[k[0]], values_[k[2]] - values_[k[0]],
-                     values_[k[3]] - values_[k[0]]);
+    const Vector3 dp(values_[k[1]] - values_[k[0]], values_[k[2]] - values_[k[0]], values_[k[3]] - values_[k[0]]);
     // edges·∇p = Δp; the mesh guarantees a non-degenerate tet.
     gradients_[t] = edges.partialPivLu().solve(dp);
     offsets_[t] = values_[k[0]] - gradients_[t].dot(a);
@@ -50,8 +48,7 @@ PressureField::PressureField(std::shared_ptr<const VolumeMesh> mesh, std::vector
   }
 }
 
-std::vector<double> PressuresFromExtent(const std::vector<double>& extent, double modulus_Pa,
-                                        double stiffening_k) {
+std::vector<double> PressuresFromExtent(const std::vector<double>& extent, double modulus_Pa, double stiffening_k) {
   CheckPositive(modulus_Pa, "hydroelastic modulus");
   if (!(std::isfinite(stiffening_k) && stiffening_k >= 0 && stiffening_k < 1)) {
     std::ostringstream msg;

@@ -21,20 +21,20 @@ TriangleSurfaceMesh::TriangleSurfaceMesh(std::vector<Vector3> vertices, std::vec
     for (int i = 0; i < 3; ++i) {
       if (t[i] < 0 || t[i] >= num_vertices()) {
         std::ostringstream msg;
-        msg << "TriangleSurfaceMesh: triangle " << f << " refers to vertex " << t[i]
-            << " but the mesh has " << num_vertices() << " vertices";
+        msg << "TriangleSurfaceMesh: triangle " << f << " refers to vertex " << t[i] << " but the mesh has "
+            << num_vertices() << " vertices";
         throw InvalidInput(msg.str());
       }
     }
     const Vector3 cross = (vertices_[t[1]] - vertices_[t[0]]).cross(vertices_[t[2]] - vertices_[t[0]]);
     const double twice_area = cross.norm();
-    const double scale = std::max({(vertices_[t[1]] - vertices_[t[0]]).squaredNorm(),
-                                   (vertices_[t[2]] - vertices_[t[0]]).squaredNorm(),
-                                   (vertices_[t[2]] - vertices_[t[1]]).squaredNorm()});
+    const double scale =
+        std::max({(vertices_[t[1]] - vertices_[t[0]]).squaredNorm(), (vertices_[t[2]] - vertices_[t[0]]).squaredNorm(),
+                  (vertices_[t[2]] - vertices_[t[1]]).squaredNorm()});
     if (!(twice_area > 1e-12 * scale)) {
       std::ostringstream msg;
-      msg << "TriangleSurfaceMesh: triangle " << f << " (vertices " << t[0] << ", " << t[1] << ", "
-          << t[2] << ") has zero area";
+      msg << "TriangleSurfaceMesh: triangle " << f << " (vertices " << t[0] << ", " << t[1] << ", " << t[2]
+          << ") has zero area";
       throw InvalidInput(msg.str());
     }
     normals_[f] = cross / twice_area;
@@ -50,8 +50,7 @@ double TriangleSurfaceMesh::CalcTotalArea() const {
 
 double TriangleSurfaceMesh::CalcEnclosedVolume() const {
   double volume = 0;
-  for (const Triangle& t : triangles_)
-    volume += vertices_[t[0]].dot(vertices_[t[1]].cross(vertices_[t[2]])) / 6.0;
+  for (const Triangle& t : triangles_) volume += vertices_[t[0]].dot(vertices_[t[1]].cross(vertices_[t[2]])) / 6.0;
   return volume;
 }
 

@@ -20,8 +20,8 @@ VolumeMesh::VolumeMesh(std::vector<Vector3> vertices, std::vector<Tet> tets, dou
     for (int i = 0; i < 4; ++i) {
       if (tet[i] < 0 || tet[i] >= num_vertices()) {
         std::ostringstream msg;
-        msg << "VolumeMesh: tet " << t << " refers to vertex " << tet[i] << " but the mesh has "
-            << num_vertices() << " vertices";
+        msg << "VolumeMesh: tet " << t << " refers to vertex " << tet[i] << " but the mesh has " << num_vertices()
+            << " vertices";
         throw InvalidInput(msg.str());
       }
       for (int j = 0; j < i; ++j) {
@@ -40,9 +40,8 @@ VolumeMesh::VolumeMesh(std::vector<Vector3> vertices, std::vector<Tet> tets, dou
     const double min_volume = min_volume_fraction * longest_edge * longest_edge * longest_edge;
     if (!(volume > min_volume)) {
       std::ostringstream msg;
-      msg << "VolumeMesh: tet " << t << " (vertices " << tet[0] << ", " << tet[1] << ", " << tet[2]
-          << ", " << tet[3] << ") is " << (volume < -min_volume ? "inverted" : "degenerate")
-          << ": signed volume " << volume << " m³";
+      msg << "VolumeMesh: tet " << t << " (vertices " << tet[0] << ", " << tet[1] << ", " << tet[2] << ", " << tet[3]
+          << ") is " << (volume < -min_volume ? "inverted" : "degenerate") << ": signed volume " << volume << " m³";
       throw InvalidInput(msg.str());
     }
   }

@@ -16,8 +16,7 @@ class VolumeMesh {
   // at least one tet, finite vertices, indices in range, four distinct vertices per tet, and
   // signed volume above `min_volume_fraction`·(longest edge)³ (rejects degenerate and inverted
   // tets). Vertices no tet references are kept (they carry no volume).
-  VolumeMesh(std::vector<Vector3> vertices, std::vector<Tet> tets,
-             double min_volume_fraction = 1e-12);
+  VolumeMesh(std::vector<Vector3> vertices, std::vector<Tet> tets, double min_volume_fraction = 1e-12);
 
   int num_vertices() const { return static_cast<int>(vertices_.size()); }
   int num_tets() const { return static_cast<int>(tets_.size()); }

@@ -157,11 +157,13 @@ VolumeMeshWithExtent ReadVtkVolumeMeshFromString(const std::string& text, const 
   // data/reduced_cube) also accept the header without the space.
   if (text.rfind("# vtk DataFile", 0) != 0 && text.rfind("#vtk DataFile", 0) != 0)
     in.Fail("not a legacy VTK file (first line must start with '# vtk DataFile')", 1);
-  if (in.SkipTo({"ASCII", "BINARY"}) != "ASCII") in.Fail("only ASCII legacy VTK files are supported", in.previous_line());
+  if (in.SkipTo({"ASCII", "BINARY"}) != "ASCII")
+    in.Fail("only ASCII legacy VTK files are supported", in.previous_line());
   if (in.SkipTo({"DATASET"}).empty()) in.Fail("no DATASET section");
   const int dataset_line = in.line();
   const std::string dataset = Upper(in.Word("dataset type"));
-  if (dataset != "UNSTRUCTURED_GRID") in.Fail("DATASET " + dataset + " is not supported; expected UNSTRUCTURED_GRID", dataset_line);
+  if (dataset != "UNSTRUCTURED_GRID")
+    in.Fail("DATASET " + dataset + " is not supported; expected UNSTRUCTURED_GRID", dataset_line);
 
   if (in.SkipTo({"POINTS"}).empty()) in.Fail("no POINTS section");
   const long num_points = in.Integer("number of points");
@@ -190,7 +192,8 @@ VolumeMeshWithExtent ReadVtkVolumeMeshFromString(const std::string& text, const 
   for (long c = 0; c < num_cells; ++c) {
     cells[c].line = in.line();
     const long n = in.Integer("a cell's vertex count");
-    if (n <= 0 || n > 64) in.Fail("cell " + std::to_string(c) + " has " + std::to_string(n) + " vertices", cells[c].line);
+    if (n <= 0 || n > 64)
+      in.Fail("cell " + std::to_string(c) + " has " + std::to_string(n) + " vertices", cells[c].line);
     for (long i = 0; i < n; ++i) {
       const int at = in.line();
       const long v = in.Integer("a vertex index");
@@ -233,8 +236,13 @@ VolumeMeshWithExtent ReadVtkVolumeMeshFromString(const std::string& text, const 
       continue;
     }
     const int line = types[c] < 0 ? cells[c].line : type_lines[c];
-    if (type != 10) in.Fail("cell " + std::to_string(c) + " has type " + std::to_string(type) + "; only tetrahedra (10) are supported", line);
-    if (cells[c].v.size() != 4) in.Fail("tetrahedron " + std::to_string(c) + " has " + std::to_string(cells[c].v.size()) + " vertices", cells[c].line);
+    if (type != 10)
+      in.Fail(
+          "cell " + std::to_string(c) + " has type " + std::to_string(type) + "; only tetrahedra (10) are supported",
+          line);
+    if (cells[c].v.size() != 4)
+      in.Fail("tetrahedron " + std::to_string(c) + " has " + std::to_string(cells[c].v.size()) + " vertices",
+              cells[c].line);
     Tet t = {static_cast<int>(cells[c].v[0]), static_cast<int>(cells[c].v[1]), static_cast<int>(cells[c].v[2]),
              static_cast<int>(cells[c].v[3])};
     if (SignedTetVolume(points[t[0]], points[t[1]], points[t[2]], points[t[3]]) < 0) {
@@ -266,7 +274,8 @@ VolumeMeshWithExtent ReadVtkVolumeMeshFromString(const std::string& text, const 
     double longest = 0;
     for (int a = 0; a < 4; ++a)
       for (int b = a + 1; b < 4; ++b) longest = std::max(longest, (vertices[t[a]] - vertices[t[b]]).norm());
-    if (!(SignedTetVolume(vertices[t[0]], vertices[t[1]], vertices[t[2]], vertices[t[3]]) > 1e-12 * longest * longest * longest))
+    if (!(SignedTetVolume(vertices[t[0]], vertices[t[1]], vertices[t[2]], vertices[t[3]]) >
+          1e-12 * longest * longest * longest))
       in.Fail("tetrahedron is degenerate (zero volume)", tet_lines[i]);
   }
   VolumeMeshWithExtent result;

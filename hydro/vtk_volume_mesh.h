@@ -12,8 +12,8 @@ namespace hydro {
 struct VtkReadReport {
   int ignored_lower_dimensional_cells{0};  // vertices, lines, triangles, quads (Gmsh's markup)
   int dropped_unreferenced_vertices{0};
-  int reoriented_tets{0};                  // listed with negative orientation, fixed by a swap
-  std::vector<std::string> warnings;       // one line each, "path: message"
+  int reoriented_tets{0};             // listed with negative orientation, fixed by a swap
+  std::vector<std::string> warnings;  // one line each, "path: message"
 };
 
 // Reads the file. Every problem is an InvalidInput whose message starts with "path:line: ".

@@ -16,11 +16,11 @@
 #include "adapters/shape_registry.h"
 #include "hydro/contact_material.h"
 #include "hydro/point_reduction.h"
-#include "plugin/manifold_emitter.h"
-#include "plugin/pair_contact.h"
 #include "plugin/btHydroelasticConstraintSolver.h"
 #include "plugin/btHydroelasticWorldState.h"
 #include "plugin/free_motion.h"
+#include "plugin/manifold_emitter.h"
+#include "plugin/pair_contact.h"
 #include "plugin/patch_registry.h"
 
 using hydro::bullet::PatchState;
@@ -101,7 +101,8 @@ void btHydroelasticCollisionAlgorithm::processCollision(const btCollisionObjectW
       const hydro::RigidTransform X_WS0_at = hydro::bullet::ToRigidTransform(X0);
       const hydro::RigidTransform X_WS1_at = hydro::bullet::ToRigidTransform(X1);
       hydro::RigidTransform carry;
-      if (reuse && max_points == m_state->kept_max_points && m_state->kept_surface.Reuse(g0.get(), X_WS0_at, g1.get(), X_WS1_at, &m_state->points, &carry)) {
+      if (reuse && max_points == m_state->kept_max_points &&
+          m_state->kept_surface.Reuse(g0.get(), X_WS0_at, g1.get(), X_WS1_at, &m_state->points, &carry)) {
         m_state->CarryKeptSurface(carry);
         world.recordSurface(true);
         return true;
@@ -118,7 +119,8 @@ void btHydroelasticCollisionAlgorithm::processCollision(const btCollisionObjectW
       const bool reduced = ReducePoints(max_points);
       m_state->kept_max_points = max_points;
       if (reuse)
-        m_state->kept_surface.Keep(g0, X_WS0_at, g1, X_WS1_at, *surface, reduced ? m_state->all_points : m_state->points,
+        m_state->kept_surface.Keep(g0, X_WS0_at, g1, X_WS1_at, *surface,
+                                   reduced ? m_state->all_points : m_state->points,
                                    reduced ? &m_state->points : nullptr, reduced ? &m_state->merged_into : nullptr);
       return true;
     };
@@ -196,8 +198,8 @@ void btHydroelasticCollisionAlgorithm::processCollision(const btCollisionObjectW
     // and the patch's points carry nothing.
     if (patch && !apart && !m_state->closest_points && dt > 0 && (!touching || approach > depth)) {
       const double limit = hydro::bullet::SpeculativeOverlapLimit(*g0, *g1);
-      const double fraction = touching ? std::min(1.0, limit / approach)
-                                       : FractionToOverlap(*g0, X_WS0, *g1, X_WS1, dt, limit);
+      const double fraction =
+          touching ? std::min(1.0, limit / approach) : FractionToOverlap(*g0, X_WS0, *g1, X_WS1, dt, limit);
       for (double f : {fraction, 1.0}) {
         const btScalar tau = f * dt;
         const btTransform X_WS0_ahead = hydro::bullet::FreeMotionPose(m_state->body0, X_WS0, tau);
@@ -253,9 +255,8 @@ void btHydroelasticCollisionAlgorithm::processCollision(const btCollisionObjectW
       // Queries above report the true depths; the solver gets them bounded.
       hydro::bullet::LimitRecoveryDepth(hydro::bullet::SpeculativeOverlapLimit(*g0, *g1), &m_state->points);
       m_state->combined_friction = world.combinedFriction(m_state->body0, m_state->body1);
-      m_state->combined_dissipation_s_per_m =
-          hydro::CombineDissipationByModulus(g0->modulus_Pa, g0->dissipation_s_per_m, g1->modulus_Pa,
-                                             g1->dissipation_s_per_m);
+      m_state->combined_dissipation_s_per_m = hydro::CombineDissipationByModulus(
+          g0->modulus_Pa, g0->dissipation_s_per_m, g1->modulus_Pa, g1->dissipation_s_per_m);
       m_state->time_step = dispatchInfo.m_timeStep;
       // Shapes can overlap with an empty patch: a compliant body pushed wholly inside a rigid one
       // (a rigid shape is a surface only), or overlap deeper than the fields reach. Bullet's own
@@ -308,7 +309,8 @@ void btHydroelasticCollisionAlgorithm::processPointContact(const btCollisionObje
   const bool harmonic = m_state->world->getFrictionRule() == HYDRO_FRICTION_HARMONIC;
   // The manifold's body 0 may be the pair's body 1: its points' "A" side is then body 1's.
   const bool swapped = manifold->getBody0() != body0Wrap->getCollisionObject();
-  const btScalar friction = m_state->world->combinedFriction(body0Wrap->getCollisionObject(), body1Wrap->getCollisionObject());
+  const btScalar friction =
+      m_state->world->combinedFriction(body0Wrap->getCollisionObject(), body1Wrap->getCollisionObject());
   for (int i = 0; i < manifold->getNumContacts(); ++i) {
     btManifoldPoint& cp = manifold->getContactPoint(i);
     if (harmonic) cp.m_combinedFriction = friction;
@@ -324,8 +326,8 @@ void btHydroelasticCollisionAlgorithm::processPointContact(const btCollisionObje
     // recomputes them from the bodies' local points.
     const hydro::Vector3 p_WAc = hydro::bullet::ToEigen(cp.m_positionWorldOnA);
     const hydro::Vector3 p_WBc = hydro::bullet::ToEigen(cp.m_positionWorldOnB);
-    const btVector3 p_WC = hydro::bullet::ToBullet(
-        swapped ? hydro::PointContactLocation(params, p_WBc, p_WAc) : hydro::PointContactLocation(params, p_WAc, p_WBc));
+    const btVector3 p_WC = hydro::bullet::ToBullet(swapped ? hydro::PointContactLocation(params, p_WBc, p_WAc)
+                                                           : hydro::PointContactLocation(params, p_WAc, p_WBc));
     cp.m_positionWorldOnA = p_WC;
     cp.m_positionWorldOnB = p_WC;
   }
@@ -384,16 +386,17 @@ void btHydroelasticCollisionAlgorithm::MeasureApproach(btScalar dt, double* dept
   const hydro::bullet::FreeMotion free0(m_state->body0, dt), free1(m_state->body1, dt);
   for (const hydro::ContactPoint& point : m_state->points) {
     const btVector3 p = hydro::bullet::ToBullet(point.p_WC);
-    const btScalar vn = hydro::bullet::ToBullet(point.nhat_BA_W)
-                            .dot(free0.PointVelocity(p) - free1.PointVelocity(p));
+    const btScalar vn = hydro::bullet::ToBullet(point.nhat_BA_W).dot(free0.PointVelocity(p) - free1.PointVelocity(p));
     *depth = std::max(*depth, -point.phi0_m);
     *approach = std::max(*approach, -static_cast<double>(dt * vn));
   }
 }
 
-double btHydroelasticCollisionAlgorithm::FractionToOverlap(const hydro::bullet::ShapeGeometry& g0, const btTransform& X_WS0,
-                                                           const hydro::bullet::ShapeGeometry& g1, const btTransform& X_WS1,
-                                                           btScalar dt, double overlap) const {
+double btHydroelasticCollisionAlgorithm::FractionToOverlap(const hydro::bullet::ShapeGeometry& g0,
+                                                           const btTransform& X_WS0,
+                                                           const hydro::bullet::ShapeGeometry& g1,
+                                                           const btTransform& X_WS1, btScalar dt,
+                                                           double overlap) const {
   // Bodies apart: the part of the step after which their free motion along the line between their
   // centres has closed the gap and pressed `overlap` further.
   hydro::Vector3 d;
@@ -503,10 +506,12 @@ btCollisionAlgorithm* btHydroelasticCollisionAlgorithm::CreateFunc::CreateCollis
   ShapeRegistry& registry = ShapeRegistry::Instance();
   const btCollisionShape* shape0 = body0Wrap->getCollisionShape();
   const btCollisionShape* shape1 = body1Wrap->getCollisionShape();
-  btCollisionAlgorithm* fallback = m_fallback ? m_fallback->CreateCollisionAlgorithm(ci, body0Wrap, body1Wrap) : nullptr;
+  btCollisionAlgorithm* fallback =
+      m_fallback ? m_fallback->CreateCollisionAlgorithm(ci, body0Wrap, body1Wrap) : nullptr;
   const bool tagged = registry.IsHydroelastic(shape0) || registry.IsHydroelastic(shape1) ||
                       registry.PointMaterial(shape0) || registry.PointMaterial(shape1);
   if (!tagged) return fallback;
   void* memory = ci.m_dispatcher1->allocateCollisionAlgorithm(sizeof(btHydroelasticCollisionAlgorithm));
-  return new (memory) btHydroelasticCollisionAlgorithm(ci, body0Wrap, body1Wrap, fallback, m_closestPoints, m_worldState);
+  return new (memory)
+      btHydroelasticCollisionAlgorithm(ci, body0Wrap, body1Wrap, fallback, m_closestPoints, m_worldState);
 }

@@ -17,20 +17,21 @@ namespace hydro {
 namespace bullet {
 struct PatchState;
 struct ShapeGeometry;
-}
+}  // namespace bullet
 }  // namespace hydro
 
 class btHydroelasticCollisionAlgorithm : public btCollisionAlgorithm {
  public:
-  btHydroelasticCollisionAlgorithm(const btCollisionAlgorithmConstructionInfo& ci, const btCollisionObjectWrapper* body0Wrap,
-                                   const btCollisionObjectWrapper* body1Wrap, btCollisionAlgorithm* fallback,
-                                   bool closestPoints, btHydroelasticWorldState* worldState);
+  btHydroelasticCollisionAlgorithm(const btCollisionAlgorithmConstructionInfo& ci,
+                                   const btCollisionObjectWrapper* body0Wrap, const btCollisionObjectWrapper* body1Wrap,
+                                   btCollisionAlgorithm* fallback, bool closestPoints,
+                                   btHydroelasticWorldState* worldState);
   ~btHydroelasticCollisionAlgorithm() override;
 
   void processCollision(const btCollisionObjectWrapper* body0Wrap, const btCollisionObjectWrapper* body1Wrap,
                         const btDispatcherInfo& dispatchInfo, btManifoldResult* resultOut) override;
-  btScalar calculateTimeOfImpact(btCollisionObject* body0, btCollisionObject* body1, const btDispatcherInfo& dispatchInfo,
-                                 btManifoldResult* resultOut) override;
+  btScalar calculateTimeOfImpact(btCollisionObject* body0, btCollisionObject* body1,
+                                 const btDispatcherInfo& dispatchInfo, btManifoldResult* resultOut) override;
   void getAllContactManifolds(btManifoldArray& manifoldArray) override;
 
   // Wraps the create function Bullet would have used for a pair type. Pairs in which no shape is

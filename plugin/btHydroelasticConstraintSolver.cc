@@ -51,10 +51,12 @@ void btHydroelasticConstraintSolver::prepareSolve(int numBodies, int numManifold
   m_lastPatchProblems = 0;
 }
 
-btScalar btHydroelasticConstraintSolver::solveGroupCacheFriendlySetup(
-    btCollisionObject** bodies, int numBodies, btPersistentManifold** manifoldPtr, int numManifolds,
-    btTypedConstraint** constraints, int numConstraints, const btContactSolverInfo& infoGlobal,
-    btIDebugDraw* debugDrawer) {
+btScalar btHydroelasticConstraintSolver::solveGroupCacheFriendlySetup(btCollisionObject** bodies, int numBodies,
+                                                                      btPersistentManifold** manifoldPtr,
+                                                                      int numManifolds, btTypedConstraint** constraints,
+                                                                      int numConstraints,
+                                                                      const btContactSolverInfo& infoGlobal,
+                                                                      btIDebugDraw* debugDrawer) {
   // Patch manifolds become the problem's patches; every other manifold goes to Bullet's rows.
   ++m_groupSerial;
   m_patches.clear();

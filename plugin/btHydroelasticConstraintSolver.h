@@ -110,10 +110,10 @@ class btHydroelasticConstraintSolver : public btSequentialImpulseConstraintSolve
   int findComponents();
   void solvePatches(bool alone, btScalar* residual);
 
-  std::vector<Patch> m_patches;                   // this group's
-  std::vector<int> m_problemBodyOfSolverBody;     // scratch: -1 where a solver body is not in the problem being built
-  std::vector<int> m_componentParent;             // scratch: union–find over solver bodies
-  std::vector<Component> m_components;            // this group's (kept, with their buffers, across groups)
+  std::vector<Patch> m_patches;                // this group's
+  std::vector<int> m_problemBodyOfSolverBody;  // scratch: -1 where a solver body is not in the problem being built
+  std::vector<int> m_componentParent;          // scratch: union–find over solver bodies
+  std::vector<Component> m_components;         // this group's (kept, with their buffers, across groups)
   int m_numComponents{0};
   btAlignedObjectArray<btPersistentManifold*> m_bulletManifolds;
   unsigned m_groupSerial{0};

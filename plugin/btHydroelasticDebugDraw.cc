@@ -35,12 +35,14 @@ void hydroDebugDrawPatches(const std::vector<btHydroelasticContactPatch>& patche
       for (int k = 0; k < pressures.size(); ++k) mean += pressures[k];
       mean /= btScalar(pressures.size());
       const btVector3 color = hydroPressureColor(mean, largest);
-      for (int k = 1; k + 1 < vertices.size(); ++k) drawer->drawTriangle(vertices[0], vertices[k], vertices[k + 1], color, 1);
-      for (int k = 0; k < vertices.size(); ++k) drawer->drawLine(vertices[k], vertices[(k + 1) % vertices.size()], outline);
+      for (int k = 1; k + 1 < vertices.size(); ++k)
+        drawer->drawTriangle(vertices[0], vertices[k], vertices[k + 1], color, 1);
+      for (int k = 0; k < vertices.size(); ++k)
+        drawer->drawLine(vertices[k], vertices[(k + 1) % vertices.size()], outline);
     }
     const btVector3 at = patch.m_centerOfPressure;
-    drawer->drawContactPoint(at, patch.m_forceOnBody0.length() > 0 ? patch.m_forceOnBody0.normalized() : normal,
-                             0, 0, force_color);
+    drawer->drawContactPoint(at, patch.m_forceOnBody0.length() > 0 ? patch.m_forceOnBody0.normalized() : normal, 0, 0,
+                             force_color);
     drawer->drawLine(at, at + forceScale * patch.m_forceOnBody0, force_color);
   }
 }

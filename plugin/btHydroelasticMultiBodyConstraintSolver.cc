@@ -26,13 +26,13 @@ using hydro::bullet::PatchState;
 struct btHydroelasticMultiBodyConstraintSolver::Block {
   struct Multibody {
     btMultiBody* multibody{nullptr};
-    int velocityIndex{-1};          // of its Δq̇ in the solver's m_deltaVelocities
-    std::vector<int> links;         // its patched links (−1: the base), in the group's order
+    int velocityIndex{-1};           // of its Δq̇ in the solver's m_deltaVelocities
+    std::vector<int> links;          // its patched links (−1: the base), in the group's order
     std::vector<btVector3> centres;  // their centres of mass (world)
-    Eigen::MatrixXd J;              // 6k × dofs: the links' twists [ω; v] about their centres
-    Eigen::MatrixXd toVelocity;     // dofs × r: the group's unknowns to Δq̇
-    int firstBody{-1};              // in the problem
-    std::vector<btScalar> change;   // what the patches have added to q̇, applied at the end
+    Eigen::MatrixXd J;               // 6k × dofs: the links' twists [ω; v] about their centres
+    Eigen::MatrixXd toVelocity;      // dofs × r: the group's unknowns to Δq̇
+    int firstBody{-1};               // in the problem
+    std::vector<btScalar> change;    // what the patches have added to q̇, applied at the end
   };
   struct Body {
     int solverBody{-1};  // a rigid body's (or the fixed body's)
@@ -271,7 +271,8 @@ void btHydroelasticMultiBodyConstraintSolver::solvePatches(bool alone, btScalar*
   }
   // Alone the patches are the whole problem: solved once, to convergence; among Bullet's rows a few
   // Newton steps a sweep, refined as the sweeps go.
-  const hydro::PatchProblemReport report = alone ? block.problem.Solve(V, 12, 5, &dV) : block.problem.Solve(V, 3, 1, &dV);
+  const hydro::PatchProblemReport report =
+      alone ? block.problem.Solve(V, 12, 5, &dV) : block.problem.Solve(V, 3, 1, &dV);
   m_lastNewtonIterations += report.iterations;
   block.ApplyChange(dV, &m_tmpSolverBodyPool, &m_data.m_deltaVelocities);
   block.settled = alone;
@@ -284,8 +285,7 @@ btScalar btHydroelasticMultiBodyConstraintSolver::solveSingleIteration(
     btIDebugDraw* debugDrawer) {
   btScalar residual = btMultiBodyConstraintSolver::solveSingleIteration(
       iteration, bodies, numBodies, manifoldPtr, numManifolds, constraints, numConstraints, infoGlobal, debugDrawer);
-  const bool alone = m_tmpSolverContactConstraintPool.size() == 0 &&
-                     m_tmpSolverNonContactConstraintPool.size() == 0 &&
+  const bool alone = m_tmpSolverContactConstraintPool.size() == 0 && m_tmpSolverNonContactConstraintPool.size() == 0 &&
                      m_multiBodyNormalContactConstraints.size() == 0 && m_multiBodyNonContactConstraints.size() == 0;
   solvePatches(alone, &residual);
   return residual;
@@ -296,7 +296,8 @@ btScalar btHydroelasticMultiBodyConstraintSolver::solveGroupCacheFriendlyFinish(
                                                                                 const btContactSolverInfo& infoGlobal) {
   Block& block = *m_block;
   for (size_t k = 0; k < block.patches.size(); ++k)
-    hydro::bullet::StoreSolvedPatch(block.problem, static_cast<int>(k), block.ReferencePoint(block.patches[k].bodyA, m_tmpSolverBodyPool),
+    hydro::bullet::StoreSolvedPatch(block.problem, static_cast<int>(k),
+                                    block.ReferencePoint(block.patches[k].bodyA, m_tmpSolverBodyPool),
                                     block.patches[k].state);
   // Bullet writes back its own rows' impulses; the patches' share of each multibody's velocity is ours.
   for (Block::Multibody& entry : block.multibodies) entry.multibody->applyDeltaVeeMultiDof(entry.change.data(), 1);

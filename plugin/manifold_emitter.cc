@@ -59,8 +59,7 @@ void HarvestWarmStart(PatchState* state) {
   state->warm_start.clear();
   for (size_t m = 0; m < state->manifolds.size(); ++m) {
     const btPersistentManifold* manifold = state->manifolds[m];
-    for (int i = 0; i < manifold->getNumContacts(); ++i)
-    {
+    for (int i = 0; i < manifold->getNumContacts(); ++i) {
       const btManifoldPoint& cp = manifold->getContactPoint(i);
       // Stuck: the friction row ended inside its bound μ·λn.
       const bool stuck = cp.m_appliedImpulse > 0 &&
@@ -102,7 +101,7 @@ void EmitPoints(PatchState* state) {
     cp.m_positionWorldOnA = at;
     cp.m_positionWorldOnB = at;
     cp.m_combinedFriction = state->combined_friction;
-    cp.m_combinedRollingFriction = 0;   // torsion and rolling resistance come from the patch
+    cp.m_combinedRollingFriction = 0;  // torsion and rolling resistance come from the patch
     cp.m_combinedSpinningFriction = 0;
     cp.m_combinedRestitution = 0;
     cp.m_partId0 = cp.m_partId1 = -1;

@@ -18,11 +18,20 @@ bool CompliantFirst(const ShapeGeometry& c, const RigidTransform& X_WC, const Sh
   if (c.kind == Kind::kCompliantMesh) {
     const CompliantMesh& mesh = *c.compliant_mesh;
     switch (o.kind) {
-      case Kind::kCompliantMesh: ComputeContactSurface(mesh, X_WC, *o.compliant_mesh, X_WO, surface); return true;
-      case Kind::kCompliantHalfSpace: ComputeContactSurface(mesh, X_WC, *o.compliant_half_space, X_WO, surface); return true;
-      case Kind::kRigidMesh: ComputeContactSurface(mesh, X_WC, *o.rigid_mesh, X_WO, surface); return true;
-      case Kind::kRigidHalfSpace: ComputeContactSurface(mesh, X_WC, RigidHalfSpace{}, X_WO, surface); return true;
-      default: return false;
+      case Kind::kCompliantMesh:
+        ComputeContactSurface(mesh, X_WC, *o.compliant_mesh, X_WO, surface);
+        return true;
+      case Kind::kCompliantHalfSpace:
+        ComputeContactSurface(mesh, X_WC, *o.compliant_half_space, X_WO, surface);
+        return true;
+      case Kind::kRigidMesh:
+        ComputeContactSurface(mesh, X_WC, *o.rigid_mesh, X_WO, surface);
+        return true;
+      case Kind::kRigidHalfSpace:
+        ComputeContactSurface(mesh, X_WC, RigidHalfSpace{}, X_WO, surface);
+        return true;
+      default:
+        return false;
     }
   }
   if (c.kind == Kind::kCompliantHalfSpace) {
@@ -75,9 +84,14 @@ std::pair<double, double> BoxExtentAlong(const Aabb& box, const RigidTransform& 
 // The geometry's bounding box in its frame G, or false for a half-space (z ≤ 0 in G).
 bool BoundingBox(const ShapeGeometry& g, Aabb* box) {
   switch (g.kind) {
-    case Kind::kCompliantMesh: *box = g.compliant_mesh->bvh().root_box(); return true;
-    case Kind::kRigidMesh: *box = g.rigid_mesh->bvh().root_box(); return true;
-    default: return false;
+    case Kind::kCompliantMesh:
+      *box = g.compliant_mesh->bvh().root_box();
+      return true;
+    case Kind::kRigidMesh:
+      *box = g.rigid_mesh->bvh().root_box();
+      return true;
+    default:
+      return false;
   }
 }
 
@@ -98,9 +112,12 @@ bool CalcGapAlongCentres(const ShapeGeometry& a, const RigidTransform& X_WSa, co
   const bool bounded_A = BoundingBox(a, &box_A), bounded_B = BoundingBox(b, &box_B);
   if (!bounded_A && !bounded_B) return false;
   Vector3 d;
-  if (bounded_A && bounded_B) d = X_WA * box_A.center - X_WB * box_B.center;
-  else if (bounded_A) d = X_WB.linear().col(2);  // b is a half-space: its outward normal, toward a
-  else d = -X_WA.linear().col(2);                // a is a half-space: against its outward normal
+  if (bounded_A && bounded_B)
+    d = X_WA * box_A.center - X_WB * box_B.center;
+  else if (bounded_A)
+    d = X_WB.linear().col(2);  // b is a half-space: its outward normal, toward a
+  else
+    d = -X_WA.linear().col(2);  // a is a half-space: against its outward normal
   if (!(d.norm() > 0)) return false;
   d.normalize();
   // a's lowest and b's highest reach along d̂; a half-space's is its face.

@@ -12,9 +12,9 @@ namespace bullet {
 
 // What ComputePairSurface found.
 enum class PairSurfaceOutcome {
-  kComputed,             // *surface is the pair's contact surface (empty when they do not touch)
-  kNoPressureField,      // rigid–rigid, half-space–half-space or an unsupported kind: Bullet's contact
-  kInvalidPose,          // a non-finite or sheared pose: no contact this step rather than NaNs
+  kComputed,         // *surface is the pair's contact surface (empty when they do not touch)
+  kNoPressureField,  // rigid–rigid, half-space–half-space or an unsupported kind: Bullet's contact
+  kInvalidPose,      // a non-finite or sheared pose: no contact this step rather than NaNs
 };
 
 // Computes the contact surface between geometry a (shape frame posed at X_WSa) and b, with the

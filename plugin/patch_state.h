@@ -42,9 +42,9 @@ struct PatchState {
     bool operator<(const Carried& other) const { return key < other.key; }
   };
   std::vector<Carried> warm_start;
-  SurfaceReuse kept_surface;           // the last surface computed, for pairs that barely move
-  int kept_max_points{0};              // the point budget its points were reduced to (0: none)
-  SeparationCertificate separation;    // held while the pair was found apart and has stayed so
+  SurfaceReuse kept_surface;         // the last surface computed, for pairs that barely move
+  int kept_max_points{0};            // the point budget its points were reduced to (0: none)
+  SeparationCertificate separation;  // held while the pair was found apart and has stayed so
   // The latest contact surface: world frame, A = body0, normal out of body1 into body0. A reused
   // surface is carried to the present poses only when it is read (hydroGetContactPatches); the
   // solver needs only the points.
@@ -79,7 +79,7 @@ struct PatchState {
   // Per point, when a gContactAddedCallback changed some point's friction (else empty).
   std::vector<double> point_friction;
   double combined_dissipation_s_per_m{0};
-  double time_step{0};  // of the step being set up (dispatch info)
+  double time_step{0};           // of the step being set up (dispatch info)
   bool fallback_contact{false};  // the wrapped Bullet algorithm's manifold may hold points
   // The last step touched at the present poses and took its surface at the free-motion poses
   // ahead (btHydroelasticCollisionAlgorithm::processCollision); `points` are that step's.

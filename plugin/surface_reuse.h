@@ -77,7 +77,7 @@ class SurfaceReuse {
   // Per kept point: ∂φ0/∂δ and where δ is measured (W at the kept poses), stiffness-weighted over
   // the points it merges.
   std::vector<Vector3> sensitivity_, anchor_;
-  std::vector<double> weight_;  // scratch: the stiffness each kept point stands for
+  std::vector<double> weight_;       // scratch: the stiffness each kept point stands for
   Vector3 centre_{Vector3::Zero()};  // of a sphere that holds every point of the patch
   double radius_{0};
   bool carried_by_b_{false};

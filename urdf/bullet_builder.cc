@@ -109,12 +109,18 @@ struct Builder {
     std::shared_ptr<const VolumeMeshWithExtent> volume;
     try {
       switch (g.type) {
-        case GeometryType::kBox: shape = Keep(new btBoxShape(ToBullet(0.5 * g.size))); break;
-        case GeometryType::kSphere: shape = Keep(new btSphereShape(g.radius)); break;
+        case GeometryType::kBox:
+          shape = Keep(new btBoxShape(ToBullet(0.5 * g.size)));
+          break;
+        case GeometryType::kSphere:
+          shape = Keep(new btSphereShape(g.radius));
+          break;
         case GeometryType::kCylinder:
           shape = Keep(new btCylinderShapeZ(btVector3(g.radius, g.radius, 0.5 * g.length)));
           break;
-        case GeometryType::kCapsule: shape = Keep(new btCapsuleShapeZ(g.radius, g.length)); break;
+        case GeometryType::kCapsule:
+          shape = Keep(new btCapsuleShapeZ(g.radius, g.length));
+          break;
         case GeometryType::kEllipsoid: {
           // A hull through a fine ellipsoid surface: Bullet has no ellipsoid, and the plugin's
           // convex-hull field is exact for it.
@@ -129,7 +135,9 @@ struct Builder {
           }
           shape = Keep(new btStaticPlaneShape(ToBullet(g.normal), 0));
           break;
-        case GeometryType::kMesh: shape = MakeMeshShape(collision, dynamic, &volume); break;
+        case GeometryType::kMesh:
+          shape = MakeMeshShape(collision, dynamic, &volume);
+          break;
       }
     } catch (const InvalidInput& e) {
       Error(collision.where, "collision '" + collision.name + "': " + e.what());
@@ -247,16 +255,20 @@ struct Builder {
     for (const Collision& collision : link.collisions) {
       const ContactProperties& c = collision.contact;
       double friction = -1;
-      if (c.mu_dynamic) friction = *c.mu_dynamic;
-      else if (c.has_drake_compliance) friction = c.dynamic_friction;
-      else if (c.lateral_friction) friction = *c.lateral_friction;
+      if (c.mu_dynamic)
+        friction = *c.mu_dynamic;
+      else if (c.has_drake_compliance)
+        friction = c.dynamic_friction;
+      else if (c.lateral_friction)
+        friction = *c.lateral_friction;
       if (friction >= 0) object->setFriction(friction);
       if (c.rolling_friction) object->setRollingFriction(*c.rolling_friction);
       if (c.spinning_friction) object->setSpinningFriction(*c.spinning_friction);
       if (c.restitution) object->setRestitution(*c.restitution);
       if (c.contact_stiffness_N_per_m && c.contact_damping_N_s_per_m)
         object->setContactStiffnessAndDamping(*c.contact_stiffness_N_per_m, *c.contact_damping_N_s_per_m);
-      if (c.friction_anchor) object->setCollisionFlags(object->getCollisionFlags() | btCollisionObject::CF_HAS_FRICTION_ANCHOR);
+      if (c.friction_anchor)
+        object->setCollisionFlags(object->getCollisionFlags() | btCollisionObject::CF_HAS_FRICTION_ANCHOR);
       break;  // one set per Bullet object: the link's first collision decides
     }
   }
@@ -351,8 +363,10 @@ void Builder::AddModel(const Model& model, bool sdf, bool* ok) {
   for (int l : order) {
     const int j = parent_joint[l];
     const Link* parent = j < 0 ? nullptr : model.FindLink(model.joints[j].parent);
-    if (!parent || model.joints[j].type == JointType::kFloating) tree[l] = num_trees++;
-    else tree[l] = tree[parent - model.links.data()];
+    if (!parent || model.joints[j].type == JointType::kFloating)
+      tree[l] = num_trees++;
+    else
+      tree[l] = tree[parent - model.links.data()];
   }
   for (int t = 0; t < num_trees && *ok; ++t) {
     Model part = model;
@@ -413,11 +427,14 @@ void Builder::AddConstrainedBodies(const Model& model, const std::vector<int>& o
     btRigidBody& fixed = btTypedConstraint::getFixedBody();
     btRigidBody& a = parent ? *parent : fixed;
     switch (joint.type) {
-      case JointType::kFixed: constraint = new btFixedConstraint(a, *child, frame_in_parent, frame_in_child); break;
+      case JointType::kFixed:
+        constraint = new btFixedConstraint(a, *child, frame_in_parent, frame_in_child);
+        break;
       case JointType::kRevolute:
       case JointType::kContinuous: {
-        auto* hinge = new btHingeConstraint(a, *child, frame_in_parent.getOrigin(), frame_in_child.getOrigin(),
-                                            frame_in_parent.getBasis().getColumn(0), frame_in_child.getBasis().getColumn(0));
+        auto* hinge =
+            new btHingeConstraint(a, *child, frame_in_parent.getOrigin(), frame_in_child.getOrigin(),
+                                  frame_in_parent.getBasis().getColumn(0), frame_in_child.getBasis().getColumn(0));
         if (joint.type == JointType::kRevolute && std::isfinite(joint.lower) && std::isfinite(joint.upper))
           hinge->setLimit(joint.lower, joint.upper);
         constraint = hinge;
@@ -446,7 +463,8 @@ void Builder::AddConstrainedBodies(const Model& model, const std::vector<int>& o
       case JointType::kSpherical:
         constraint = new btPoint2PointConstraint(a, *child, frame_in_parent.getOrigin(), frame_in_child.getOrigin());
         break;
-      case JointType::kFloating: continue;
+      case JointType::kFloating:
+        continue;
     }
     world->addConstraint(constraint, /*disableCollisionsBetweenLinkedBodies=*/true);
     built->constraints_.emplace_back(constraint);
@@ -464,7 +482,8 @@ void Builder::AddMultibody(const Model& model, const std::vector<int>& order, co
   if (!model.FindLink("world"))
     for (const Joint& joint : model.joints) world_joint |= joint.parent == "world";
   int num_roots = 0;
-  for (int l : order) num_roots += parent_joint[l] < 0 || (world_joint && model.joints[parent_joint[l]].parent == "world");
+  for (int l : order)
+    num_roots += parent_joint[l] < 0 || (world_joint && model.joints[parent_joint[l]].parent == "world");
   if (num_roots > 1 && !world_joint) {
     Error(model.where, "model '" + model.name + "': more than one root link; joint them or use separate models");
     *ok = false;
@@ -506,7 +525,7 @@ void Builder::AddMultibody(const Model& model, const std::vector<int>& order, co
   // and a free body must keep its momentum as a rigid body does.
   multibody->setLinearDamping(0);
   multibody->setAngularDamping(0);
-  std::map<std::string, int> index;  // link name → multibody link index (-1 base)
+  std::map<std::string, int> index;            // link name → multibody link index (-1 base)
   std::map<std::string, RigidTransform> X_WB;  // Bullet body frames
   if (!base_is_world) {
     index[model.links[root].name] = -1;
@@ -548,7 +567,8 @@ void Builder::AddMultibody(const Model& model, const std::vector<int>& order, co
     // offsets, and the axis in this frame.
     const Matrix3 R_CP = X_WC.linear().transpose() * X_WP.linear();
     const btQuaternion rot_parent_to_this = ToBullet(RigidTransform(R_CP)).getRotation();
-    const btVector3 parent_com_to_pivot = ToBullet(X_WP.linear().transpose() * (X_WJ.translation() - X_WP.translation()));
+    const btVector3 parent_com_to_pivot =
+        ToBullet(X_WP.linear().transpose() * (X_WJ.translation() - X_WP.translation()));
     const btVector3 pivot_to_com = ToBullet(X_WC.linear().transpose() * (X_WC.translation() - X_WJ.translation()));
     const btVector3 axis = ToBullet(X_WC.linear().transpose() * X_WJ.linear() * joint.axis_J);
     const int parent = index.at(joint.parent);
@@ -559,19 +579,23 @@ void Builder::AddMultibody(const Model& model, const std::vector<int>& order, co
         break;
       case JointType::kRevolute:
       case JointType::kContinuous:
-        multibody->setupRevolute(me, mass, moments, parent, rot_parent_to_this, axis, parent_com_to_pivot, pivot_to_com, true);
+        multibody->setupRevolute(me, mass, moments, parent, rot_parent_to_this, axis, parent_com_to_pivot, pivot_to_com,
+                                 true);
         break;
       case JointType::kPrismatic:
-        multibody->setupPrismatic(me, mass, moments, parent, rot_parent_to_this, axis, parent_com_to_pivot, pivot_to_com, true);
+        multibody->setupPrismatic(me, mass, moments, parent, rot_parent_to_this, axis, parent_com_to_pivot,
+                                  pivot_to_com, true);
         break;
       case JointType::kPlanar:
         multibody->setupPlanar(me, mass, moments, parent, rot_parent_to_this, axis,
                                ToBullet(X_WP.linear().transpose() * (X_WC.translation() - X_WP.translation())), true);
         break;
       case JointType::kSpherical:
-        multibody->setupSpherical(me, mass, moments, parent, rot_parent_to_this, parent_com_to_pivot, pivot_to_com, true);
+        multibody->setupSpherical(me, mass, moments, parent, rot_parent_to_this, parent_com_to_pivot, pivot_to_com,
+                                  true);
         break;
-      case JointType::kFloating: break;
+      case JointType::kFloating:
+        break;
     }
     index[link.name] = me;
     X_WB[link.name] = X_WC;
@@ -590,7 +614,8 @@ void Builder::AddMultibody(const Model& model, const std::vector<int>& order, co
       constrained[i] = true;
     }
     if (joint.damping > 0)
-      built->dampings_.push_back({multibody.get(), static_cast<int>(i), joint.damping, multibody->getLink(i).m_dofCount});
+      built->dampings_.push_back(
+          {multibody.get(), static_cast<int>(i), joint.damping, multibody->getLink(i).m_dofCount});
     if (joint.motor) {
       // The impulse bound and targets are set before each step (ApplyJointMotors).
       auto* motor = new btMultiBodyJointMotor(multibody.get(), static_cast<int>(i), 0, 0, 0);
@@ -618,12 +643,14 @@ void Builder::AddMultibody(const Model& model, const std::vector<int>& order, co
       collider->setWorldTransform(ToBullet(X_W));
       SetContactProperties(link, collider.get());
       const bool is_fixed_base = link_index == -1 && fixed;
-      world->addCollisionObject(collider.get(),
-                                is_fixed_base ? int(btBroadphaseProxy::StaticFilter) : int(btBroadphaseProxy::DefaultFilter),
-                                is_fixed_base ? int(btBroadphaseProxy::AllFilter ^ btBroadphaseProxy::StaticFilter)
-                                              : int(btBroadphaseProxy::AllFilter));
-      if (link_index == -1) multibody->setBaseCollider(collider.get());
-      else multibody->getLink(link_index).m_collider = collider.get();
+      world->addCollisionObject(
+          collider.get(), is_fixed_base ? int(btBroadphaseProxy::StaticFilter) : int(btBroadphaseProxy::DefaultFilter),
+          is_fixed_base ? int(btBroadphaseProxy::AllFilter ^ btBroadphaseProxy::StaticFilter)
+                        : int(btBroadphaseProxy::AllFilter));
+      if (link_index == -1)
+        multibody->setBaseCollider(collider.get());
+      else
+        multibody->getLink(link_index).m_collider = collider.get();
       body.collider = collider.get();
       built->colliders_.push_back(std::move(collider));
     }
@@ -656,7 +683,8 @@ void Builder::AddMultibody(const Model& model, const std::vector<int>& order, co
   }
   if (!fixed) {
     if (auto v = VelocityOf(model, model.links[root], model.name + "::" + model.links[root].name)) {
-      multibody->setBaseVel(ToBullet(v->v_W + v->w_W.cross(X_WBase.translation() - (X_WM * model.links[root].X_ML).translation())));
+      multibody->setBaseVel(
+          ToBullet(v->v_W + v->w_W.cross(X_WBase.translation() - (X_WM * model.links[root].X_ML).translation())));
       multibody->setBaseOmega(ToBullet(v->w_W));
     }
   }
@@ -689,9 +717,12 @@ BuiltScene::~BuiltScene() {
 
 RigidTransform BuiltScene::LinkPose(const BuiltBody& body) const {
   btTransform X_WB;
-  if (body.rigid_body) X_WB = body.rigid_body->getWorldTransform();
-  else if (body.collider) X_WB = body.collider->getWorldTransform();
-  else if (body.link_index == -1) X_WB = body.multibody->getBaseWorldTransform();
+  if (body.rigid_body)
+    X_WB = body.rigid_body->getWorldTransform();
+  else if (body.collider)
+    X_WB = body.collider->getWorldTransform();
+  else if (body.link_index == -1)
+    X_WB = body.multibody->getBaseWorldTransform();
   else {
     const btMultiBody* mb = body.multibody;
     X_WB.setOrigin(mb->localPosToWorld(body.link_index, btVector3(0, 0, 0)));

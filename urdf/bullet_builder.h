@@ -31,7 +31,7 @@ struct Builder;
 }  // namespace internal
 
 struct BuildOptions {
-  bool multibody{true};     // jointed models as btMultiBody (else rigid bodies + constraints)
+  bool multibody{true};      // jointed models as btMultiBody (else rigid bodies + constraints)
   bool patch_contact{true};  // tag shapes for the plugin (false: stock Bullet, tags ignored)
   // Initial pose and spatial velocity overrides by body name ("model::link", or "model" for its
   // root link), applied to free bodies.
@@ -41,7 +41,7 @@ struct BuildOptions {
 
 // One link in the built world.
 struct BuiltBody {
-  std::string name;           // "model::link"
+  std::string name;  // "model::link"
   std::string model;
   btCollisionObject* collider{nullptr};  // may be null for a link without collision geometry
   btRigidBody* rigid_body{nullptr};      // rigid-body links
@@ -73,8 +73,7 @@ class BuiltScene {
                                                 Diagnostics*);
   friend struct internal::Builder;
   friend std::unique_ptr<BuiltScene> LoadBulletWorldFile(const std::string&, btMultiBodyDynamicsWorld*,
-                                                         const std::vector<struct ComplianceRule>&, bool,
-                                                         Diagnostics*);
+                                                         const std::vector<struct ComplianceRule>&, bool, Diagnostics*);
   btMultiBodyDynamicsWorld* world_{nullptr};
   std::vector<BuiltBody> bodies_;
   std::vector<std::unique_ptr<btCollisionShape>> shapes_;

@@ -94,7 +94,8 @@ bool CheckDna(const Reader& r, size_t begin, size_t end, Dna* dna, std::string* 
     if (!in.Has(at, 4)) return fail(at, "structs run past the chunk");
     const int type = in.Short(at), fields = in.Short(at + 2);
     if (type < 0 || type >= num_types) return fail(at, "struct type out of range");
-    if (fields < 0 || !in.Has(at + 4, 4 * static_cast<size_t>(fields))) return fail(at, "struct fields run past the chunk");
+    if (fields < 0 || !in.Has(at + 4, 4 * static_cast<size_t>(fields)))
+      return fail(at, "struct fields run past the chunk");
     for (int f = 0; f < fields; ++f) {
       const int field_type = in.Short(at + 4 + 4 * f), field_name = in.Short(at + 6 + 4 * f);
       if (field_type < 0 || field_type >= num_types || field_name < 0 || field_name >= num_names)
@@ -115,10 +116,11 @@ bool CheckBulletFileLayout(const char* bytes, size_t size, std::string* problem,
     return false;
   }
   const char precision = bytes[6], pointer = bytes[7], endian = bytes[8];
-  if ((precision != 'f' && precision != 'd') || (pointer != '_' && pointer != '-') || (endian != 'v' && endian != 'V') ||
-      !std::isdigit(static_cast<unsigned char>(bytes[9])) || !std::isdigit(static_cast<unsigned char>(bytes[10])) ||
-      !std::isdigit(static_cast<unsigned char>(bytes[11]))) {
-    *problem = "damaged header '" + std::string(bytes, kHeaderSize) + "' (expected BULLET, f or d, _ or -, v or V, a version)";
+  if ((precision != 'f' && precision != 'd') || (pointer != '_' && pointer != '-') ||
+      (endian != 'v' && endian != 'V') || !std::isdigit(static_cast<unsigned char>(bytes[9])) ||
+      !std::isdigit(static_cast<unsigned char>(bytes[10])) || !std::isdigit(static_cast<unsigned char>(bytes[11]))) {
+    *problem =
+        "damaged header '" + std::string(bytes, kHeaderSize) + "' (expected BULLET, f or d, _ or -, v or V, a version)";
     return false;
   }
   const Reader r{data, size, endian == 'V'};
@@ -157,8 +159,9 @@ bool CheckBulletFileLayout(const char* bytes, size_t size, std::string* problem,
       const std::string code(bytes + at, 4);
       if (notes && !noted.count(code)) {
         if (code == "SBDY") {
-          notes->push_back("the file's soft bodies are not loaded (Bullet's btMultiBodyWorldImporter reads rigid "
-                           "bodies and multibodies)");
+          notes->push_back(
+              "the file's soft bodies are not loaded (Bullet's btMultiBodyWorldImporter reads rigid "
+              "bodies and multibodies)");
         } else if (std::find(std::begin(kKnownChunkTypes), std::end(kKnownChunkTypes), code) ==
                    std::end(kKnownChunkTypes)) {
           notes->push_back("chunk type '" + Printable(code) + "' at byte " + std::to_string(at) +

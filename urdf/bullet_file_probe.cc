@@ -60,8 +60,8 @@ bool ProbeBulletFileInChild(const std::vector<char>& bytes, std::string* problem
     *problem = std::string("Bullet's importer crashed reading the file (") + ::strsignal(WTERMSIG(status)) +
                "): it is damaged";
   else
-    *problem = "Bullet's importer failed reading the file (exit " + std::to_string(WEXITSTATUS(status)) +
-               "): it is damaged";
+    *problem =
+        "Bullet's importer failed reading the file (exit " + std::to_string(WEXITSTATUS(status)) + "): it is damaged";
   return false;
 }
 

@@ -3,8 +3,8 @@
 #include <BulletCollision/CollisionShapes/btCompoundShape.h>
 #include <BulletCollision/CollisionShapes/btStridingMeshInterface.h>
 #include <BulletDynamics/ConstraintSolver/btTypedConstraint.h>
-#include <BulletDynamics/Featherstone/btMultiBodyConstraint.h>
 #include <BulletDynamics/Featherstone/btMultiBody.h>
+#include <BulletDynamics/Featherstone/btMultiBodyConstraint.h>
 #include <BulletDynamics/Featherstone/btMultiBodyLinkCollider.h>
 
 #include <cstring>
@@ -37,8 +37,7 @@ bool ReadBulletFile(const std::string& path, std::vector<char>* bytes, std::stri
     *problem = "the file is larger than Bullet's reader takes (2 GB)";
     return false;
   }
-  return CheckBulletFileLayout(bytes->data(), bytes->size(), problem, notes) &&
-         ProbeBulletFileInChild(*bytes, problem);
+  return CheckBulletFileLayout(bytes->data(), bytes->size(), problem, notes) && ProbeBulletFileInChild(*bytes, problem);
 }
 
 void TagShape(const btCollisionShape* shape, const ContactProperties& contact, std::set<const btCollisionShape*>* done,
@@ -61,19 +60,29 @@ bool IsBulletWorldFile(const std::string& path) {
 
 std::string ShapeTypeOf(const btCollisionShape& shape) {
   switch (shape.getShapeType()) {
-    case BOX_SHAPE_PROXYTYPE: return "box";
-    case SPHERE_SHAPE_PROXYTYPE: return "sphere";
-    case CAPSULE_SHAPE_PROXYTYPE: return "capsule";
-    case CYLINDER_SHAPE_PROXYTYPE: return "cylinder";
-    case CONE_SHAPE_PROXYTYPE: return "cone";
+    case BOX_SHAPE_PROXYTYPE:
+      return "box";
+    case SPHERE_SHAPE_PROXYTYPE:
+      return "sphere";
+    case CAPSULE_SHAPE_PROXYTYPE:
+      return "capsule";
+    case CYLINDER_SHAPE_PROXYTYPE:
+      return "cylinder";
+    case CONE_SHAPE_PROXYTYPE:
+      return "cone";
     case CONVEX_HULL_SHAPE_PROXYTYPE:
-    case CONVEX_TRIANGLEMESH_SHAPE_PROXYTYPE: return "convex";
+    case CONVEX_TRIANGLEMESH_SHAPE_PROXYTYPE:
+      return "convex";
     case TRIANGLE_MESH_SHAPE_PROXYTYPE:
     case SCALED_TRIANGLE_MESH_SHAPE_PROXYTYPE:
-    case GIMPACT_SHAPE_PROXYTYPE: return "mesh";
-    case STATIC_PLANE_PROXYTYPE: return "plane";
-    case COMPOUND_SHAPE_PROXYTYPE: return "compound";
-    default: return shape.getName() ? shape.getName() : "unknown";
+    case GIMPACT_SHAPE_PROXYTYPE:
+      return "mesh";
+    case STATIC_PLANE_PROXYTYPE:
+      return "plane";
+    case COMPOUND_SHAPE_PROXYTYPE:
+      return "compound";
+    default:
+      return shape.getName() ? shape.getName() : "unknown";
   }
 }
 
@@ -97,7 +106,8 @@ std::unique_ptr<BuiltScene> LoadBulletWorldFile(const std::string& path, btMulti
   if (!built->importer_->loadFileFromMemory(bytes.data(), static_cast<int>(bytes.size()))) {
     built->importer_->deleteAllData();
     built->importer_.reset();
-    diagnostics->Error(path, 0, "Bullet's importer could not read the file (a damaged file, or a version it does not know)");
+    diagnostics->Error(path, 0,
+                       "Bullet's importer could not read the file (a damaged file, or a version it does not know)");
     return nullptr;
   }
   btWorldImporter& importer = *built->importer_;

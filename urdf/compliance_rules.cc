@@ -10,8 +10,8 @@ namespace hydro {
 namespace urdf {
 namespace {
 
-const char* const kShapeTypes[] = {"box", "sphere", "capsule", "cylinder", "cone", "convex",
-                                   "mesh", "plane", "compound", "ellipsoid"};
+const char* const kShapeTypes[] = {"box",    "sphere", "capsule", "cylinder", "cone",
+                                   "convex", "mesh",   "plane",   "compound", "ellipsoid"};
 
 bool ParseNumber(const std::string& text, double* value) {
   std::istringstream in(text);
@@ -38,10 +38,14 @@ std::optional<ComplianceRule> ParseRule(const std::vector<std::string>& words, c
                   "' (box, sphere, capsule, cylinder, cone, convex, mesh, plane, compound or ellipsoid)");
   }
   const std::string& kind = words[1];
-  if (kind == "compliant") rule.compliance = Compliance::kCompliant;
-  else if (kind == "rigid") rule.compliance = Compliance::kRigid;
-  else if (kind == "none") rule.compliance = Compliance::kNone;
-  else return fail("unknown kind '" + kind + "' (compliant, rigid or none)");
+  if (kind == "compliant")
+    rule.compliance = Compliance::kCompliant;
+  else if (kind == "rigid")
+    rule.compliance = Compliance::kRigid;
+  else if (kind == "none")
+    rule.compliance = Compliance::kNone;
+  else
+    return fail("unknown kind '" + kind + "' (compliant, rigid or none)");
   for (size_t i = 2; i < words.size(); ++i) {
     const size_t equals = words[i].find('=');
     if (equals == std::string::npos) return fail("expected PROPERTY=VALUE, got '" + words[i] + "'");
@@ -124,10 +128,14 @@ const ComplianceRule* MatchComplianceRule(const std::vector<ComplianceRule>& rul
   const ComplianceRule* match = nullptr;
   for (const ComplianceRule& rule : rules) {
     bool matches;
-    if (rule.selector == "static") matches = subject.is_static;
-    else if (rule.selector == "dynamic") matches = !subject.is_static;
-    else if (rule.selector.rfind("type:", 0) == 0) matches = rule.selector.substr(5) == subject.shape_type;
-    else matches = fnmatch(rule.selector.c_str(), subject.name.c_str(), 0) == 0;
+    if (rule.selector == "static")
+      matches = subject.is_static;
+    else if (rule.selector == "dynamic")
+      matches = !subject.is_static;
+    else if (rule.selector.rfind("type:", 0) == 0)
+      matches = rule.selector.substr(5) == subject.shape_type;
+    else
+      matches = fnmatch(rule.selector.c_str(), subject.name.c_str(), 0) == 0;
     if (matches) match = &rule;
   }
   return match;
@@ -140,10 +148,9 @@ int ApplyComplianceRules(const std::vector<ComplianceRule>& rules, Scene* scene)
       const bool is_static =
           model.is_static || link.name == "world" || (link.has_inertial && !(link.inertial.mass_kg > 0));
       for (Collision& collision : link.collisions) {
-        const std::string type =
-            collision.geometry.type == GeometryType::kMesh && collision.geometry.declare_convex
-                ? "convex"
-                : GeometryTypeName(collision.geometry.type);
+        const std::string type = collision.geometry.type == GeometryType::kMesh && collision.geometry.declare_convex
+                                     ? "convex"
+                                     : GeometryTypeName(collision.geometry.type);
         const ComplianceRule* rule = MatchComplianceRule(rules, {model.name + "::" + link.name, type, is_static});
         if (!rule) continue;
         ++matched;

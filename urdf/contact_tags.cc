@@ -24,20 +24,30 @@ void ReadProximityProperties(const XmlContext& ctx, const XMLElement* element, C
   bool compliant = false, rigid = false;
   for (const XMLElement* child = element->FirstChildElement(); child; child = child->NextSiblingElement()) {
     const std::string name = child->Name();
-    if (name == "drake:compliant_hydroelastic") compliant = true;
-    else if (name == "drake:rigid_hydroelastic") rigid = true;
-    else if (name == "drake:hydroelastic_modulus") Set(ctx, child, name, Check::kPositive, &contact->hydroelastic_modulus_Pa);
-    else if (name == "drake:mesh_resolution_hint") Set(ctx, child, name, Check::kPositive, &contact->mesh_resolution_hint_m);
-    else if (name == "drake:hydroelastic_margin") Set(ctx, child, name, Check::kNonNegative, &contact->hydroelastic_margin_m);
+    if (name == "drake:compliant_hydroelastic")
+      compliant = true;
+    else if (name == "drake:rigid_hydroelastic")
+      rigid = true;
+    else if (name == "drake:hydroelastic_modulus")
+      Set(ctx, child, name, Check::kPositive, &contact->hydroelastic_modulus_Pa);
+    else if (name == "drake:mesh_resolution_hint")
+      Set(ctx, child, name, Check::kPositive, &contact->mesh_resolution_hint_m);
+    else if (name == "drake:hydroelastic_margin")
+      Set(ctx, child, name, Check::kNonNegative, &contact->hydroelastic_margin_m);
     else if (name == "drake:hunt_crossley_dissipation")
       Set(ctx, child, name, Check::kNonNegative, &contact->hunt_crossley_dissipation_s_per_m);
-    else if (name == "drake:relaxation_time") Set(ctx, child, name, Check::kNonNegative, &contact->relaxation_time_s);
+    else if (name == "drake:relaxation_time")
+      Set(ctx, child, name, Check::kNonNegative, &contact->relaxation_time_s);
     else if (name == "drake:point_contact_stiffness")
       Set(ctx, child, name, Check::kPositive, &contact->point_contact_stiffness_N_per_m);
-    else if (name == "drake:mu_static") Set(ctx, child, name, Check::kNonNegative, &contact->mu_static);
-    else if (name == "drake:mu_dynamic") Set(ctx, child, name, Check::kNonNegative, &contact->mu_dynamic);
-    else if (name == "hydro:slab_thickness") Set(ctx, child, name, Check::kPositive, &contact->slab_thickness_m);
-    else ctx.Warning(child, "unknown tag <" + name + "> in <drake:proximity_properties> ignored");
+    else if (name == "drake:mu_static")
+      Set(ctx, child, name, Check::kNonNegative, &contact->mu_static);
+    else if (name == "drake:mu_dynamic")
+      Set(ctx, child, name, Check::kNonNegative, &contact->mu_dynamic);
+    else if (name == "hydro:slab_thickness")
+      Set(ctx, child, name, Check::kPositive, &contact->slab_thickness_m);
+    else
+      ctx.Warning(child, "unknown tag <" + name + "> in <drake:proximity_properties> ignored");
   }
   if (compliant && rigid) {
     ctx.Error(element, "both <drake:compliant_hydroelastic> and <drake:rigid_hydroelastic> given; choose one");
@@ -47,8 +57,8 @@ void ReadProximityProperties(const XmlContext& ctx, const XMLElement* element, C
     contact->compliance = Compliance::kRigid;
   }
   if (contact->mu_static && contact->mu_dynamic && *contact->mu_static < *contact->mu_dynamic) {
-    ctx.Error(element, "drake:mu_static (" + std::to_string(*contact->mu_static) + ") must not be less than drake:mu_dynamic (" +
-                           std::to_string(*contact->mu_dynamic) + ")");
+    ctx.Error(element, "drake:mu_static (" + std::to_string(*contact->mu_static) +
+                           ") must not be less than drake:mu_dynamic (" + std::to_string(*contact->mu_dynamic) + ")");
   }
   // One coefficient given: both are that value (Drake's Coulomb friction needs both).
   if (contact->mu_static && !contact->mu_dynamic) contact->mu_dynamic = contact->mu_static;
@@ -63,11 +73,16 @@ void ReadDrakeCompliance(const XmlContext& ctx, const XMLElement* element, Conta
   std::optional<double> modulus, dissipation, mu_s, mu_d;
   for (const XMLElement* child = element->FirstChildElement(); child; child = child->NextSiblingElement()) {
     const std::string name = child->Name();
-    if (name == "youngs_modulus") Set(ctx, child, "drake_compliance/youngs_modulus", Check::kPositive, &modulus);
-    else if (name == "dissipation") Set(ctx, child, "drake_compliance/dissipation", Check::kNonNegative, &dissipation);
-    else if (name == "static_friction") Set(ctx, child, "drake_compliance/static_friction", Check::kNonNegative, &mu_s);
-    else if (name == "dynamic_friction") Set(ctx, child, "drake_compliance/dynamic_friction", Check::kNonNegative, &mu_d);
-    else ctx.Warning(child, "unknown tag <" + name + "> in <drake_compliance> ignored");
+    if (name == "youngs_modulus")
+      Set(ctx, child, "drake_compliance/youngs_modulus", Check::kPositive, &modulus);
+    else if (name == "dissipation")
+      Set(ctx, child, "drake_compliance/dissipation", Check::kNonNegative, &dissipation);
+    else if (name == "static_friction")
+      Set(ctx, child, "drake_compliance/static_friction", Check::kNonNegative, &mu_s);
+    else if (name == "dynamic_friction")
+      Set(ctx, child, "drake_compliance/dynamic_friction", Check::kNonNegative, &mu_d);
+    else
+      ctx.Warning(child, "unknown tag <" + name + "> in <drake_compliance> ignored");
   }
   if (modulus) contact->youngs_modulus_Pa = *modulus;
   if (dissipation) contact->dissipation_s_per_m = *dissipation;
@@ -91,16 +106,24 @@ void ReadPyBulletContact(const XmlContext& ctx, const XMLElement* element, Conta
   for (const XMLElement* child = element->FirstChildElement(); child; child = child->NextSiblingElement()) {
     const std::string name = child->Name();
     const std::string what = "contact/" + name;
-    if (name == "lateral_friction") Set(ctx, child, what, Check::kNonNegative, &contact->lateral_friction);
-    else if (name == "rolling_friction") Set(ctx, child, what, Check::kNonNegative, &contact->rolling_friction);
-    else if (name == "spinning_friction") Set(ctx, child, what, Check::kNonNegative, &contact->spinning_friction);
-    else if (name == "restitution") Set(ctx, child, what, Check::kNonNegative, &contact->restitution);
-    else if (name == "stiffness" || name == "contact_stiffness") Set(ctx, child, what, Check::kPositive, &stiffness);
-    else if (name == "damping" || name == "contact_damping") Set(ctx, child, what, Check::kNonNegative, &damping);
-    else if (name == "friction_anchor") contact->friction_anchor = true;
+    if (name == "lateral_friction")
+      Set(ctx, child, what, Check::kNonNegative, &contact->lateral_friction);
+    else if (name == "rolling_friction")
+      Set(ctx, child, what, Check::kNonNegative, &contact->rolling_friction);
+    else if (name == "spinning_friction")
+      Set(ctx, child, what, Check::kNonNegative, &contact->spinning_friction);
+    else if (name == "restitution")
+      Set(ctx, child, what, Check::kNonNegative, &contact->restitution);
+    else if (name == "stiffness" || name == "contact_stiffness")
+      Set(ctx, child, what, Check::kPositive, &stiffness);
+    else if (name == "damping" || name == "contact_damping")
+      Set(ctx, child, what, Check::kNonNegative, &damping);
+    else if (name == "friction_anchor")
+      contact->friction_anchor = true;
     else if (name == "inertia_scaling" || name == "contact_cfm" || name == "contact_erp")
       ctx.Warning(child, "PyBullet <contact> tag <" + name + "> is not supported and is ignored");
-    else ctx.Warning(child, "unknown tag <" + name + "> in <contact> ignored");
+    else
+      ctx.Warning(child, "unknown tag <" + name + "> in <contact> ignored");
   }
   if (stiffness.has_value() != damping.has_value()) {
     ctx.Error(element, "contact: stiffness and damping must be given together (Bullet uses them as a pair)");

@@ -37,7 +37,8 @@ bool Validate(const XmlContext& ctx, const XMLElement* element, const ReadOption
   try {
     VtkReadReport report;
     const VolumeMeshWithExtent mesh = ReadVtkVolumeMesh(body->mesh_path, &report);
-    for (const std::string& warning : report.warnings) ctx.Warning(element, "deformable '" + body->name + "': " + warning);
+    for (const std::string& warning : report.warnings)
+      ctx.Warning(element, "deformable '" + body->name + "': " + warning);
     body->num_vertices = mesh.mesh->num_vertices();
     body->num_tets = mesh.mesh->num_tets();
     if (mass_kg > 0) body->mass_density_kg_per_m3 = mass_kg / mesh.mesh->CalcTotalVolume();
@@ -53,7 +54,8 @@ bool Validate(const XmlContext& ctx, const XMLElement* element, const ReadOption
 }
 
 void ReadTriangleFan(const XmlContext& ctx, const XMLElement* element, Deformable* body) {
-  if (auto flag = ctx.Bool(element, TagValue(element), "hydro:triangle_fan_contact")) body->triangle_fan_contact = *flag;
+  if (auto flag = ctx.Bool(element, TagValue(element), "hydro:triangle_fan_contact"))
+    body->triangle_fan_contact = *flag;
 }
 
 }  // namespace
@@ -91,22 +93,27 @@ std::optional<Deformable> ReadUrdfDeformable(const XmlContext& ctx, const XMLEle
       }
     } else if (tag == "simulation_mesh" || (tag == "visual" && mesh_uri.empty())) {
       const char* file = child->Attribute("filename");
-      if (!file) ctx.Error(child, "<" + tag + "> needs a filename");
+      if (!file)
+        ctx.Error(child, "<" + tag + "> needs a filename");
       else {
         mesh_uri = file;
         mesh_element = child;
       }
     } else if (tag == "origin") {
-      const auto xyz = child->Attribute("xyz") ? ctx.Vector(child, child->Attribute("xyz"), "origin xyz") : Vector3::Zero();
-      const auto rpy = child->Attribute("rpy") ? ctx.Vector(child, child->Attribute("rpy"), "origin rpy") : Vector3::Zero();
+      const auto xyz =
+          child->Attribute("xyz") ? ctx.Vector(child, child->Attribute("xyz"), "origin xyz") : Vector3::Zero();
+      const auto rpy =
+          child->Attribute("rpy") ? ctx.Vector(child, child->Attribute("rpy"), "origin rpy") : Vector3::Zero();
       if (xyz && rpy) body.X_WD = PoseFromXyzRpy(*xyz, *rpy);
     } else if (tag == "friction") {
       if (auto mu = ctx.Number(child, TagValue(child), "deformable friction", Check::kNonNegative)) body.friction = *mu;
     } else if (tag == "hydro:triangle_fan_contact") {
       ReadTriangleFan(ctx, child, &body);
     } else if (tag == "mass_spring") {
-      ctx.Error(child, "deformable '" + body.name + "': mass-spring cloth is not supported; use <neohookean> with a tet mesh");
-    } else if (tag == "collision_margin" || tag == "repulsion_stiffness" || tag == "gui_mesh" || tag == "cache_barycenter") {
+      ctx.Error(child,
+                "deformable '" + body.name + "': mass-spring cloth is not supported; use <neohookean> with a tet mesh");
+    } else if (tag == "collision_margin" || tag == "repulsion_stiffness" || tag == "gui_mesh" ||
+               tag == "cache_barycenter") {
       ctx.Warning(child, "<deformable> tag <" + tag + "> is read but not used");
     } else {
       ctx.Warning(child, "unknown tag <" + tag + "> in <deformable> ignored");

@@ -48,8 +48,9 @@ int ObjVertexIndex(const std::string& corner, int num_vertices, const std::strin
     Fail(name, line, "bad face corner '" + corner + "'");
   const long zero_based = index > 0 ? index - 1 : num_vertices + index;
   if (index == 0 || zero_based < 0 || zero_based >= num_vertices)
-    Fail(name, line, "face refers to vertex " + index_text + ", but only " + std::to_string(num_vertices) +
-                         " vertices are defined so far");
+    Fail(name, line,
+         "face refers to vertex " + index_text + ", but only " + std::to_string(num_vertices) +
+             " vertices are defined so far");
   return static_cast<int>(zero_based);
 }
 
@@ -76,7 +77,8 @@ SurfaceMeshData ReadObjFromString(const std::string& text, const std::string& na
       while (fields >> corner)
         corners.push_back(ObjVertexIndex(corner, static_cast<int>(mesh.vertices.size()), name, line));
       if (corners.size() < 3) Fail(name, line, "a face needs at least three vertices");
-      for (size_t i = 1; i + 1 < corners.size(); ++i) mesh.triangles.push_back({corners[0], corners[i], corners[i + 1]});
+      for (size_t i = 1; i + 1 < corners.size(); ++i)
+        mesh.triangles.push_back({corners[0], corners[i], corners[i + 1]});
     }
     // vn, vt, o, g, s, usemtl, mtllib, l, p: not geometry we use.
   }
@@ -121,8 +123,10 @@ SurfaceMeshData ReadStlFromString(const std::string& bytes, const std::string& n
     std::string keyword;
     if (!(fields >> keyword)) continue;
     keyword = Lower(keyword);
-    if (keyword == "solid") solid = true;
-    else if (!solid) Fail(name, line, "neither a binary STL (size does not match its facet count) nor ASCII ('solid' first)");
+    if (keyword == "solid")
+      solid = true;
+    else if (!solid)
+      Fail(name, line, "neither a binary STL (size does not match its facet count) nor ASCII ('solid' first)");
     else if (keyword == "vertex") {
       double x, y, z;
       if (!(fields >> x >> y >> z)) Fail(name, line, "a vertex needs three numbers");

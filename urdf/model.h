@@ -27,13 +27,13 @@ const char* GeometryTypeName(GeometryType type);
 struct Geometry {
   GeometryType type{GeometryType::kBox};
   Vector3 size{Vector3::Zero()};     // box: full edge lengths; ellipsoid: the three radii
-  double radius{0};                   // sphere, cylinder, capsule
-  double length{0};                   // cylinder, capsule: along the local z axis (capsule: between cap centres)
-  Vector3 normal{Vector3::UnitZ()};   // plane
-  std::string mesh_uri;               // as written
-  std::string mesh_path;              // resolved file
-  Vector3 scale{Vector3::Ones()};     // mesh
-  bool declare_convex{false};         // drake:declare_convex under <mesh>
+  double radius{0};                  // sphere, cylinder, capsule
+  double length{0};                  // cylinder, capsule: along the local z axis (capsule: between cap centres)
+  Vector3 normal{Vector3::UnitZ()};  // plane
+  std::string mesh_uri;              // as written
+  std::string mesh_path;             // resolved file
+  Vector3 scale{Vector3::Ones()};    // mesh
+  bool declare_convex{false};        // drake:declare_convex under <mesh>
 };
 
 enum class Compliance { kNone, kCompliant, kRigid };
@@ -90,7 +90,7 @@ struct Visual {
 struct Inertial {
   double mass_kg{0};
   RigidTransform X_LI{RigidTransform::Identity()};  // inertia frame I (origin at the centre of mass)
-  Matrix3 I_I{Matrix3::Zero()};                      // rotational inertia about Io, in I
+  Matrix3 I_I{Matrix3::Zero()};                     // rotational inertia about Io, in I
 };
 
 // A spatial velocity given by hydro:initial_velocity (or --set NAME.velocity): v then ω, world.
@@ -125,9 +125,9 @@ struct JointMotorKeyframe {
 // motor aims at the joint velocity kp·(q(t) − q)/δt + q̇ + kd·(q̇(t) − q̇), q̇(t) the keyframes'
 // slope, with at most max_force·δt of impulse (Bullet's setPositionTarget, setVelocityTarget).
 struct JointMotor {
-  double max_force{0};  // N (prismatic) or N·m (revolute), > 0
-  double kp{1};         // Bullet's position gain (dimensionless), ≥ 0
-  double kd{1};         // Bullet's velocity gain (dimensionless), ≥ 0
+  double max_force{0};                        // N (prismatic) or N·m (revolute), > 0
+  double kp{1};                               // Bullet's position gain (dimensionless), ≥ 0
+  double kd{1};                               // Bullet's velocity gain (dimensionless), ≥ 0
   std::vector<JointMotorKeyframe> keyframes;  // at least one, times strictly increasing
   SourceLocation where;
 
@@ -140,7 +140,7 @@ struct Joint {
   JointType type{JointType::kFixed};
   std::string parent, child;
   RigidTransform X_PJ{RigidTransform::Identity()};  // joint frame J in the parent link P
-  Vector3 axis_J{Vector3::UnitX()};                  // unit, in J
+  Vector3 axis_J{Vector3::UnitX()};                 // unit, in J
   double lower{-std::numeric_limits<double>::infinity()};
   double upper{std::numeric_limits<double>::infinity()};
   double effort{std::numeric_limits<double>::infinity()};
@@ -153,13 +153,13 @@ struct Joint {
 
 struct Model {
   std::string name;
-  bool is_static{false};                             // SDF <static>: welded to the world
-  bool fixed_base{false};                            // URDF: root link welded (a "world" link or option)
-  bool sdf_rules{false};  // read from SDFormat: joints may name "world", links default to 1 kg
+  bool is_static{false};   // SDF <static>: welded to the world
+  bool fixed_base{false};  // URDF: root link welded (a "world" link or option)
+  bool sdf_rules{false};   // read from SDFormat: joints may name "world", links default to 1 kg
   RigidTransform X_WM{RigidTransform::Identity()};
   std::vector<Link> links;
   std::vector<Joint> joints;
-  std::optional<InitialVelocity> initial_velocity;   // every link of the model
+  std::optional<InitialVelocity> initial_velocity;  // every link of the model
   // Whether the model's links collide with each other. SDF <self_collide> (default false);
   // URDF: false, as PyBullet loads without URDF_USE_SELF_COLLISION. Bullet's data has robots
   // whose link meshes overlap at rest (racecar_differential.urdf: 580 N between chassis and diff).
@@ -173,7 +173,7 @@ struct Model {
 // FEM module turns them into bodies.
 struct Deformable {
   std::string name;
-  std::string mesh_path;       // a legacy VTK tet mesh
+  std::string mesh_path;  // a legacy VTK tet mesh
   RigidTransform X_WD{RigidTransform::Identity()};
   double youngs_modulus_Pa{0};
   double poisson_ratio{0};

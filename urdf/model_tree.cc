@@ -12,7 +12,8 @@ bool CheckJointTree(const Model& model, bool allow_world_parent, Diagnostics* di
   for (int l = 0; l < static_cast<int>(model.links.size()); ++l) {
     const Link& link = model.links[l];
     if (!link_index.emplace(link.name, l).second)
-      diagnostics->Error(link.where.file, link.where.line, "model '" + model.name + "': a second link named '" + link.name + "'");
+      diagnostics->Error(link.where.file, link.where.line,
+                         "model '" + model.name + "': a second link named '" + link.name + "'");
   }
   parent_joint->assign(model.links.size(), -1);
   std::vector<int> parent_link(model.links.size(), -1);
@@ -51,8 +52,10 @@ bool CheckJointTree(const Model& model, bool allow_world_parent, Diagnostics* di
   std::vector<std::vector<int>> children(model.links.size());
   std::vector<int> roots;
   for (int l = 0; l < static_cast<int>(model.links.size()); ++l) {
-    if (parent_link[l] < 0) roots.push_back(l);
-    else children[parent_link[l]].push_back(l);
+    if (parent_link[l] < 0)
+      roots.push_back(l);
+    else
+      children[parent_link[l]].push_back(l);
   }
   parent_first->clear();
   for (int root : roots) {
@@ -71,8 +74,9 @@ bool CheckJointTree(const Model& model, bool allow_world_parent, Diagnostics* di
     for (int l = 0; l < static_cast<int>(model.links.size()); ++l) {
       if (reached[l]) continue;
       const Joint& joint = model.joints[(*parent_joint)[l]];
-      diagnostics->Error(joint.where.file, joint.where.line,
-                         "joint '" + joint.name + "': the joints form a cycle through link '" + model.links[l].name + "'");
+      diagnostics->Error(
+          joint.where.file, joint.where.line,
+          "joint '" + joint.name + "': the joints form a cycle through link '" + model.links[l].name + "'");
       break;
     }
     return false;

@@ -43,8 +43,8 @@ std::optional<JointMotor> ReadJointMotor(const XmlContext& ctx, const XMLElement
     const auto q = ctx.Number(child, child->Attribute("position"), what + " target position");
     if (!t || !q) continue;
     if (!motor.keyframes.empty() && !(*t > motor.keyframes.back().time_s)) {
-      ctx.Error(child, what + ": target times must increase (t = " + std::to_string(*t) + " s after t = " +
-                           std::to_string(motor.keyframes.back().time_s) + " s)");
+      ctx.Error(child, what + ": target times must increase (t = " + std::to_string(*t) +
+                           " s after t = " + std::to_string(motor.keyframes.back().time_s) + " s)");
       continue;
     }
     motor.keyframes.push_back({*t, *q});

@@ -38,7 +38,8 @@ PoseSpec ReadPose(const XmlContext& ctx, const XMLElement* parent) {
   if (const char* frame = element->Attribute("relative_to")) pose.relative_to = frame;
   const char* text = element->GetText();
   if (!text) return pose;  // an empty pose is the identity
-  const std::string format = element->Attribute("rotation_format") ? element->Attribute("rotation_format") : "euler_rpy";
+  const std::string format =
+      element->Attribute("rotation_format") ? element->Attribute("rotation_format") : "euler_rpy";
   if (format == "quat_xyzw") {
     const auto v = ctx.Numbers(element, text, 7, "pose");
     if (!v) return pose;
@@ -186,7 +187,8 @@ std::optional<RigidTransform> ResolveFrame(const XmlContext& ctx, ModelSpec* spe
   }
   std::optional<RigidTransform> result;
   auto relative = [&](const PoseSpec& pose, const std::string& default_frame) -> std::optional<RigidTransform> {
-    const auto base = ResolveFrame(ctx, spec, pose.relative_to.empty() ? default_frame : pose.relative_to, where, visiting);
+    const auto base =
+        ResolveFrame(ctx, spec, pose.relative_to.empty() ? default_frame : pose.relative_to, where, visiting);
     if (!base) return std::nullopt;
     return *base * pose.X;
   };
@@ -249,7 +251,8 @@ void ReadLink(const XmlContext& ctx, const XMLElement* element, const ReadOption
   }
   link.name = prefix + name;
   spec_link.pose = ReadPose(ctx, element);
-  if (!spec_link.pose.relative_to.empty() && !prefix.empty()) spec_link.pose.relative_to = prefix + spec_link.pose.relative_to;
+  if (!spec_link.pose.relative_to.empty() && !prefix.empty())
+    spec_link.pose.relative_to = prefix + spec_link.pose.relative_to;
   for (const XMLElement* child = element->FirstChildElement(); child; child = child->NextSiblingElement()) {
     const std::string tag = child->Name();
     if (tag == "pose") continue;
@@ -342,8 +345,10 @@ void ReadJoint(const XmlContext& ctx, const XMLElement* element, const std::stri
   if (const XMLElement* axis = element->FirstChildElement("axis"); axis && uses_axis) {
     if (const XMLElement* xyz = axis->FirstChildElement("xyz")) {
       if (auto v = ctx.Vector(xyz, xyz->GetText(), "joint '" + joint.name + "' axis")) {
-        if (!(v->norm() > 1e-12)) ctx.Error(xyz, "joint '" + joint.name + "': the axis is zero");
-        else js.axis = v->normalized();
+        if (!(v->norm() > 1e-12))
+          ctx.Error(xyz, "joint '" + joint.name + "': the axis is zero");
+        else
+          js.axis = v->normalized();
       }
       if (const char* frame = xyz->Attribute("expressed_in")) js.axis_expressed_in = frame;
     }
@@ -369,9 +374,11 @@ void ReadJoint(const XmlContext& ctx, const XMLElement* element, const std::stri
       }
     }
     if (const XMLElement* dynamics = axis->FirstChildElement("dynamics")) {
-      if (auto v = ChildNumber(ctx, dynamics, "damping", "joint '" + joint.name + "' damping", Check::kNonNegative, false))
+      if (auto v =
+              ChildNumber(ctx, dynamics, "damping", "joint '" + joint.name + "' damping", Check::kNonNegative, false))
         joint.damping = *v;
-      if (auto v = ChildNumber(ctx, dynamics, "friction", "joint '" + joint.name + "' friction", Check::kNonNegative, false))
+      if (auto v =
+              ChildNumber(ctx, dynamics, "friction", "joint '" + joint.name + "' friction", Check::kNonNegative, false))
         joint.friction = *v;
     }
   }
@@ -383,8 +390,8 @@ void ReadJoint(const XmlContext& ctx, const XMLElement* element, const std::stri
   spec->joints.push_back(js);
 }
 
-std::optional<Scene> ReadInclude(const XmlContext& ctx, const XMLElement* include, const ReadOptions& options, int depth,
-                                 std::string* included_name) {
+std::optional<Scene> ReadInclude(const XmlContext& ctx, const XMLElement* include, const ReadOptions& options,
+                                 int depth, std::string* included_name) {
   const char* uri = Text(include->FirstChildElement("uri"));
   if (!uri) {
     ctx.Error(include, "<include> needs a <uri>");
@@ -587,7 +594,8 @@ std::optional<Model> ReadModel(const XmlContext& ctx, const XMLElement* element,
       RigidTransform X_LG = RigidTransform::Identity();
       const Collision* collision = nullptr;
       for (const Collision& c : ls.link.collisions)
-        if (mesh.empty() && c.geometry.type == GeometryType::kMesh) mesh = c.geometry.mesh_path, X_LG = c.X_LG, collision = &c;
+        if (mesh.empty() && c.geometry.type == GeometryType::kMesh)
+          mesh = c.geometry.mesh_path, X_LG = c.X_LG, collision = &c;
       for (const Visual& v : ls.link.visuals)
         if (mesh.empty() && v.geometry.type == GeometryType::kMesh) mesh = v.geometry.mesh_path, X_LG = v.X_LG;
       if (auto body = ReadSdfDeformable(ctx, ls.deformable_properties, model.name + "::" + ls.link.name, mesh,
@@ -596,9 +604,12 @@ std::optional<Model> ReadModel(const XmlContext& ctx, const XMLElement* element,
         // rigid links (drake:mu_dynamic, then <drake_compliance>, then <surface>'s mu).
         if (collision) {
           const ContactProperties& c = collision->contact;
-          if (c.mu_dynamic) body->friction = *c.mu_dynamic;
-          else if (c.has_drake_compliance) body->friction = c.dynamic_friction;
-          else if (c.lateral_friction) body->friction = *c.lateral_friction;
+          if (c.mu_dynamic)
+            body->friction = *c.mu_dynamic;
+          else if (c.has_drake_compliance)
+            body->friction = c.dynamic_friction;
+          else if (c.lateral_friction)
+            body->friction = *c.lateral_friction;
         }
         scene->deformables.push_back(*body);
       }
@@ -622,7 +633,8 @@ std::optional<Model> ReadModel(const XmlContext& ctx, const XMLElement* element,
 
 }  // namespace
 
-std::optional<Scene> ReadSdfDocument(const XMLElement* sdf, const XmlContext& ctx, const ReadOptions& options, int depth) {
+std::optional<Scene> ReadSdfDocument(const XMLElement* sdf, const XmlContext& ctx, const ReadOptions& options,
+                                     int depth) {
   const int errors_before = ctx.diagnostics()->num_errors();
   Scene scene;
   scene.file = ctx.file();
@@ -657,8 +669,10 @@ std::optional<Scene> ReadSdfDocument(const XMLElement* sdf, const XmlContext& ct
       scene.has_world = true;
       for (const XMLElement* w = child->FirstChildElement(); w; w = w->NextSiblingElement()) {
         const std::string wtag = w->Name();
-        if (wtag == "model") add_model(w);
-        else if (wtag == "include") add_include(w);
+        if (wtag == "model")
+          add_model(w);
+        else if (wtag == "include")
+          add_include(w);
         else if (wtag == "gravity") {
           if (auto g = ctx.Vector(w, w->GetText(), "gravity")) scene.gravity_W = *g;
         } else if (wtag == "physics") {

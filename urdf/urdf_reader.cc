@@ -142,8 +142,10 @@ void ReadJoint(const XmlContext& ctx, const XMLElement* element, Model* model) {
   const XMLElement* axis = joint.type == JointType::kFixed ? nullptr : element->FirstChildElement("axis");
   if (axis) {
     if (auto xyz = ctx.Vector(axis, axis->Attribute("xyz"), "joint '" + joint.name + "' axis")) {
-      if (!(xyz->norm() > 1e-12)) ctx.Error(axis, "joint '" + joint.name + "': the axis is zero");
-      else joint.axis_J = xyz->normalized();
+      if (!(xyz->norm() > 1e-12))
+        ctx.Error(axis, "joint '" + joint.name + "': the axis is zero");
+      else
+        joint.axis_J = xyz->normalized();
     }
   }
   const XMLElement* limit = element->FirstChildElement("limit");
@@ -170,9 +172,11 @@ void ReadJoint(const XmlContext& ctx, const XMLElement* element, Model* model) {
   }
   if (const XMLElement* dynamics = element->FirstChildElement("dynamics")) {
     if (const char* text = dynamics->Attribute("damping"))
-      if (auto v = ctx.Number(dynamics, text, "joint '" + joint.name + "' damping", Check::kNonNegative)) joint.damping = *v;
+      if (auto v = ctx.Number(dynamics, text, "joint '" + joint.name + "' damping", Check::kNonNegative))
+        joint.damping = *v;
     if (const char* text = dynamics->Attribute("friction"))
-      if (auto v = ctx.Number(dynamics, text, "joint '" + joint.name + "' friction", Check::kNonNegative)) joint.friction = *v;
+      if (auto v = ctx.Number(dynamics, text, "joint '" + joint.name + "' friction", Check::kNonNegative))
+        joint.friction = *v;
   }
   ReadJointMotors(ctx, element, &joint);
   model->joints.push_back(joint);
@@ -197,7 +201,7 @@ void ReadLink(const XmlContext& ctx, const XMLElement* element, const ReadOption
       Collision collision;
       collision.where = ctx.Where(child);
       collision.name = child->Attribute("name") ? child->Attribute("name")
-                                                 : link.name + "_collision_" + std::to_string(link.collisions.size());
+                                                : link.name + "_collision_" + std::to_string(link.collisions.size());
       collision.X_LG = ReadOrigin(ctx, child);
       if (!ReadGeometry(ctx, child, options, &collision.geometry)) continue;
       for (const XMLElement* tag_element = child->FirstChildElement(); tag_element;
@@ -257,14 +261,17 @@ std::optional<Scene> ReadUrdfDocument(const XMLElement* robot, const XmlContext&
   bool has_other_body = false;
   for (const XMLElement* child = robot->FirstChildElement(); child; child = child->NextSiblingElement()) {
     const std::string tag = child->Name();
-    if (tag == "link") ReadLink(ctx, child, options, &model);
-    else if (tag == "joint") ReadJoint(ctx, child, &model);
+    if (tag == "link")
+      ReadLink(ctx, child, options, &model);
+    else if (tag == "joint")
+      ReadJoint(ctx, child, &model);
     else if (tag == "deformable") {
       has_other_body = true;
       if (auto body = ReadUrdfDeformable(ctx, child, options)) scene.deformables.push_back(*body);
     } else if (tag == "reduced_deformable") {
-      ctx.Error(child, "PyBullet's <reduced_deformable> (a reduced-order deformable body) is not supported; "
-                       "give the body as a <deformable> with a tet mesh");
+      ctx.Error(child,
+                "PyBullet's <reduced_deformable> (a reduced-order deformable body) is not supported; "
+                "give the body as a <deformable> with a tet mesh");
       has_other_body = true;
     } else if (tag == "hydro:initial_velocity") {
       model.initial_velocity = ReadInitialVelocity(ctx, child);

@@ -118,9 +118,10 @@ std::optional<std::string> ResolveUri(const std::string& uri, const std::string&
   for (fs::path dir = first_dir; !relative.empty(); dir = dir.parent_path()) {
     const fs::path candidate = (dir.empty() ? fs::path(".") : dir) / relative;
     if (IsFile(candidate)) {
-      if (note) *note = "'" + uri + "' is not a file; using " + candidate.lexically_normal().string() +
-                        (path.is_absolute() ? ", relative to the model file" : ", from a directory above the model file") +
-                        " as PyBullet does";
+      if (note)
+        *note = "'" + uri + "' is not a file; using " + candidate.lexically_normal().string() +
+                (path.is_absolute() ? ", relative to the model file" : ", from a directory above the model file") +
+                " as PyBullet does";
       return candidate.lexically_normal().string();
     }
     if (dir.empty() || dir == dir.parent_path()) break;

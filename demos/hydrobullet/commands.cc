@@ -3,8 +3,8 @@
 #include <unistd.h>
 
 #include <chrono>
-#include <cstdlib>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -39,13 +39,20 @@ std::string ModulusText(const urdf::Collision& collision) {
 
 std::string GeometryText(const urdf::Geometry& g) {
   switch (g.type) {
-    case urdf::GeometryType::kBox: return "box " + JsonVector(g.size);
-    case urdf::GeometryType::kSphere: return "sphere r = " + JsonNumber(g.radius);
-    case urdf::GeometryType::kCylinder: return "cylinder r = " + JsonNumber(g.radius) + ", l = " + JsonNumber(g.length);
-    case urdf::GeometryType::kCapsule: return "capsule r = " + JsonNumber(g.radius) + ", l = " + JsonNumber(g.length);
-    case urdf::GeometryType::kEllipsoid: return "ellipsoid " + JsonVector(g.size);
-    case urdf::GeometryType::kPlane: return "plane n = " + JsonVector(g.normal);
-    case urdf::GeometryType::kMesh: return "mesh " + g.mesh_path;
+    case urdf::GeometryType::kBox:
+      return "box " + JsonVector(g.size);
+    case urdf::GeometryType::kSphere:
+      return "sphere r = " + JsonNumber(g.radius);
+    case urdf::GeometryType::kCylinder:
+      return "cylinder r = " + JsonNumber(g.radius) + ", l = " + JsonNumber(g.length);
+    case urdf::GeometryType::kCapsule:
+      return "capsule r = " + JsonNumber(g.radius) + ", l = " + JsonNumber(g.length);
+    case urdf::GeometryType::kEllipsoid:
+      return "ellipsoid " + JsonVector(g.size);
+    case urdf::GeometryType::kPlane:
+      return "plane n = " + JsonVector(g.normal);
+    case urdf::GeometryType::kMesh:
+      return "mesh " + g.mesh_path;
   }
   return "?";
 }
@@ -98,8 +105,8 @@ int InspectBulletWorld(const CommandLine& args) {
                                    {"compliance", JsonString(urdf::ComplianceName(compliance))},
                                    {"hydroelastic_modulus", modulus}}));
     } else {
-      std::cout << "body " << body.name << ": " << type << ", " << (body.is_static ? "static" : JsonNumber(mass) + " kg")
-                << " at " << JsonVector(p) << "; "
+      std::cout << "body " << body.name << ": " << type << ", "
+                << (body.is_static ? "static" : JsonNumber(mass) + " kg") << " at " << JsonVector(p) << "; "
                 << (compliance == urdf::Compliance::kCompliant ? "compliant, E = " + modulus + " Pa"
                     : compliance == urdf::Compliance::kRigid   ? "rigid hydroelastic"
                                                                : "Bullet's contact")
@@ -144,7 +151,8 @@ int Inspect(const CommandLine& args) {
                                      {"type", JsonString(urdf::JointTypeName(joint.type))},
                                      {"parent", JsonString(joint.parent)},
                                      {"child", JsonString(joint.child)}}));
-      models.push_back(JsonObject({{"name", JsonString(model.name)}, {"links", JsonArray(links)}, {"joints", JsonArray(joints)}}));
+      models.push_back(
+          JsonObject({{"name", JsonString(model.name)}, {"links", JsonArray(links)}, {"joints", JsonArray(joints)}}));
     }
     std::vector<std::string> deformables;
     for (const urdf::Deformable& d : scene->deformables)
@@ -158,8 +166,10 @@ int Inspect(const CommandLine& args) {
               << " s\n";
     for (const urdf::Model& model : scene->models) {
       std::cout << "model " << model.name
-                << (model.is_static ? " (static)" : model.fixed_base ? " (fixed base)" : " (free)") << " at "
-                << JsonVector(model.X_WM.translation()) << "\n";
+                << (model.is_static    ? " (static)"
+                    : model.fixed_base ? " (fixed base)"
+                                       : " (free)")
+                << " at " << JsonVector(model.X_WM.translation()) << "\n";
       for (const urdf::Link& link : model.links) {
         std::cout << "  link " << link.name << ": " << link.inertial.mass_kg << " kg, " << link.collisions.size()
                   << " collision(s)\n";
@@ -167,8 +177,8 @@ int Inspect(const CommandLine& args) {
           std::cout << "    " << c.name << ": " << GeometryText(c.geometry) << "; " << ModulusText(c) << "\n";
       }
       for (const urdf::Joint& joint : model.joints) {
-        std::cout << "  joint " << joint.name << " (" << urdf::JointTypeName(joint.type) << "): " << joint.parent << " -> "
-                  << joint.child;
+        std::cout << "  joint " << joint.name << " (" << urdf::JointTypeName(joint.type) << "): " << joint.parent
+                  << " -> " << joint.child;
         if (const auto& motor = joint.motor)
           std::cout << "; motor: max force " << motor->max_force << ", kp " << motor->kp << ", kd " << motor->kd << ", "
                     << motor->keyframes.size() << " keyframe(s) over " << motor->keyframes.front().time_s << "–"
@@ -177,9 +187,10 @@ int Inspect(const CommandLine& args) {
       }
     }
     for (const urdf::Deformable& d : scene->deformables)
-      std::cout << "deformable " << d.name << ": " << d.num_vertices << " vertices, " << d.num_tets << " tets, E = "
-                << d.youngs_modulus_Pa << " Pa, nu = " << d.poisson_ratio << ", rho = " << d.mass_density_kg_per_m3
-                << " kg/m³" << (d.friction ? ", mu = " + JsonNumber(*d.friction) : "")
+      std::cout << "deformable " << d.name << ": " << d.num_vertices << " vertices, " << d.num_tets
+                << " tets, E = " << d.youngs_modulus_Pa << " Pa, nu = " << d.poisson_ratio
+                << ", rho = " << d.mass_density_kg_per_m3 << " kg/m³"
+                << (d.friction ? ", mu = " + JsonNumber(*d.friction) : "")
                 << (d.triangle_fan_contact ? ", triangle-fan contact" : "") << "\n";
     if (scene->stiction_speed_m_per_s)
       std::cout << "deformables' stiction speed " << *scene->stiction_speed_m_per_s << " m/s\n";
@@ -282,8 +293,8 @@ int Run(const CommandLine& args) {
     // Deformables: centroid, identity orientation, mean velocity.
     for (const auto& d : simulation.deformables) {
       const Vector3 c = d->CalcCenterOfMass(), v = d->CalcMeanVelocity();
-      std::snprintf(row, sizeof(row), "%.6f,%s,%.9g,%.9g,%.9g,1,0,0,0,%.9g,%.9g,%.9g,0,0,0\n", t, d->name().c_str(), c.x(),
-                    c.y(), c.z(), v.x(), v.y(), v.z());
+      std::snprintf(row, sizeof(row), "%.6f,%s,%.9g,%.9g,%.9g,1,0,0,0,%.9g,%.9g,%.9g,0,0,0\n", t, d->name().c_str(),
+                    c.x(), c.y(), c.z(), v.x(), v.y(), v.z());
       bodies_csv << row;
     }
   };
@@ -323,7 +334,8 @@ int Run(const CommandLine& args) {
       if (!simulation.built->LinkPose(body).matrix().allFinite())
         return Fail("body '" + body.name + "' has a non-finite pose at t = " + std::to_string(t) + " s");
     for (const auto& d : simulation.deformables)
-      if (!d->q().allFinite()) return Fail("deformable '" + d->name() + "' became non-finite at t = " + std::to_string(t) + " s");
+      if (!d->q().allFinite())
+        return Fail("deformable '" + d->name() + "' became non-finite at t = " + std::to_string(t) + " s");
   }
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (progress) std::fprintf(stderr, "\n");
@@ -341,12 +353,12 @@ int Run(const CommandLine& args) {
     const Eigen::Quaterniond q(X.linear());
     Vector3 v, w;
     simulation.built->LinkVelocity(body, &v, &w);
-    final_state.push_back(JsonObject({{"body", JsonString(body.name)},
-                                      {"position", JsonVector(X.translation())},
-                                      {"quaternion", JsonArray({JsonNumber(q.w()), JsonNumber(q.x()), JsonNumber(q.y()),
-                                                                JsonNumber(q.z())})},
-                                      {"velocity", JsonVector(v)},
-                                      {"angular_velocity", JsonVector(w)}}));
+    final_state.push_back(JsonObject(
+        {{"body", JsonString(body.name)},
+         {"position", JsonVector(X.translation())},
+         {"quaternion", JsonArray({JsonNumber(q.w()), JsonNumber(q.x()), JsonNumber(q.y()), JsonNumber(q.z())})},
+         {"velocity", JsonVector(v)},
+         {"angular_velocity", JsonVector(w)}}));
   }
   for (const auto& d : simulation.deformables)
     final_state.push_back(JsonObject({{"body", JsonString(d->name())},

@@ -56,7 +56,8 @@ std::string Help(const std::string& command) {
   if (command == "render")
     return std::string(
                "usage: hydrobullet render FILE --out IMAGE.png [options]\n  Simulates to --time and draws the scene "
-               "offscreen (EGL, no display needed): bodies shaded,\n  contact polygons coloured by pressure with a colour "
+               "offscreen (EGL, no display needed): bodies shaded,\n  contact polygons coloured by pressure with a "
+               "colour "
                "bar in Pa, each patch's net force from its\n  centre of pressure (magenta).\n"
                "  --time S            simulated time of the picture (default 0)\n"
                "  --out IMAGE.png     the picture (required)\n"
@@ -66,14 +67,17 @@ std::string Help(const std::string& command) {
                "  --set NAME.velocity=…, NAME.pose=…, --no-plugin, --rigid   as for run\n") +
            kCommonOptions;
   if (command == "inspect")
-    return std::string("usage: hydrobullet inspect FILE [--json]\n  Prints models, links, joints and collisions with "
-                       "their compliance, or the file's errors as file:line.\n  --json              machine-readable output\n") +
+    return std::string(
+               "usage: hydrobullet inspect FILE [--json]\n  Prints models, links, joints and collisions with "
+               "their compliance, or the file's errors as file:line.\n  --json              machine-readable "
+               "output\n") +
            kCommonOptions;
   if (command == "contact")
-    return std::string("usage: hydrobullet contact FILE [--json]\n  Prints every touching pair's patch in the initial "
-                       "configuration: polygons, area, force and torque\n  on the first body (world frame, torque "
-                       "about the origin), centre of pressure, max pressure.\n  --json              "
-                       "machine-readable output\n  --rigid             build jointed models as rigid bodies + constraints\n") +
+    return std::string(
+               "usage: hydrobullet contact FILE [--json]\n  Prints every touching pair's patch in the initial "
+               "configuration: polygons, area, force and torque\n  on the first body (world frame, torque "
+               "about the origin), centre of pressure, max pressure.\n  --json              "
+               "machine-readable output\n  --rigid             build jointed models as rigid bodies + constraints\n") +
            kCommonOptions;
   return std::string(
              "usage: hydrobullet run FILE [options]\n  Simulates headless and writes DIR/bodies.csv, DIR/contacts.csv, "
@@ -139,7 +143,8 @@ bool ParseSet(const std::string& text, CommandLine* args, std::string* error) {
   if (what == "velocity") {
     args->build.velocities[name] = {hydro::Vector3(v[0], v[1], v[2]), hydro::Vector3(v[3], v[4], v[5])};
   } else if (what == "pose") {
-    args->build.poses[name] = hydro::urdf::PoseFromXyzRpy(hydro::Vector3(v[0], v[1], v[2]), hydro::Vector3(v[3], v[4], v[5]));
+    args->build.poses[name] =
+        hydro::urdf::PoseFromXyzRpy(hydro::Vector3(v[0], v[1], v[2]), hydro::Vector3(v[3], v[4], v[5]));
   } else {
     *error = "--set: unknown property '" + what + "' (velocity or pose)";
     return false;

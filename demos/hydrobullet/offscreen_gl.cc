@@ -33,9 +33,9 @@ OffscreenGl::OffscreenGl(int width, int height) : width_(width), height_(height)
     return;
   }
   display_ = display;
-  const EGLint config_attributes[] = {EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_RED_SIZE, 8, EGL_GREEN_SIZE, 8,
-                                      EGL_BLUE_SIZE, 8, EGL_DEPTH_SIZE, 24, EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT,
-                                      EGL_NONE};
+  const EGLint config_attributes[] = {
+      EGL_SURFACE_TYPE,    EGL_PBUFFER_BIT, EGL_RED_SIZE, 8, EGL_GREEN_SIZE, 8, EGL_BLUE_SIZE, 8, EGL_DEPTH_SIZE, 24,
+      EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT,  EGL_NONE};
   EGLConfig config;
   EGLint configs = 0;
   if (!eglChooseConfig(display, config_attributes, &config, 1, &configs) || configs < 1) {

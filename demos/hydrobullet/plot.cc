@@ -62,8 +62,8 @@ bool ReadLog(const std::string& path, const std::vector<std::string>& required, 
     if (line.empty()) continue;
     log->rows.push_back(SplitCsv(line));
     if (log->rows.back().size() != log->columns.size()) {
-      *error = path + ":" + std::to_string(number) + ": " + std::to_string(log->rows.back().size()) + " fields, the header has " +
-               std::to_string(log->columns.size());
+      *error = path + ":" + std::to_string(number) + ": " + std::to_string(log->rows.back().size()) +
+               " fields, the header has " + std::to_string(log->columns.size());
       return false;
     }
   }
@@ -129,7 +129,8 @@ std::string PairScript(const PlotOptions& options, const std::string& title, con
   std::ostringstream s;
   s << Terminal(options, png) << "set multiplot layout 2,2 title " << Quoted(title) << "\n"
     << "set xlabel 'time (s)'\n"
-    << "set ylabel 'normal force (N)'\nset title 'normal force'\nplot " << d << " using 1:2 with lines lw 2 title 'f_n'\n"
+    << "set ylabel 'normal force (N)'\nset title 'normal force'\nplot " << d
+    << " using 1:2 with lines lw 2 title 'f_n'\n"
     << "set ylabel 'contact area (m^2)'\nset title 'contact area'\nplot " << d
     << " using 1:3 with lines lw 2 title 'area'\n"
     << "set ylabel 'max pressure (Pa)'\nset title 'max pressure'\nplot " << d
@@ -161,7 +162,7 @@ int Plot(const PlotOptions& options) {
   std::map<std::string, std::ostringstream> pair_data;
   const int t = contacts.Column("time"), a = contacts.Column("a"), b = contacts.Column("b");
   const int columns[] = {contacts.Column("fn"), contacts.Column("area"), contacts.Column("max_pressure"),
-                         contacts.Column("cx"), contacts.Column("cy"), contacts.Column("cz")};
+                         contacts.Column("cx"), contacts.Column("cy"),   contacts.Column("cz")};
   for (size_t r = 0; r < contacts.rows.size(); ++r) {
     const auto& row = contacts.rows[r];
     const std::string pair = row[a] + " – " + row[b];
@@ -171,7 +172,8 @@ int Plot(const PlotOptions& options) {
     }
     std::ostringstream& data = pair_data[pair];
     double value;
-    if (!Number(row[t], &value)) return PlotFail(options.run_dir + "/contacts.csv:" + std::to_string(r + 2) + ": bad time");
+    if (!Number(row[t], &value))
+      return PlotFail(options.run_dir + "/contacts.csv:" + std::to_string(r + 2) + ": bad time");
     data << row[t];
     for (int c : columns) {
       if (!Number(row[c], &value))
@@ -214,8 +216,10 @@ int Plot(const PlotOptions& options) {
     if (!moves[names[k]]) continue;
     const std::string data = out_dir + "/body" + std::to_string(k) + "_" + FileName(names[k]) + ".dat";
     std::ofstream(data) << body_data[names[k]].str();
-    speed_plot += (speed_plot.empty() ? "plot " : ", ") + Quoted(data) + " using 1:2 with lines lw 2 title " + Quoted(names[k]);
-    spin_plot += (spin_plot.empty() ? "plot " : ", ") + Quoted(data) + " using 1:3 with lines lw 2 title " + Quoted(names[k]);
+    speed_plot +=
+        (speed_plot.empty() ? "plot " : ", ") + Quoted(data) + " using 1:2 with lines lw 2 title " + Quoted(names[k]);
+    spin_plot +=
+        (spin_plot.empty() ? "plot " : ", ") + Quoted(data) + " using 1:3 with lines lw 2 title " + Quoted(names[k]);
   }
   if (!speed_plot.empty()) {
     const std::string stem = out_dir + "/bodies_speed";

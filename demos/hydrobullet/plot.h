@@ -9,8 +9,8 @@ namespace hydro {
 namespace cli {
 
 struct PlotOptions {
-  std::string run_dir;   // holds contacts.csv and bodies.csv (from `hydrobullet run`)
-  std::string out_dir;   // default: run_dir/plots
+  std::string run_dir;  // holds contacts.csv and bodies.csv (from `hydrobullet run`)
+  std::string out_dir;  // default: run_dir/plots
   int width_px{1200};
   int height_px{900};
   std::string gnuplot{"gnuplot"};  // the program run (tests point it elsewhere)

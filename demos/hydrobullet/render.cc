@@ -36,13 +36,14 @@ int Render(const CommandLine& args) {
     return 1;
   }
   std::printf("t = %g s (%ld steps of %g s): %s, %d x %d, camera at %g,%g,%g looking at %g,%g,%g\n", steps * dt, steps,
-              dt, args.image_path.c_str(), args.width_px, args.height_px, camera.eye.x(), camera.eye.y(), camera.eye.z(),
-              camera.target.x(), camera.target.y(), camera.target.z());
+              dt, args.image_path.c_str(), args.width_px, args.height_px, camera.eye.x(), camera.eye.y(),
+              camera.eye.z(), camera.target.x(), camera.target.y(), camera.target.z());
   return 0;
 }
 #else
 int Render(const CommandLine&) {
-  std::fprintf(stderr, "hydrobullet: render is not available: this build has HYDRO_BULLET_RENDER=OFF (no EGL/OpenGL)\n");
+  std::fprintf(stderr,
+               "hydrobullet: render is not available: this build has HYDRO_BULLET_RENDER=OFF (no EGL/OpenGL)\n");
   return 1;
 }
 #endif

@@ -66,8 +66,22 @@ void LookAt(const Camera& camera) {
   if (s.norm() < 1e-9) s = f.cross(Vector3::UnitX());
   s.normalize();
   const Vector3 u = s.cross(f);
-  const double m[16] = {s.x(), u.x(), -f.x(), 0, s.y(), u.y(), -f.y(), 0, s.z(), u.z(), -f.z(), 0,
-                        -s.dot(camera.eye), -u.dot(camera.eye), f.dot(camera.eye), 1};
+  const double m[16] = {s.x(),
+                        u.x(),
+                        -f.x(),
+                        0,
+                        s.y(),
+                        u.y(),
+                        -f.y(),
+                        0,
+                        s.z(),
+                        u.z(),
+                        -f.z(),
+                        0,
+                        -s.dot(camera.eye),
+                        -u.dot(camera.eye),
+                        f.dot(camera.eye),
+                        1};
   glLoadMatrixd(m);
 }
 
@@ -112,7 +126,6 @@ void PaintPlane(const btStaticPlaneShape& plane, const btTransform& X_WS, const 
   glEnd();
 }
 
-
 }  // namespace
 
 Camera FrameScene(const Simulation& simulation) {
@@ -121,7 +134,8 @@ Camera FrameScene(const Simulation& simulation) {
   SceneBounds(simulation, &lo, &hi);
   const Vector3 g = bullet::ToEigen(simulation.world->getGravity());
   camera.up = g.norm() > 0 ? Vector3(-g.normalized()) : Vector3::UnitZ();
-  const Vector3 side = camera.up.cross(std::abs(camera.up.x()) < 0.9 ? Vector3::UnitX() : Vector3::UnitY()).normalized();
+  const Vector3 side =
+      camera.up.cross(std::abs(camera.up.x()) < 0.9 ? Vector3::UnitX() : Vector3::UnitY()).normalized();
   const Vector3 front = side.cross(camera.up);
   const Vector3 direction = (0.55 * front + 0.85 * side + 0.5 * camera.up).normalized();
   camera.target = (lo + hi) / 2;
@@ -192,7 +206,8 @@ void ScenePainter::Paint(const Simulation& simulation, const Camera& camera, int
   glMatrixMode(GL_MODELVIEW);
   glLoadIdentity();
   // A light from over the viewer's shoulder, fixed to the camera.
-  const float light[4] = {0.3f, 0.6f, 1.0f, 0.0f}, ambient[4] = {0.35f, 0.35f, 0.35f, 1}, diffuse[4] = {0.7f, 0.7f, 0.7f, 1};
+  const float light[4] = {0.3f, 0.6f, 1.0f, 0.0f}, ambient[4] = {0.35f, 0.35f, 0.35f, 1},
+              diffuse[4] = {0.7f, 0.7f, 0.7f, 1};
   glLightfv(GL_LIGHT0, GL_POSITION, light);
   glLightfv(GL_LIGHT0, GL_DIFFUSE, diffuse);
   glLightModelfv(GL_LIGHT_MODEL_AMBIENT, ambient);
@@ -220,8 +235,8 @@ void ScenePainter::PaintBodies(const Simulation& simulation, double extent) {
     if (!object) continue;
     if (IsPlane(object)) {
       glDisable(GL_LIGHTING);
-      PaintPlane(*static_cast<const btStaticPlaneShape*>(object->getCollisionShape()), object->getWorldTransform(), centre,
-                 extent);
+      PaintPlane(*static_cast<const btStaticPlaneShape*>(object->getCollisionShape()), object->getWorldTransform(),
+                 centre, extent);
       glEnable(GL_LIGHTING);
       continue;
     }
@@ -260,8 +275,8 @@ void ScenePainter::PaintDeformables(const Simulation& simulation) {
       std::vector<std::pair<std::array<int, 3>, int>> faces;
       for (int t = 0; t < body.num_tets(); ++t) {
         const auto& tet = body.tets()[t];
-        const std::array<std::array<int, 3>, 4> tet_faces = {{{tet[1], tet[2], tet[3]}, {tet[0], tet[3], tet[2]},
-                                                              {tet[0], tet[1], tet[3]}, {tet[0], tet[2], tet[1]}}};
+        const std::array<std::array<int, 3>, 4> tet_faces = {
+            {{tet[1], tet[2], tet[3]}, {tet[0], tet[3], tet[2]}, {tet[0], tet[1], tet[3]}, {tet[0], tet[2], tet[1]}}};
         for (const auto& face : tet_faces) {
           std::array<int, 3> key = face;
           std::sort(key.begin(), key.end());
@@ -318,7 +333,8 @@ void ScenePainter::PaintPatches(const Simulation& simulation, double dt, double 
       const btPersistentManifold* manifold = const_cast<btDispatcher*>(dispatcher)->getManifoldByIndexInternal(m);
       for (int i = 0; i < manifold->getNumContacts(); ++i) {
         const btManifoldPoint& point = manifold->getContactPoint(i);
-        const btVector3 c = hydroPressureColor(point.m_appliedImpulse, static_cast<btScalar>(largest > 0 ? largest : 1));
+        const btVector3 c =
+            hydroPressureColor(point.m_appliedImpulse, static_cast<btScalar>(largest > 0 ? largest : 1));
         glColor3d(c.x(), c.y(), c.z());
         glVertex3d(point.m_positionWorldOnB.x(), point.m_positionWorldOnB.y(), point.m_positionWorldOnB.z());
       }

@@ -2,8 +2,8 @@
 // Drawing a simulation with OpenGL's fixed-function pipeline, for `render` (and a viewer): bodies
 // shaded, ground planes as large squares, and the patches drawn by the plugin's own btIDebugDraw
 // code (hydroDebugDrawPatches: polygons coloured by pressure, each patch's net force from its
-// centre of pressure) and FEM bodies coloured by strain, through a btIDebugDraw that issues GL calls, over the bodies, with a colour
-// bar in Pa. The caller provides a current GL context.
+// centre of pressure) and FEM bodies coloured by strain, through a btIDebugDraw that issues GL calls, over the bodies,
+// with a colour bar in Pa. The caller provides a current GL context.
 #include <LinearMath/btIDebugDraw.h>
 
 #include <array>
@@ -12,8 +12,8 @@
 
 #include "demos/hydrobullet/commands.h"
 #include "demos/hydrobullet/shape_surfaces.h"
-#include "demos/hydrobullet/text_painter.h"
 #include "demos/hydrobullet/simulation.h"
+#include "demos/hydrobullet/text_painter.h"
 #include "plugin/btHydroelasticContactQuery.h"
 
 namespace hydro {
@@ -84,10 +84,9 @@ class ScenePainter {
   std::map<const fem::FemBody*, Boundary> boundaries_;
   GlDebugDraw debug_draw_;
   std::vector<btHydroelasticContactPatch> patches_;  // read once a frame
-  double max_strain_{0};                               // the FEM bodies' largest, last frame
+  double max_strain_{0};                             // the FEM bodies' largest, last frame
   TextPainter text_;
 };
-
 
 }  // namespace cli
 }  // namespace hydro

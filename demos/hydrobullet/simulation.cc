@@ -5,11 +5,11 @@
 
 #include "adapters/bullet_conversions.h"
 #include "hydro/contact_surface.h"
+#include "hydro/vtk_volume_mesh.h"
 #include "plugin/btHydroelasticCollisionConfiguration.h"
 #include "plugin/btHydroelasticContactQuery.h"
 #include "plugin/btHydroelasticMultiBodyConstraintSolver.h"
 #include "plugin/btHydroelasticSolverSettings.h"
-#include "hydro/vtk_volume_mesh.h"
 #include "urdf/bullet_world_file.h"
 
 namespace hydro {
@@ -18,11 +18,15 @@ namespace cli {
 using bullet::ToEigen;
 
 Simulation::Simulation(bool use_plugin) : plugin(use_plugin) {
-  if (plugin) configuration = std::make_unique<btHydroelasticCollisionConfiguration>();
-  else configuration = std::make_unique<btDefaultCollisionConfiguration>();
+  if (plugin)
+    configuration = std::make_unique<btHydroelasticCollisionConfiguration>();
+  else
+    configuration = std::make_unique<btDefaultCollisionConfiguration>();
   dispatcher = std::make_unique<btCollisionDispatcher>(configuration.get());
-  if (plugin) solver = std::make_unique<btHydroelasticMultiBodyConstraintSolver>();
-  else solver = std::make_unique<btMultiBodyConstraintSolver>();
+  if (plugin)
+    solver = std::make_unique<btHydroelasticMultiBodyConstraintSolver>();
+  else
+    solver = std::make_unique<btMultiBodyConstraintSolver>();
   world = std::make_unique<btMultiBodyDynamicsWorld>(dispatcher.get(), &broadphase, solver.get(), configuration.get());
   if (plugin) hydroConfigureSolverInfo(world->getSolverInfo());
 }
@@ -44,8 +48,10 @@ namespace {
 void ReportDiagnostics(const urdf::Diagnostics& diagnostics, std::string* errors, std::string* warnings) {
   *errors = diagnostics.FirstError().empty() ? "" : diagnostics.FirstError() + "\n";
   for (const urdf::Diagnostic& d : diagnostics.all()) {
-    if (!d.is_error) *warnings += d.ToString() + "\n";
-    else if (d.ToString() + "\n" != *errors) *errors += d.ToString() + "\n";
+    if (!d.is_error)
+      *warnings += d.ToString() + "\n";
+    else if (d.ToString() + "\n" != *errors)
+      *errors += d.ToString() + "\n";
   }
 }
 
@@ -129,8 +135,10 @@ bool LoadSimulation(const std::string& file, const urdf::ReadOptions& read_optio
     for (size_t k = 0; k < scene->deformables.size(); ++k) {
       const urdf::Deformable& d = scene->deformables[k];
       fem::FemBody* body = simulation->deformables[k].get();
-      if (d.friction) stepper->addBody(body, *d.friction);
-      else stepper->addBody(body);  // its default μ
+      if (d.friction)
+        stepper->addBody(body, *d.friction);
+      else
+        stepper->addBody(body);  // its default μ
       stepper->setTriangleFanContact(body, d.triangle_fan_contact);
     }
   }

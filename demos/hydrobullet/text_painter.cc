@@ -16,37 +16,72 @@ constexpr const char* kDefaultFont = "/usr/share/fonts/truetype/dejavu/DejaVuSan
 // d bottom, e bottom left, f top left, g middle.
 const char* Segments(char c) {
   switch (c) {
-    case '0': return "abcdef";
-    case '1': return "bc";
-    case '2': return "abged";
-    case '3': return "abgcd";
-    case '4': return "fgbc";
-    case '5': return "afgcd";
-    case '6': return "afgedc";
-    case '7': return "abc";
-    case '8': return "abcdefg";
-    case '9': return "abcdfg";
-    case '-': return "g";
-    case 'e': return "adefg";
-    case 'P': case 'p': return "abefg";
-    case 'a': return "abcdeg";
-    case 'b': return "cdefg";
-    case 'c': return "deg";
-    case 'd': return "bcdeg";
-    case 'f': return "aefg";
-    case 'g': return "abcdfg";
-    case 'h': return "cefg";
-    case 'i': return "c";
-    case 'l': return "ef";
-    case 'm': case 'n': return "ceg";
-    case 'o': return "cdeg";
-    case 'r': return "eg";
-    case 's': return "afgcd";
-    case 't': return "defg";
-    case 'u': case 'v': case 'w': return "cde";
-    case 'x': return "bcefg";
-    case 'y': return "bcdfg";
-    default: return "";
+    case '0':
+      return "abcdef";
+    case '1':
+      return "bc";
+    case '2':
+      return "abged";
+    case '3':
+      return "abgcd";
+    case '4':
+      return "fgbc";
+    case '5':
+      return "afgcd";
+    case '6':
+      return "afgedc";
+    case '7':
+      return "abc";
+    case '8':
+      return "abcdefg";
+    case '9':
+      return "abcdfg";
+    case '-':
+      return "g";
+    case 'e':
+      return "adefg";
+    case 'P':
+    case 'p':
+      return "abefg";
+    case 'a':
+      return "abcdeg";
+    case 'b':
+      return "cdefg";
+    case 'c':
+      return "deg";
+    case 'd':
+      return "bcdeg";
+    case 'f':
+      return "aefg";
+    case 'g':
+      return "abcdfg";
+    case 'h':
+      return "cefg";
+    case 'i':
+      return "c";
+    case 'l':
+      return "ef";
+    case 'm':
+    case 'n':
+      return "ceg";
+    case 'o':
+      return "cdeg";
+    case 'r':
+      return "eg";
+    case 's':
+      return "afgcd";
+    case 't':
+      return "defg";
+    case 'u':
+    case 'v':
+    case 'w':
+      return "cde";
+    case 'x':
+      return "bcefg";
+    case 'y':
+      return "bcdfg";
+    default:
+      return "";
   }
 }
 
@@ -87,13 +122,27 @@ void DrawStrokeText(const std::string& text, double x, double y, double height) 
     };
     for (const char* s = Segments(ch); *s; ++s) {
       switch (*s) {
-        case 'a': line(0, 1, 1, 1); break;
-        case 'b': line(1, 1, 1, 0.5); break;
-        case 'c': line(1, 0.5, 1, 0); break;
-        case 'd': line(0, 0, 1, 0); break;
-        case 'e': line(0, 0, 0, 0.5); break;
-        case 'f': line(0, 0.5, 0, 1); break;
-        case 'g': line(0, 0.5, 1, 0.5); break;
+        case 'a':
+          line(0, 1, 1, 1);
+          break;
+        case 'b':
+          line(1, 1, 1, 0.5);
+          break;
+        case 'c':
+          line(1, 0.5, 1, 0);
+          break;
+        case 'd':
+          line(0, 0, 1, 0);
+          break;
+        case 'e':
+          line(0, 0, 0, 0.5);
+          break;
+        case 'f':
+          line(0, 0.5, 0, 1);
+          break;
+        case 'g':
+          line(0, 0.5, 1, 0.5);
+          break;
       }
     }
     if (ch == '+') {

@@ -16,7 +16,8 @@ std::string Quoted(const std::string& text) {
 bool FindFfmpeg(const std::string& ffmpeg, std::string* error) {
   const int status = std::system((Quoted(ffmpeg) + " -version >/dev/null 2>&1").c_str());
   if (status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == 0) return true;
-  *error = "--video needs ffmpeg, and '" + ffmpeg + "' does not run: install it (Debian: apt-get install ffmpeg), or leave out --video";
+  *error = "--video needs ffmpeg, and '" + ffmpeg +
+           "' does not run: install it (Debian: apt-get install ffmpeg), or leave out --video";
   return false;
 }
 

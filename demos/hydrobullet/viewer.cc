@@ -36,9 +36,7 @@ struct OrbitCamera {
   Vector3 target{Vector3::Zero()}, up{Vector3::UnitZ()};
   double distance{1}, yaw{0}, pitch{0.4}, fov_y_deg{35};
 
-  Vector3 Side() const {
-    return up.cross(std::abs(up.x()) < 0.9 ? Vector3::UnitX() : Vector3::UnitY()).normalized();
-  }
+  Vector3 Side() const { return up.cross(std::abs(up.x()) < 0.9 ? Vector3::UnitX() : Vector3::UnitY()).normalized(); }
   Vector3 Direction() const {  // from the target to the eye
     const Vector3 e1 = Side(), e2 = up.cross(e1);
     return std::cos(pitch) * (std::cos(yaw) * e1 + std::sin(yaw) * e2) + std::sin(pitch) * up;
@@ -93,7 +91,8 @@ class MousePull {
     distance_ = (hit.m_hitPointWorld - a).length();
     if (auto* body = const_cast<btRigidBody*>(btRigidBody::upcast(hit.m_collisionObject))) {
       body->setActivationState(DISABLE_DEACTIVATION);
-      rigid_ = std::make_unique<btPoint2PointConstraint>(*body, body->getCenterOfMassTransform().inverse() * hit.m_hitPointWorld);
+      rigid_ = std::make_unique<btPoint2PointConstraint>(
+          *body, body->getCenterOfMassTransform().inverse() * hit.m_hitPointWorld);
       rigid_->m_setting.m_impulseClamp = btScalar(30);
       rigid_->m_setting.m_tau = btScalar(0.001);
       world->addConstraint(rigid_.get(), true);
@@ -102,9 +101,10 @@ class MousePull {
     if (const auto* link = btMultiBodyLinkCollider::upcast(hit.m_collisionObject)) {
       btMultiBody* multibody = link->m_multiBody;
       const int index = link->m_link;
-      const btTransform X_WL = index < 0 ? multibody->getBaseWorldTransform() : multibody->getLink(index).m_cachedWorldTransform;
-      multibody_ = std::make_unique<btMultiBodyPoint2Point>(multibody, index, nullptr, X_WL.inverse() * hit.m_hitPointWorld,
-                                                            hit.m_hitPointWorld);
+      const btTransform X_WL =
+          index < 0 ? multibody->getBaseWorldTransform() : multibody->getLink(index).m_cachedWorldTransform;
+      multibody_ = std::make_unique<btMultiBodyPoint2Point>(multibody, index, nullptr,
+                                                            X_WL.inverse() * hit.m_hitPointWorld, hit.m_hitPointWorld);
       multibody_->setMaxAppliedImpulse(btScalar(30));
       world->addMultiBodyConstraint(multibody_.get());
       return true;
@@ -135,7 +135,7 @@ struct ViewState {
   OrbitCamera orbit;
   MousePull pull;
   bool paused{false}, step_once{false}, show_points{false}, quit{false};
-  int picks{0};  // bodies picked up with the mouse
+  int picks{0};              // bodies picked up with the mouse
   double speed_slider{0.5};  // 0: a tenth of real time, 0.5: real time, 1: as fast as possible
   bool orbiting{false}, panning{false}, sliding{false};
   double last_x{0}, last_y{0};
@@ -186,8 +186,10 @@ void Press(ViewState* v, bool right, double x, double y) {
   }
   Vector3 from, direction;
   PixelRay(v->orbit.ToCamera(), x, y, v->width, v->height, &from, &direction);
-  if (v->pull.Pick(v->simulation->world.get(), from, direction, 100 * v->orbit.distance)) ++v->picks;
-  else v->orbiting = true;
+  if (v->pull.Pick(v->simulation->world.get(), from, direction, 100 * v->orbit.distance))
+    ++v->picks;
+  else
+    v->orbiting = true;
 }
 
 void Release(ViewState* v, double x, double y) {
@@ -224,11 +226,21 @@ void Scroll(ViewState* v, double steps) { v->orbit.distance *= std::pow(kZoomPer
 
 void Replay(ViewState* v, const ViewerEvent& event) {
   switch (event.kind) {
-    case ViewerEvent::Kind::kKey: Key(v, event.key); break;
-    case ViewerEvent::Kind::kPress: Press(v, event.right, event.x, event.y); break;
-    case ViewerEvent::Kind::kMove: MoveCursor(v, event.x, event.y); break;
-    case ViewerEvent::Kind::kRelease: Release(v, event.x, event.y); break;
-    case ViewerEvent::Kind::kScroll: Scroll(v, event.scroll); break;
+    case ViewerEvent::Kind::kKey:
+      Key(v, event.key);
+      break;
+    case ViewerEvent::Kind::kPress:
+      Press(v, event.right, event.x, event.y);
+      break;
+    case ViewerEvent::Kind::kMove:
+      MoveCursor(v, event.x, event.y);
+      break;
+    case ViewerEvent::Kind::kRelease:
+      Release(v, event.x, event.y);
+      break;
+    case ViewerEvent::Kind::kScroll:
+      Scroll(v, event.scroll);
+      break;
   }
 }
 
@@ -245,9 +257,12 @@ void OnKey(GLFWwindow* window, int key, int, int action, int) {
 void OnButton(GLFWwindow* window, int button, int action, int) {
   double x, y;
   glfwGetCursorPos(window, &x, &y);
-  if (action == GLFW_RELEASE) Release(State(window), x, y);
-  else if (button == GLFW_MOUSE_BUTTON_LEFT) Press(State(window), false, x, y);
-  else if (button == GLFW_MOUSE_BUTTON_RIGHT || button == GLFW_MOUSE_BUTTON_MIDDLE) Press(State(window), true, x, y);
+  if (action == GLFW_RELEASE)
+    Release(State(window), x, y);
+  else if (button == GLFW_MOUSE_BUTTON_LEFT)
+    Press(State(window), false, x, y);
+  else if (button == GLFW_MOUSE_BUTTON_RIGHT || button == GLFW_MOUSE_BUTTON_MIDDLE)
+    Press(State(window), true, x, y);
 }
 
 void OnCursor(GLFWwindow* window, double x, double y) { MoveCursor(State(window), x, y); }
@@ -261,7 +276,8 @@ void OnResize(GLFWwindow* window, int width, int height) {
 }
 
 // The overlay in window pixels: readout top left, speed slider bottom right.
-void PaintOverlay(const ViewState& v, double sim_time, double real_time_factor, int patches, TextPainter* text_painter) {
+void PaintOverlay(const ViewState& v, double sim_time, double real_time_factor, int patches,
+                  TextPainter* text_painter) {
   glDisable(GL_DEPTH_TEST);
   glDisable(GL_LIGHTING);
   glMatrixMode(GL_PROJECTION);
@@ -271,8 +287,8 @@ void PaintOverlay(const ViewState& v, double sim_time, double real_time_factor, 
   glLoadIdentity();
   const double text = std::max(10.0, 0.022 * v.height);
   char line[160];
-  std::snprintf(line, sizeof(line), "t %.3f s   %.2fx real time   %d patches   %s%s", sim_time, real_time_factor, patches,
-                v.show_points ? "solver points" : "polygons", v.paused ? "   paused" : "");
+  std::snprintf(line, sizeof(line), "t %.3f s   %.2fx real time   %d patches   %s%s", sim_time, real_time_factor,
+                patches, v.show_points ? "solver points" : "polygons", v.paused ? "   paused" : "");
   glColor3f(0.1f, 0.1f, 0.12f);
   // Text is drawn upward from its baseline: flip it into the y-down overlay.
   glPushMatrix();
@@ -298,8 +314,10 @@ void PaintOverlay(const ViewState& v, double sim_time, double real_time_factor, 
   glEnd();
   glLineWidth(1);
   const double speed = SliderSpeed(v.speed_slider);
-  if (speed > 0) std::snprintf(line, sizeof(line), "speed %.2fx", speed);
-  else std::snprintf(line, sizeof(line), "speed fastest");
+  if (speed > 0)
+    std::snprintf(line, sizeof(line), "speed %.2fx", speed);
+  else
+    std::snprintf(line, sizeof(line), "speed fastest");
   glColor3f(0.1f, 0.1f, 0.12f);
   glPushMatrix();
   glTranslated(x0, y - 14, 0);
@@ -355,7 +373,8 @@ int View(const CommandLine& args, const ViewOptions& options) {
   size_t next_event = 0;
   while (!glfwWindowShouldClose(window) && !v.quit) {
     glfwPollEvents();
-    for (; next_event < script.size() && script[next_event].frame <= frame; ++next_event) Replay(&v, script[next_event]);
+    for (; next_event < script.size() && script[next_event].frame <= frame; ++next_event)
+      Replay(&v, script[next_event]);
     const auto now = Clock::now();
     const double wall = std::chrono::duration<double>(now - last).count();
     last = now;
@@ -377,8 +396,10 @@ int View(const CommandLine& args, const ViewOptions& options) {
         owed += wall * speed;
         steps = static_cast<int>(owed / dt);
         const int cap = std::max(1, static_cast<int>(0.05 / dt));  // slower than asked rather than frozen
-        if (steps > cap) steps = cap, owed = 0;
-        else owed -= steps * dt;
+        if (steps > cap)
+          steps = cap, owed = 0;
+        else
+          owed -= steps * dt;
       }
     } else if (v.step_once) {
       steps = 1;
@@ -414,8 +435,8 @@ int View(const CommandLine& args, const ViewOptions& options) {
   glfwTerminate();
   if (options.frames > 0) {
     // What the frames did, for tests and for replaying a script: the view and the bodies.
-    std::printf("%d frames, t = %.9g s%s%s\n", frame, simulation.time, options.screenshot.empty() ? "" : ", screenshot ",
-                options.screenshot.c_str());
+    std::printf("%d frames, t = %.9g s%s%s\n", frame, simulation.time,
+                options.screenshot.empty() ? "" : ", screenshot ", options.screenshot.c_str());
     const OrbitCamera& o = v.orbit;
     std::printf("camera yaw %.9g pitch %.9g distance %.9g target %.9g %.9g %.9g\n", o.yaw, o.pitch, o.distance,
                 o.target.x(), o.target.y(), o.target.z());
@@ -437,7 +458,8 @@ int View(const CommandLine& args, const ViewOptions& options) {
 namespace hydro {
 namespace cli {
 int View(const CommandLine&, const ViewOptions&) {
-  std::fprintf(stderr, "hydrobullet: view is not available: this build has HYDRO_BULLET_VIEWER or HYDRO_BULLET_RENDER OFF\n");
+  std::fprintf(stderr,
+               "hydrobullet: view is not available: this build has HYDRO_BULLET_VIEWER or HYDRO_BULLET_RENDER OFF\n");
   return 1;
 }
 }  // namespace cli

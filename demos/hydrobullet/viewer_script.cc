@@ -49,11 +49,16 @@ bool ParseViewerScript(const std::string& text, const std::string& name, std::ve
       event.kind = ViewerEvent::Kind::kKey;
       std::string key;
       words >> key;
-      if (key == "space") event.key = ' ';
-      else if (key == "period") event.key = '.';
-      else if (key == "p") event.key = 'p';
-      else if (key == "escape") event.key = 27;
-      else return fail("unknown key '" + key + "' (space, period, p or escape)");
+      if (key == "space")
+        event.key = ' ';
+      else if (key == "period")
+        event.key = '.';
+      else if (key == "p")
+        event.key = 'p';
+      else if (key == "escape")
+        event.key = 27;
+      else
+        return fail("unknown key '" + key + "' (space, period, p or escape)");
     } else if (kind == "press") {
       event.kind = ViewerEvent::Kind::kPress;
       std::string button;

@@ -21,10 +21,10 @@ struct ViewerEvent {
   enum class Kind { kKey, kPress, kMove, kRelease, kScroll };
   int frame{0};
   Kind kind{Kind::kKey};
-  char key{0};           // kKey: ' ', '.', 'p', or 27 (escape)
-  bool right{false};     // kPress: the right button (else the left)
-  double x{0}, y{0};     // kPress, kMove, kRelease
-  double scroll{0};      // kScroll: wheel steps, positive zooms in
+  char key{0};        // kKey: ' ', '.', 'p', or 27 (escape)
+  bool right{false};  // kPress: the right button (else the left)
+  double x{0}, y{0};  // kPress, kMove, kRelease
+  double scroll{0};   // kScroll: wheel steps, positive zooms in
 };
 
 // Reads `path`. On failure returns false with "path:line: what" in *error.

@@ -141,14 +141,16 @@ bool VtkSeries::WriteFrame(const Simulation& simulation, double t, std::string* 
   out << "</DataArray></Points>\n<Cells><DataArray type=\"Int64\" Name=\"connectivity\" format=\"ascii\">\n";
   int base = 0;
   for (const auto& d : simulation.deformables) {
-    for (const Tet& tet : d->tets()) out << base + tet[0] << ' ' << base + tet[1] << ' ' << base + tet[2] << ' ' << base + tet[3] << '\n';
+    for (const Tet& tet : d->tets())
+      out << base + tet[0] << ' ' << base + tet[1] << ' ' << base + tet[2] << ' ' << base + tet[3] << '\n';
     base += d->num_vertices();
   }
   out << "</DataArray><DataArray type=\"Int64\" Name=\"offsets\" format=\"ascii\">\n";
   for (int c = 1; c <= num_cells; ++c) out << 4 * c << '\n';
   out << "</DataArray><DataArray type=\"UInt8\" Name=\"types\" format=\"ascii\">\n";
   for (int c = 0; c < num_cells; ++c) out << "10\n";
-  out << "</DataArray></Cells>\n<CellData Scalars=\"strain\"><DataArray type=\"Float64\" Name=\"strain\" format=\"ascii\">\n";
+  out << "</DataArray></Cells>\n<CellData Scalars=\"strain\"><DataArray type=\"Float64\" Name=\"strain\" "
+         "format=\"ascii\">\n";
   for (const auto& d : simulation.deformables)
     for (double strain : d->CalcElementStrains()) {
       std::snprintf(buffer, sizeof(buffer), "%.6g\n", strain);

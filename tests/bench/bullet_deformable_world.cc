@@ -10,8 +10,6 @@
 #include <stdexcept>
 #include <utility>
 
-#include <Eigen/Geometry>
-#include <btBulletDynamicsCommon.h>
 #include <BulletSoftBody/btDeformableBodySolver.h>
 #include <BulletSoftBody/btDeformableGravityForce.h>
 #include <BulletSoftBody/btDeformableLinearElasticityForce.h>
@@ -19,15 +17,17 @@
 #include <BulletSoftBody/btDeformableMultiBodyDynamicsWorld.h>
 #include <BulletSoftBody/btSoftBody.h>
 #include <BulletSoftBody/btSoftBodyRigidBodyCollisionConfiguration.h>
+#include <btBulletDynamicsCommon.h>
+#include <Eigen/Geometry>
 
 namespace hydro {
 namespace bench {
 namespace {
 
-constexpr double kMaxSpeed = 100;         // m/s
-constexpr double kLowestZ = -0.05;        // m, with the ground plane
-constexpr double kGroundHalfWidth = 50;   // m
-constexpr double kGroundHalfDepth = 5;    // m
+constexpr double kMaxSpeed = 100;        // m/s
+constexpr double kLowestZ = -0.05;       // m, with the ground plane
+constexpr double kGroundHalfWidth = 50;  // m
+constexpr double kGroundHalfDepth = 5;   // m
 
 btVector3 Bt(const Eigen::Vector3d& v) { return btVector3(v.x(), v.y(), v.z()); }
 Eigen::Vector3d Eig(const btVector3& v) { return Eigen::Vector3d(v.x(), v.y(), v.z()); }
@@ -92,8 +92,8 @@ struct BulletDeformableWorld::Impl {
   std::vector<std::unique_ptr<btDeformableLagrangianForce>> forces;
   btDeformableGravityForce* gravity = nullptr;  // one, shared by every body
 
-  void AddBox(const Eigen::Vector3d& half_extents, const Eigen::Vector3d& center, double friction,
-              bool kinematic, int box_index);
+  void AddBox(const Eigen::Vector3d& half_extents, const Eigen::Vector3d& center, double friction, bool kinematic,
+              int box_index);
   void AddDeformable(const TetMeshInput& mesh);
   void MoveKinematicBoxes(double t);
   ~Impl();
@@ -205,8 +205,8 @@ void BulletDeformableWorld::Impl::AddDeformable(const TetMeshInput& mesh) {
   psb->m_cfg.kKHR = 1;  // contact hardness against kinematic and static objects
   psb->m_cfg.kCHR = 1;  // against dynamic rigid bodies
   psb->m_cfg.kDF = mesh.friction;
-  psb->m_cfg.collisions = btSoftBody::fCollision::SDF_RD | btSoftBody::fCollision::SDF_RDN |
-                          btSoftBody::fCollision::VF_DD;
+  psb->m_cfg.collisions =
+      btSoftBody::fCollision::SDF_RD | btSoftBody::fCollision::SDF_RDN | btSoftBody::fCollision::VF_DD;
   psb->m_sleepingThreshold = 0;
   psb->setActivationState(DISABLE_DEACTIVATION);
   psb->initializeFaceTree();
@@ -218,8 +218,8 @@ void BulletDeformableWorld::Impl::AddDeformable(const TetMeshInput& mesh) {
   // addForce does for the first one.
   const double E = mesh.youngs_modulus_Pa, nu = mesh.poisson_ratio;
   const double mu = E / (2 * (1 + nu)), lambda = E * nu / ((1 + nu) * (1 - 2 * nu));
-  auto elasticity = std::make_unique<btDeformableLinearElasticityForce>(mu, lambda, mesh.damping_alpha,
-                                                                       mesh.damping_beta);
+  auto elasticity =
+      std::make_unique<btDeformableLinearElasticityForce>(mu, lambda, mesh.damping_alpha, mesh.damping_beta);
   elasticity->addSoftBody(psb.get());
   elasticity->setIndices(deformable_solver->getIndices());
   deformable_solver->getLagrangianForceArray()->push_back(elasticity.get());
@@ -343,7 +343,8 @@ BulletDeformableResult BulletDeformableWorld::Run(int steps) {
       for (int j = 0; j < psb->m_tetras.size(); ++j) {
         const btSoftBody::Tetra& t = psb->m_tetras[j];
         const btVector3& x0 = t.m_n[0]->m_x;
-        const double ratio = (t.m_n[1]->m_x - x0).cross(t.m_n[2]->m_x - x0).dot(t.m_n[3]->m_x - x0) / w.rest_six_volumes[b][j];
+        const double ratio =
+            (t.m_n[1]->m_x - x0).cross(t.m_n[2]->m_x - x0).dot(t.m_n[3]->m_x - x0) / w.rest_six_volumes[b][j];
         if (!std::isfinite(ratio)) continue;
         result.min_volume_ratio = std::min(result.min_volume_ratio, ratio);
         result.max_volume_ratio = std::max(result.max_volume_ratio, ratio);

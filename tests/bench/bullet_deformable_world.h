@@ -43,9 +43,9 @@ struct TetMeshInput {
   double youngs_modulus_Pa;
   double poisson_ratio;
   double density_kg_per_m3;
-  double friction;             // Bullet's m_cfg.kDF; multiplied by the other side's (see above)
-  double damping_beta = 0.01;  // s: stiffness-proportional Rayleigh damping
-  double damping_alpha = 0;    // 1/s: mass-proportional Rayleigh damping (Bullet's default is 0.01)
+  double friction;                    // Bullet's m_cfg.kDF; multiplied by the other side's (see above)
+  double damping_beta = 0.01;         // s: stiffness-proportional Rayleigh damping
+  double damping_alpha = 0;           // 1/s: mass-proportional Rayleigh damping (Bullet's default is 0.01)
   Eigen::Vector3d velocity{0, 0, 0};  // initial velocity of every node, m/s
 };
 
@@ -68,12 +68,12 @@ struct BoxInput {
 //    elasticity is explicit: E = 1e5 needs dt ≲ 2 ms; stiff bodies go wrong while Bullet's velocity
 //    clamps keep node speeds small — watch the volume ratios in the result.
 struct BulletDeformableSettings {
-  bool implicit = true;          // false: Bullet's "explicit" scheme (elasticity explicit)
-  bool use_projection = true;    // contacts as velocity projections (else Lagrange multipliers)
-  double collision_margin = 0.002;  // m: a node is in contact within this distance of a shape
-  double sdf_voxel_size = 0.005;    // m: voxel of the rigid shapes' sparse SDF
-  int solver_iterations = 100;      // btContactSolverInfo::m_numIterations
-  double deformable_erp = 0.1;      // penetration recovery per step
+  bool implicit = true;                        // false: Bullet's "explicit" scheme (elasticity explicit)
+  bool use_projection = true;                  // contacts as velocity projections (else Lagrange multipliers)
+  double collision_margin = 0.002;             // m: a node is in contact within this distance of a shape
+  double sdf_voxel_size = 0.005;               // m: voxel of the rigid shapes' sparse SDF
+  int solver_iterations = 100;                 // btContactSolverInfo::m_numIterations
+  double deformable_erp = 0.1;                 // penetration recovery per step
   double deformable_max_error_reduction = 20;  // m/s cap of the recovery velocity
   bool split_impulse = true;
 };
@@ -89,12 +89,12 @@ struct BulletDeformableScene {
 };
 
 struct BulletDeformableResult {
-  int steps = 0;                 // steps taken (fewer than asked when it went unstable)
-  double seconds_per_step = 0;   // wall time of stepSimulation only
+  int steps = 0;                // steps taken (fewer than asked when it went unstable)
+  double seconds_per_step = 0;  // wall time of stepSimulation only
   bool stable = true;
-  std::string why_unstable;      // the first failure, empty when stable
-  double max_speed = 0;          // largest node speed seen after any step, m/s
-  double lowest_z = 0;           // lowest node z seen after any step (and at the start), m
+  std::string why_unstable;  // the first failure, empty when stable
+  double max_speed = 0;      // largest node speed seen after any step, m/s
+  double lowest_z = 0;       // lowest node z seen after any step (and at the start), m
   // Smallest and largest current/rest tet volume seen after any step. The criteria above miss
   // two failures of Bullet's: a body flattened or inverted (min <= 0) and an explosion hidden by
   // Bullet's own velocity clamps (max >> 1).

@@ -232,7 +232,6 @@ constexpr double kArchDt = 0.04;
 // first second, while the joints settle, takes more Newton iterations than the rest.
 constexpr int kArchWarmup = 5, kArchSteps = 250;
 
-
 std::vector<scenes::TetMesh> ArchMeshes() { return scenes::MakeArch(9, 0.5, 0.15, 0.2, 2e-5); }
 
 // Arch of nine stiff voussoirs (002 §VII-B), ours, δt = 40 ms: 250 steps (10 s) after 5 warm-up steps.
@@ -279,7 +278,8 @@ void BM_ArchBullet(benchmark::State& state) {
   scene.ground_friction = 1.0;
   int k = 0;
   for (const scenes::TetMesh& mesh : ArchMeshes())
-    scene.deformables.push_back(BulletMesh("voussoir " + std::to_string(k++), mesh.vertices, mesh.tets, scenes::StoneMaterial(), 1.0));
+    scene.deformables.push_back(
+        BulletMesh("voussoir " + std::to_string(k++), mesh.vertices, mesh.tets, scenes::StoneMaterial(), 1.0));
   RunBulletScene(state, scene, kArchWarmup, kArchSteps, "arch", 4);  // the keystone
 }
 BENCHMARK(BM_ArchBullet)->Iterations(1)->UseManualTime()->Unit(benchmark::kMillisecond);
@@ -297,7 +297,8 @@ void BM_GraspOurs(benchmark::State& state) {
   const double z_warm = scene.object().CalcCenterOfMass().z();
   const double grip_warm = scene.ObjectHeightInGrip(), lift_warm = scene.lift_height();
   OurSteps timed(scene.deformables(), dt);
-  for (auto _ : state) state.SetIterationTime(timed.Run(static_cast<int>(std::lround(kGraspSteps * kGraspDt / dt)), step));
+  for (auto _ : state)
+    state.SetIterationTime(timed.Run(static_cast<int>(std::lround(kGraspSteps * kGraspDt / dt)), step));
   timed.Report(state, 3 * scene.object().num_vertices());
   state.counters["tets"] = scene.object().num_tets();
   state.counters["object_rise_mm"] = 1e3 * (scene.object().CalcCenterOfMass().z() - z_warm);

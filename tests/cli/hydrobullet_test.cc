@@ -74,8 +74,9 @@ TEST(HydrobulletTest, HelpAndUsageErrors) {
 
 TEST(HydrobulletTest, BadFilesFailWithOneLineReason) {
   const fs::path bad = fs::temp_directory_path() / "hydrobullet_bad.urdf";
-  std::ofstream(bad) << "<robot name=\"r\">\n<link name=\"a\">\n<collision><geometry>\n<torus/>\n</geometry></collision>\n"
-                        "</link></robot>\n";
+  std::ofstream(bad)
+      << "<robot name=\"r\">\n<link name=\"a\">\n<collision><geometry>\n<torus/>\n</geometry></collision>\n"
+         "</link></robot>\n";
   for (const char* command : {"inspect", "contact", "run"}) {
     const Result r = Tool(std::string(command) + " " + bad.string());
     EXPECT_EQ(r.exit_code, 1) << command;
@@ -136,8 +137,9 @@ TEST(HydrobulletTest, RunWritesCsvJsonAndVtkSeries) {
   const fs::path out = fs::temp_directory_path() / ("hydrobullet_run_" + std::to_string(::getpid()));
   fs::remove_all(out);
   for (bool plugin : {true, false}) {
-    const Result r = Tool("run " + Scene("box_stack.sdf") + " --duration 0.05 --dt 0.001 --out " + out.string() +
-                          (plugin ? "" : " --no-plugin") + " --set box3.velocity=0.1,0,0,0,0,0 --set box1.pose=0,0,0.0499,0,0,0.5");
+    const Result r =
+        Tool("run " + Scene("box_stack.sdf") + " --duration 0.05 --dt 0.001 --out " + out.string() +
+             (plugin ? "" : " --no-plugin") + " --set box3.velocity=0.1,0,0,0,0,0 --set box1.pose=0,0,0.0499,0,0,0.5");
     ASSERT_EQ(r.exit_code, 0) << r.err;
     const auto bodies = Lines((out / "bodies.csv").string());
     ASSERT_FALSE(bodies.empty());
@@ -313,7 +315,8 @@ TEST(HydrobulletTest, BulletWorldFilesTakeComplianceFromRules) {
   // Run at the file's own step (1/60 s): the crate rests on a patch carrying its weight.
   const fs::path out = fs::temp_directory_path() / ("hydrobullet_bullet_" + std::to_string(::getpid()));
   fs::remove_all(out);
-  const Result run = Tool("run " + Scene("crate_on_ground.bullet") + " --compliant all --duration 1 --out " + out.string());
+  const Result run =
+      Tool("run " + Scene("crate_on_ground.bullet") + " --compliant all --duration 1 --out " + out.string());
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_NE(run.out.find("60 steps of 0.0166667 s"), std::string::npos) << run.out;
   const auto contacts = Lines((out / "contacts.csv").string());
@@ -339,8 +342,9 @@ TEST(HydrobulletTest, BulletWorldFilesTakeComplianceFromRules) {
   fs::remove_all(out);
 
   // --set moves the file's bodies by name: pushed at 0.5 m/s, the crate slides (μ stops it).
-  const Result pushed = Tool("run " + Scene("crate_on_ground.bullet") +
-                             " --compliant all --duration 0.1 --set crate.velocity=0.5,0,0,0,0,0 --out " + out.string());
+  const Result pushed =
+      Tool("run " + Scene("crate_on_ground.bullet") +
+           " --compliant all --duration 0.1 --set crate.velocity=0.5,0,0,0,0,0 --out " + out.string());
   ASSERT_EQ(pushed.exit_code, 0) << pushed.err;
   const auto rows = Lines((out / "bodies.csv").string());
   ASSERT_FALSE(rows.empty());
@@ -350,8 +354,8 @@ TEST(HydrobulletTest, BulletWorldFilesTakeComplianceFromRules) {
   ASSERT_EQ(crate[1], "crate");
   EXPECT_GT(std::stod(crate[2]), 0.2 + 0.01) << rows.back();  // it started at x = 0.2
   fs::remove_all(out);
-  const Result unknown = Tool("run " + Scene("crate_on_ground.bullet") + " --set barrel.pose=0,0,1,0,0,0 --out " +
-                              out.string());
+  const Result unknown =
+      Tool("run " + Scene("crate_on_ground.bullet") + " --set barrel.pose=0,0,1,0,0,0 --out " + out.string());
   EXPECT_EQ(unknown.exit_code, 1);
   EXPECT_NE(unknown.err.find("--set: no moving rigid body named 'barrel'"), std::string::npos) << unknown.err;
   fs::remove_all(out);
@@ -497,7 +501,8 @@ TEST(HydrobulletTest, PyBulletStyleFilesRun) {
   const fs::path out = fs::temp_directory_path() / ("hydrobullet_pybullet_style_" + std::to_string(::getpid()));
   for (const char* extra : {"", " --compliant all"}) {
     fs::remove_all(out);
-    const Result arm = Tool("run " + PyBulletStyle("nameless_arm.urdf") + " --duration 0.2 --out " + out.string() + extra);
+    const Result arm =
+        Tool("run " + PyBulletStyle("nameless_arm.urdf") + " --duration 0.2 --out " + out.string() + extra);
     ASSERT_EQ(arm.exit_code, 0) << arm.err;
     const Json summary = ReadJsonFile(out / "summary.json");
     EXPECT_EQ(summary["steps"].number, 200);
@@ -568,8 +573,11 @@ std::pair<int, int> PngSize(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   unsigned char header[24] = {};
   in.read(reinterpret_cast<char*>(header), sizeof(header));
-  if (!in || std::memcmp(header, "\x89PNG\r\n\x1a\n", 8) != 0 || std::memcmp(header + 12, "IHDR", 4) != 0) return {0, 0};
-  auto be32 = [&](int at) { return (header[at] << 24) | (header[at + 1] << 16) | (header[at + 2] << 8) | header[at + 3]; };
+  if (!in || std::memcmp(header, "\x89PNG\r\n\x1a\n", 8) != 0 || std::memcmp(header + 12, "IHDR", 4) != 0)
+    return {0, 0};
+  auto be32 = [&](int at) {
+    return (header[at] << 24) | (header[at + 1] << 16) | (header[at + 2] << 8) | header[at + 3];
+  };
   return {be32(16), be32(20)};
 }
 
@@ -599,9 +607,10 @@ TEST(HydrobulletTest, PlotsARunsContactsAndBodies) {
   }
   // Every panel's axes are labelled (in the script gnuplot drew from).
   const std::string pair_script = ReadText(pair.string() + ".gp");
-  for (const char* label : {"time (s)", "normal force (N)", "contact area (m^2)", "max pressure (Pa)",
-                            "centre of pressure (m)"})
-    EXPECT_NE(pair_script.find(std::string("set ") + (std::string(label) == "time (s)" ? "x" : "y") + "label '" + label + "'"),
+  for (const char* label :
+       {"time (s)", "normal force (N)", "contact area (m^2)", "max pressure (Pa)", "centre of pressure (m)"})
+    EXPECT_NE(pair_script.find(std::string("set ") + (std::string(label) == "time (s)" ? "x" : "y") + "label '" +
+                               label + "'"),
               std::string::npos)
         << label;
   const std::string bodies_script = ReadText(bodies.string() + ".gp");
@@ -611,8 +620,9 @@ TEST(HydrobulletTest, PlotsARunsContactsAndBodies) {
   const std::string pair_data = ReadText(pair.string() + ".dat");
   EXPECT_NEAR(std::stod(pair_data.substr(pair_data.find(' ') + 1)), 0.00567 * 9.81, 1e-3);
 
-  const Result no_gnuplot = Tool("plot " + out.string() + " --out " + (out / "p2").string() +
-                                 " 2>&1; HYDROBULLET_GNUPLOT=/nonexistent/gnuplot " + HYDROBULLET_PATH + " plot " + out.string());
+  const Result no_gnuplot =
+      Tool("plot " + out.string() + " --out " + (out / "p2").string() +
+           " 2>&1; HYDROBULLET_GNUPLOT=/nonexistent/gnuplot " + HYDROBULLET_PATH + " plot " + out.string());
   EXPECT_EQ(no_gnuplot.exit_code, 1);
   EXPECT_NE(no_gnuplot.err.find("not found: install it (Debian: apt-get install gnuplot-nox)"), std::string::npos)
       << no_gnuplot.err;

@@ -81,7 +81,10 @@ class JsonParser {
         if (s_[i_++] != ':') return false;
         if (!Value(&out->object[key])) return false;
         Skip();
-        if (s_[i_] == ',') { ++i_; continue; }
+        if (s_[i_] == ',') {
+          ++i_;
+          continue;
+        }
         if (s_[i_] == '}') return ++i_, true;
         return false;
       }
@@ -95,7 +98,10 @@ class JsonParser {
         out->array.emplace_back();
         if (!Value(&out->array.back())) return false;
         Skip();
-        if (s_[i_] == ',') { ++i_; continue; }
+        if (s_[i_] == ',') {
+          ++i_;
+          continue;
+        }
         if (s_[i_] == ']') return ++i_, true;
         return false;
       }

@@ -65,9 +65,12 @@ PressurePixels CountPressurePixels(const Image& image) {
       const unsigned char* p = image.At(x, y);
       const bool is_warm = p[0] > 150 && p[0] > p[1] + 60 && p[0] > p[2] + 60;
       const bool is_cold = p[2] > 150 && p[2] > p[0] + 60 && p[2] > p[1] + 30;
-      const bool near = std::abs(x - image.width / 2) < image.width / 10 && std::abs(y - image.height / 2) < image.width / 10;
-      if (near) counts.warm += is_warm, counts.cold += is_cold;
-      else if (x > image.width / 5) counts.warm_far += is_warm;
+      const bool near =
+          std::abs(x - image.width / 2) < image.width / 10 && std::abs(y - image.height / 2) < image.width / 10;
+      if (near)
+        counts.warm += is_warm, counts.cold += is_cold;
+      else if (x > image.width / 5)
+        counts.warm_far += is_warm;
     }
   return counts;
 }
@@ -79,7 +82,8 @@ TEST(RenderTest, TheRestingBallsPatchIsWarmUnderTheBall) {
   const fs::path image_path = fs::temp_directory_path() / ("hydrobullet_render_" + std::to_string(::getpid()) + ".png");
   const std::string command = "render " + std::string(SCENES_DIR) +
                               "/ball_on_plate.sdf --set ball.pose=0,0,0.016,0,0,0 --time 0.3 --camera 0,0,0.2,0,0,0 "
-                              "--width 480 --height 360 --out " + image_path.string();
+                              "--width 480 --height 360 --out " +
+                              image_path.string();
   ASSERT_EQ(Tool(command), 0);
   Image image;
   ASSERT_TRUE(ReadPng(image_path.string(), &image));
@@ -88,8 +92,8 @@ TEST(RenderTest, TheRestingBallsPatchIsWarmUnderTheBall) {
   const size_t colours = CountColours(image);
   EXPECT_GT(colours, 50u) << "a shaded scene, not a blank image";
   const PressurePixels patch = CountPressurePixels(image);
-  std::printf("patch contact: %zu colours; near the centre %d warm and %d cold pixels; %d warm elsewhere\n",
-              colours, patch.warm, patch.cold, patch.warm_far);
+  std::printf("patch contact: %zu colours; near the centre %d warm and %d cold pixels; %d warm elsewhere\n", colours,
+              patch.warm, patch.cold, patch.warm_far);
   EXPECT_GT(patch.warm, 20) << "high pressure under the ball";
   EXPECT_GT(patch.cold, 5) << "low pressure at the patch's rim";
   EXPECT_EQ(patch.warm_far, 0);
@@ -107,8 +111,10 @@ TEST(RenderTest, TheRestingBallsPatchIsWarmUnderTheBall) {
 // drawn in strokes instead, and the picture is still made.
 TEST(RenderTest, StrainHasItsOwnLabelledColourBar) {
   const fs::path image_path = fs::temp_directory_path() / ("hydrobullet_strain_" + std::to_string(::getpid()) + ".png");
-  const std::string command = "render " + std::string(SCENES_DIR) + "/soft_block.sdf --time 0.2 --width 640 --height 400 "
-                              "--out " + image_path.string();
+  const std::string command = "render " + std::string(SCENES_DIR) +
+                              "/soft_block.sdf --time 0.2 --width 640 --height 400 "
+                              "--out " +
+                              image_path.string();
   struct Bar {
     int red_top{0}, blue_bottom{0}, dark_labels{0};
   };
@@ -167,9 +173,11 @@ TEST(RenderTest, RunWritesAVideoThroughFfmpeg) {
   const std::string run = "run " + std::string(SCENES_DIR) + "/coin.sdf --duration 0.3 --out " + dir.string() +
                           " --width 320 --height 180 --video " + video;
   ASSERT_EQ(Tool(run), 0);
-  EXPECT_EQ(Output("ffprobe -v error -count_frames -select_streams v:0 -show_entries stream=nb_read_frames,width,height "
-                   "-of csv=p=0 " + video),
-            "320,180,10\n");
+  EXPECT_EQ(
+      Output("ffprobe -v error -count_frames -select_streams v:0 -show_entries stream=nb_read_frames,width,height "
+             "-of csv=p=0 " +
+             video),
+      "320,180,10\n");
   fs::remove_all(dir);
   const std::string missing =
       Output("HYDROBULLET_FFMPEG=/nonexistent/ffmpeg " + std::string(HYDROBULLET_PATH) + " " + run + " 2>&1");
@@ -189,10 +197,10 @@ TEST(ViewerTest, TheWindowShowsThePatchUnderXvfb) {
   // Under AddressSanitizer the X and GLX libraries' own allocations at exit are not ours to find:
   // leak detection is off for this child only (every other check stays on).
   const std::string command = "ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 xvfb-run -a -s '-screen 0 1024x768x24' " +
-                              std::string(HYDROBULLET_PATH) + " view " +
-                              std::string(SCENES_DIR) +
+                              std::string(HYDROBULLET_PATH) + " view " + std::string(SCENES_DIR) +
                               "/ball_on_plate.sdf --set ball.pose=0,0,0.016,0,0,0 --camera 0,0,0.2,0,0,0 --width 480 "
-                              "--height 360 --frames 100 --screenshot " + image_path.string() + " >/dev/null 2>&1";
+                              "--height 360 --frames 100 --screenshot " +
+                              image_path.string() + " >/dev/null 2>&1";
   const int status = std::system(command.c_str());
   ASSERT_EQ(WEXITSTATUS(status), 0) << command;
   Image image;

@@ -14,18 +14,19 @@ namespace {
 TEST(ViewerScriptTest, ReadsEveryEventKind) {
   std::vector<ViewerEvent> events;
   std::string error;
-  ASSERT_TRUE(ParseViewerScript("# a drag\n"
-                                "3 press left 10 20.5\n"
-                                "\n"
-                                "3 move 11 -2   # past the window's edge is allowed\n"
-                                "4 release 11 -2\n"
-                                "7 press right 1 2\n"
-                                "9 scroll -1.5\n"
-                                "9 key space\n"
-                                "10 key period\n"
-                                "11 key p\n"
-                                "12 key escape\n",
-                                "s.txt", &events, &error))
+  ASSERT_TRUE(
+      ParseViewerScript("# a drag\n"
+                        "3 press left 10 20.5\n"
+                        "\n"
+                        "3 move 11 -2   # past the window's edge is allowed\n"
+                        "4 release 11 -2\n"
+                        "7 press right 1 2\n"
+                        "9 scroll -1.5\n"
+                        "9 key space\n"
+                        "10 key period\n"
+                        "11 key p\n"
+                        "12 key escape\n",
+                        "s.txt", &events, &error))
       << error;
   ASSERT_EQ(events.size(), 9u);
   EXPECT_EQ(events[0].frame, 3);

@@ -50,7 +50,8 @@ int main() {
     }
   }
   double last_speed = 0;
-  for (btRigidBody* box : boxes) last_speed = std::max(last_speed, static_cast<double>(box->getLinearVelocity().length()));
+  for (btRigidBody* box : boxes)
+    last_speed = std::max(last_speed, static_cast<double>(box->getLinearVelocity().length()));
   std::printf("basic_demo (%s): %zu patches, fastest %.2f m/s, lowest bottom %.2e m, speed after 4 s %.2e m/s\n",
               sizeof(btScalar) == sizeof(double) ? "double" : "float", patches, fastest, lowest, last_speed);
   for (auto& body : bodies) world.removeRigidBody(body.get());

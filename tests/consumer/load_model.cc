@@ -75,10 +75,11 @@ int main() {
   const std::vector<btHydroelasticContactPatch> patches = hydroGetContactPatches(&dispatcher, dt);
   const btScalar up = patches.size() == 1 ? std::abs(patches[0].m_forceOnBody0.z()) : 0;
   const btScalar z = box >= 0 ? loader.getLinkWorldTransform(box).getOrigin().z() : 0;
-  std::printf("load_model (%s): %d bodies, step %.4f s, %zu patch(es) carrying %.4f N (weight 9.81 N), box at z = %.6f m; "
-              "broken file refused: %s",
-              sizeof(btScalar) == sizeof(double) ? "double" : "float", loader.getNumBodies(), dt, patches.size(), up, z,
-              refused.getErrors());
+  std::printf(
+      "load_model (%s): %d bodies, step %.4f s, %zu patch(es) carrying %.4f N (weight 9.81 N), box at z = %.6f m; "
+      "broken file refused: %s",
+      sizeof(btScalar) == sizeof(double) ? "double" : "float", loader.getNumBodies(), dt, patches.size(), up, z,
+      refused.getErrors());
   ok = ok && loader.getNumBodies() == 2 && box >= 0 && std::abs(dt - 0.001) < 1e-6 &&
        std::abs(up - 9.81) < 0.02 * 9.81 && std::abs(z - 0.05) < 1e-3;
   std::remove(path.c_str());

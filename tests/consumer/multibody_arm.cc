@@ -53,9 +53,10 @@ int main() {
     const btHydroelasticContactPatch& patch = patches[0];
     const btScalar up = patch.m_body0 == &collider ? patch.m_forceOnBody0.z() : -patch.m_forceOnBody0.z();
     const btScalar moment = up * patch.m_centerOfPressure.x(), expected = mass * btScalar(9.81) * half_length;
-    std::printf("multibody_arm (%s): tip force %.4f N at x = %.4f m, moment %.4f N·m (m·g·L/2 = %.4f), joint at %.2e rad\n",
-                sizeof(btScalar) == sizeof(double) ? "double" : "float", up, patch.m_centerOfPressure.x(), moment,
-                expected, arm.getJointPos(0));
+    std::printf(
+        "multibody_arm (%s): tip force %.4f N at x = %.4f m, moment %.4f N·m (m·g·L/2 = %.4f), joint at %.2e rad\n",
+        sizeof(btScalar) == sizeof(double) ? "double" : "float", up, patch.m_centerOfPressure.x(), moment, expected,
+        arm.getJointPos(0));
     ok = std::abs(moment - expected) < 0.02 * expected && std::abs(arm.getJointPos(0)) < 0.05;
   }
   world.removeCollisionObject(&collider);

@@ -57,10 +57,12 @@ int main() {
       }
     }
     ok = ok && !hydroGetPatchPolygon(patch, patch.m_numPolygons, &vertices, &pressures, &normal);
-    std::printf("patch_readout (%s): force %.4f N up (weight %.4f N), %d polygons read, max pressure %.1f Pa (patch says %.1f), "
-                "%lld patch-steps in the last 1000 steps\n",
-                sizeof(btScalar) == sizeof(double) ? "double" : "float", up, weight, read, largest, patch.m_maxPressure,
-                stats.m_patches);
+    std::printf(
+        "patch_readout (%s): force %.4f N up (weight %.4f N), %d polygons read, max pressure %.1f Pa (patch says "
+        "%.1f), "
+        "%lld patch-steps in the last 1000 steps\n",
+        sizeof(btScalar) == sizeof(double) ? "double" : "float", up, weight, read, largest, patch.m_maxPressure,
+        stats.m_patches);
     ok = ok && std::abs(up - weight) < 0.02 * weight && read == patch.m_numPolygons && read > 10 &&
          std::abs(largest - patch.m_maxPressure) <= 1e-3 * patch.m_maxPressure && stats.m_patches == 1000;
   }

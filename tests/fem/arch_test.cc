@@ -1,7 +1,7 @@
 // The masonry arch of 002 §VII-B: nine stiff deformable voussoirs (E = 20 GPa, ν = 0.3,
-// ρ = 2300 kg/m³; inner radius 0.5 m, 0.15 m thick, 0.2 m deep) standing on a rigid floor, stepped at 40 ms inside Bullet's stepSimulation with
-// deformable–deformable patch contact. With μ = 1.0 friction holds it up for 60 s; with μ = 0.2
-// the joints slide and it falls.
+// ρ = 2300 kg/m³; inner radius 0.5 m, 0.15 m thick, 0.2 m deep) standing on a rigid floor, stepped at 40 ms inside
+// Bullet's stepSimulation with deformable–deformable patch contact. With μ = 1.0 friction holds it up for 60 s; with μ
+// = 0.2 the joints slide and it falls.
 #include <gtest/gtest.h>
 
 #include <BulletCollision/BroadphaseCollision/btDbvtBroadphase.h>
@@ -24,7 +24,7 @@ namespace fem {
 namespace {
 
 struct ArchRun {
-  double crown_drop_m{0};    // how far the keystone's centroid fell
+  double crown_drop_m{0};     // how far the keystone's centroid fell
   double widest_spread_m{0};  // how far a springing block slid outward
   bool converged{true};
   int most_iterations{0};
@@ -62,7 +62,8 @@ ArchRun RunArch(double mu, double duration, double dt = 0.04) {
   // sinks 9.7 mm in the minute.
   deformables.setStictionSpeed(1e-6);
   for (size_t k = 0; k < meshes.size(); ++k) {
-    blocks.push_back(std::make_unique<FemBody>("voussoir " + std::to_string(k), meshes[k].vertices, meshes[k].tets, stone));
+    blocks.push_back(
+        std::make_unique<FemBody>("voussoir " + std::to_string(k), meshes[k].vertices, meshes[k].tets, stone));
     deformables.addBody(blocks.back().get(), mu);
     deformables.setTriangleFanContact(blocks.back().get(), true);  // faces of two triangles
   }
@@ -80,12 +81,14 @@ ArchRun RunArch(double mu, double duration, double dt = 0.04) {
     run.contacts = std::max(run.contacts, deformables.getLastNumContacts());
     if (keystone.CalcCenterOfMass().z() < 0.3) break;  // fallen
     if ((steps - i) * dt <= 1.0)
-      for (const auto& block : blocks) run.final_speed_m_per_s = std::max(run.final_speed_m_per_s, block->v().cwiseAbs().maxCoeff());
+      for (const auto& block : blocks)
+        run.final_speed_m_per_s = std::max(run.final_speed_m_per_s, block->v().cwiseAbs().maxCoeff());
   }
   run.seconds_per_step =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() / std::max(steps, 1);
   run.crown_drop_m = crown0 - keystone.CalcCenterOfMass().z();
-  run.widest_spread_m = std::max(blocks.back()->CalcCenterOfMass().x() - right0, left0 - blocks.front()->CalcCenterOfMass().x());
+  run.widest_spread_m =
+      std::max(blocks.back()->CalcCenterOfMass().x() - right0, left0 - blocks.front()->CalcCenterOfMass().x());
   return run;
 }
 
@@ -98,10 +101,11 @@ constexpr double kStandingTime = 60.0;
 
 TEST(ArchTest, StandsWithHighFrictionForAMinute) {
   const ArchRun run = RunArch(1.0, kStandingTime);
-  std::printf("arch, μ = 1.0, %.0f s at 40 ms: keystone dropped %.2e m, springing slid %.2e m, up to %d contact points, "
-              "≤ %d Newton iterations, %.2f ms per step; fastest vertex in the last second %.1e m/s\n",
-              kStandingTime, run.crown_drop_m, run.widest_spread_m, run.contacts, run.most_iterations, 1e3 * run.seconds_per_step,
-              run.final_speed_m_per_s);
+  std::printf(
+      "arch, μ = 1.0, %.0f s at 40 ms: keystone dropped %.2e m, springing slid %.2e m, up to %d contact points, "
+      "≤ %d Newton iterations, %.2f ms per step; fastest vertex in the last second %.1e m/s\n",
+      kStandingTime, run.crown_drop_m, run.widest_spread_m, run.contacts, run.most_iterations,
+      1e3 * run.seconds_per_step, run.final_speed_m_per_s);
   EXPECT_TRUE(run.converged);
   // At rest, not rocking: the arch had rocked out of its plane in a two-step cycle at 2 cm/s
   // (see BoundDepthByOverlap); creep at the regularized friction's 1 µm/s is what remains.
@@ -128,7 +132,8 @@ TEST(ArchTest, StoneBlocksRestOnTheFloorWithoutRocking) {
       for (int b = 0; b < 8; ++b)
         corners[b] = Vector3(b & 1 ? 0.075 : -0.075, b & 2 ? 0.1 : -0.1, k * (0.15 - 2e-5) + (b & 4 ? 0.15 : 0));
       const scenes::TetMesh mesh = scenes::MakeHexahedron(corners);
-      stones.push_back(std::make_unique<FemBody>("stone " + std::to_string(k), mesh.vertices, mesh.tets, scenes::StoneMaterial()));
+      stones.push_back(
+          std::make_unique<FemBody>("stone " + std::to_string(k), mesh.vertices, mesh.tets, scenes::StoneMaterial()));
       deformables.addBody(stones.back().get(), 1.0);
       deformables.setTriangleFanContact(stones.back().get(), true);
     }
@@ -138,8 +143,9 @@ TEST(ArchTest, StoneBlocksRestOnTheFloorWithoutRocking) {
       if (i >= 75)
         for (const auto& stone : stones) fastest = std::max(fastest, stone->v().cwiseAbs().maxCoeff());
     }
-    std::printf("%d stone block(s) on the floor, 40 ms steps: fastest vertex over the last second %.1e m/s, top at %.5f m\n",
-                count, fastest, stones.back()->CalcCenterOfMass().z());
+    std::printf(
+        "%d stone block(s) on the floor, 40 ms steps: fastest vertex over the last second %.1e m/s, top at %.5f m\n",
+        count, fastest, stones.back()->CalcCenterOfMass().z());
     EXPECT_LT(fastest, 1e-4);
     EXPECT_NEAR(stones.back()->CalcCenterOfMass().z(), 0.075 + (count - 1) * (0.15 - 2e-5), 1e-3);
   }

@@ -32,7 +32,8 @@ struct World {
     world->setGravity(btVector3(0, 0, -9.81));
   }
   ~World() {
-    for (int i = world->getNumCollisionObjects() - 1; i >= 0; --i) world->removeCollisionObject(world->getCollisionObjectArray()[i]);
+    for (int i = world->getNumCollisionObjects() - 1; i >= 0; --i)
+      world->removeCollisionObject(world->getCollisionObjectArray()[i]);
   }
   btRigidBody* Add(btCollisionShape* shape, double mass, const btVector3& at) {
     btVector3 inertia(0, 0, 0);
@@ -95,7 +96,8 @@ TEST(BulletDeformablesTest, NeoHookeanBallRestsLikeTheCorotationalOne) {
     World world;
     btStaticPlaneShape ground(btVector3(0, 0, 1), 0);
     world.Add(&ground, 0, btVector3(0, 0, 0));
-    FemBody ball = SoftBall(0.05, Vector3(0, 0, 0.06), 2, k == 0 ? MaterialModel::kCorotational : MaterialModel::kNeoHookean);
+    FemBody ball =
+        SoftBall(0.05, Vector3(0, 0, 0.06), 2, k == 0 ? MaterialModel::kCorotational : MaterialModel::kNeoHookean);
     btDeformableBodies deformables(world.world.get());
     deformables.addBody(&ball);
     const double dt = 0.01;
@@ -103,9 +105,10 @@ TEST(BulletDeformablesTest, NeoHookeanBallRestsLikeTheCorotationalOne) {
     const ContactSolveReport& report = deformables.getLastReports()[0];
     const double weight = ball.CalcMass() * 9.81;
     rest_height[k] = ball.CalcCenterOfMass().z();
-    std::printf("%s ball on Bullet's plane: contact force %.5f N, weight %.5f N, centre at %.6f m, max speed %.1e m/s\n",
-                k == 0 ? "corotational" : "Neo-Hookean", report.impulse_on_body_W.z() / dt, weight, rest_height[k],
-                ball.v().cwiseAbs().maxCoeff());
+    std::printf(
+        "%s ball on Bullet's plane: contact force %.5f N, weight %.5f N, centre at %.6f m, max speed %.1e m/s\n",
+        k == 0 ? "corotational" : "Neo-Hookean", report.impulse_on_body_W.z() / dt, weight, rest_height[k],
+        ball.v().cwiseAbs().maxCoeff());
     EXPECT_TRUE(report.converged);
     EXPECT_NEAR(report.impulse_on_body_W.z() / dt, weight, 1e-3 * weight);
     EXPECT_LT(ball.v().cwiseAbs().maxCoeff(), 1e-5);
@@ -170,8 +173,8 @@ TEST(BulletDeformablesTest, SoftBallPushesARigidBox) {
     world.world->stepSimulation(dt, 0, dt);
     fastest = std::max<double>(fastest, rigid->getLinearVelocity().x());
   }
-  std::printf("soft ball (%.3f kg at 2 m/s) hits a 0.2 kg box: box reached %.3f m/s and moved %.3f m\n", ball.CalcMass(),
-              fastest, rigid->getCenterOfMassPosition().x() - 0.2);
+  std::printf("soft ball (%.3f kg at 2 m/s) hits a 0.2 kg box: box reached %.3f m/s and moved %.3f m\n",
+              ball.CalcMass(), fastest, rigid->getCenterOfMassPosition().x() - 0.2);
   EXPECT_GT(fastest, 0.5);
   EXPECT_GT(rigid->getCenterOfMassPosition().x() - 0.2, 0.01);
 }
@@ -275,7 +278,7 @@ TEST(BulletDeformablesTest, SoftFingersLiftARigidBoxByFriction) {
     std::vector<Vector3> vertices;
     std::vector<Tet> tets;
     MakeTetGrid(Vector3(pad_width, 0.04, 0.04), 2, 4, 4, &vertices, &tets);
-    const double inner = side * (0.02 + clearance);  // the pad's face toward the box
+    const double inner = side * (0.02 + clearance);          // the pad's face toward the box
     const double x0 = side < 0 ? inner - pad_width : inner;  // shifted, not mirrored (tets keep their sign)
     for (Vector3& p : vertices) p = Vector3(x0 + p.x(), p.y() - 0.02, p.z() + 0.001);
     pads.push_back(std::make_unique<FemBody>(side < 0 ? "left pad" : "right pad", vertices, tets, pad_material));
@@ -315,9 +318,10 @@ TEST(BulletDeformablesTest, SoftFingersLiftARigidBoxByFriction) {
     lowest_gap = std::min(lowest_gap, static_cast<double>(box->getCenterOfMassPosition().z()));
   }
   const double rise = box->getCenterOfMassPosition().z() - 0.02;
-  std::printf("soft pads on kinematic fingers lifted a 50 g Bullet box by %.2f mm (fingers rose 50 mm), box speed "
-              "%.1e m/s, %d contact points\n",
-              1e3 * rise, box->getLinearVelocity().length(), deformables.getLastNumContacts());
+  std::printf(
+      "soft pads on kinematic fingers lifted a 50 g Bullet box by %.2f mm (fingers rose 50 mm), box speed "
+      "%.1e m/s, %d contact points\n",
+      1e3 * rise, box->getLinearVelocity().length(), deformables.getLastNumContacts());
   EXPECT_NEAR(rise, 0.05, 3e-3);  // carried, not left behind
   EXPECT_LT(box->getLinearVelocity().length(), 1e-2);
   hydroRemoveShape(&box_shape);

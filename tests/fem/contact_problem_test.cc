@@ -40,7 +40,8 @@ struct SlidingBlock {
     blocks.push_back(MakeRigidBlock(0.5, inertia, Vector3(-0.2, 0, -0.1), Vector3(0, 1, 0)));
     const Vector3 p_WB(0.1, 0.05, 0.06);  // the box's centre of mass
     const DeformableContactModel model = MakeDeformableContactModel(*body);
-    for (const DeformableContactPoint& p : FindContacts(*body, model, RigidHalfSpace{}, RigidTransform::Identity(), 0.6)) {
+    for (const DeformableContactPoint& p :
+         FindContacts(*body, model, RigidHalfSpace{}, RigidTransform::Identity(), 0.6)) {
       ContactConstraint c;
       AppendDeformableTerms(*body, free_motion, 0, p.tet, p.weights, +1, &c.terms);
       // Every fourth point touches the box instead of the floor (a synthetic second participant).
@@ -85,12 +86,14 @@ TEST(ContactProblemTest, SchurComplementOnParticipatingDofsGivesTheFullSolution)
   double impulse_scale = 0, impulse_error = 0;
   for (size_t i = 0; i < full.contacts.size(); ++i) {
     impulse_scale = std::max(impulse_scale, full.result.contact_impulse_W[i].norm());
-    impulse_error = std::max(impulse_error, (full.result.contact_impulse_W[i] - reduced.result.contact_impulse_W[i]).norm());
+    impulse_error =
+        std::max(impulse_error, (full.result.contact_impulse_W[i] - reduced.result.contact_impulse_W[i]).norm());
   }
-  std::printf("contact problem: %zu points, %d DoFs; reduced to %d unknowns (%.2f ms Schur complement); "
-              "full vs reduced: velocities %.1e m/s of %.2f, impulses %.1e N·s of %.2e, %d vs %d Newton iterations\n",
-              full.contacts.size(), full.result.total_dofs, reduced.result.unknowns, 1e3 * reduced.result.schur_s, u_error,
-              u_scale, impulse_error, impulse_scale, full.result.iterations, reduced.result.iterations);
+  std::printf(
+      "contact problem: %zu points, %d DoFs; reduced to %d unknowns (%.2f ms Schur complement); "
+      "full vs reduced: velocities %.1e m/s of %.2f, impulses %.1e N·s of %.2e, %d vs %d Newton iterations\n",
+      full.contacts.size(), full.result.total_dofs, reduced.result.unknowns, 1e3 * reduced.result.schur_s, u_error,
+      u_scale, impulse_error, impulse_scale, full.result.iterations, reduced.result.iterations);
   EXPECT_EQ(full.result.unknowns, full.result.total_dofs);
   EXPECT_LT(reduced.result.unknowns, full.result.total_dofs / 2);  // only the bottom layer and the welded vertex
   EXPECT_LT(u_error, 1e-7 * u_scale);
@@ -111,8 +114,10 @@ TEST(ContactProblemTest, RefinementRoundsReusingTheLastFactorizationReachTheSame
   const double u_scale = a.result.u[0].cwiseAbs().maxCoeff();
   const double u_error = std::max((a.result.u[0] - b.result.u[0]).cwiseAbs().maxCoeff(),
                                   (a.result.u[1] - b.result.u[1]).cwiseAbs().maxCoeff());
-  std::printf("refinement rounds: %d factorizations in %d iterations fresh, %d in %d reusing; velocities agree to %.1e of %.2f m/s\n",
-              a.result.factorizations, a.result.iterations, b.result.factorizations, b.result.iterations, u_error, u_scale);
+  std::printf(
+      "refinement rounds: %d factorizations in %d iterations fresh, %d in %d reusing; velocities agree to %.1e of %.2f "
+      "m/s\n",
+      a.result.factorizations, a.result.iterations, b.result.factorizations, b.result.iterations, u_error, u_scale);
   EXPECT_EQ(a.result.factorizations, a.result.iterations);
   EXPECT_LT(b.result.factorizations, a.result.factorizations);
   EXPECT_LT(u_error, 1e-5 * u_scale);

@@ -40,10 +40,11 @@ TEST(DeformableContactTest, SoftBallDroppedOnAPlaneRestsWithoutJitter) {
   }
   const double weight = ball.CalcMass() * g;
   const double jitter = (ball.q() - q_before).cwiseAbs().maxCoeff();
-  std::printf("soft ball at rest after 3 s: contact force %.5f N vs weight %.5f N, last-step motion %.1e m, "
-              "max vertex speed %.1e m/s, ≤ %d Newton iterations, residual %.1e N·s\n",
-              report.impulse_on_body_W.z() / dt, weight, jitter, ball.v().cwiseAbs().maxCoeff(), most_iterations,
-              report.residual);
+  std::printf(
+      "soft ball at rest after 3 s: contact force %.5f N vs weight %.5f N, last-step motion %.1e m, "
+      "max vertex speed %.1e m/s, ≤ %d Newton iterations, residual %.1e N·s\n",
+      report.impulse_on_body_W.z() / dt, weight, jitter, ball.v().cwiseAbs().maxCoeff(), most_iterations,
+      report.residual);
   EXPECT_NEAR(report.impulse_on_body_W.z() / dt, weight, 1e-3 * weight);
   EXPECT_LT(jitter, 1e-7);
   EXPECT_LT(ball.v().cwiseAbs().maxCoeff(), 1e-5);
@@ -136,14 +137,16 @@ TEST(DeformableContactTest, RigidBlockRestsOnASoftPadTwoWay) {
     block.v = rigid[0].v;
     block.w = rigid[0].w;
     block.p_WBcm += dt * block.v;
-    if (block.w.norm() > 0) q_WB = Eigen::Quaterniond(Eigen::AngleAxisd(dt * block.w.norm(), block.w.normalized())) * q_WB;
+    if (block.w.norm() > 0)
+      q_WB = Eigen::Quaterniond(Eigen::AngleAxisd(dt * block.w.norm(), block.w.normalized())) * q_WB;
     q_WB.normalize();
     if (i >= 100) impulse_last_second += rigid[0].impulse_W.z();
   }
   const double force = impulse_last_second / 1.0;
-  std::printf("rigid block on a soft pad (two-way, μ = 0.5): mean patch force over the last second %.4f N vs "
-              "m·g %.4f N; sank %.3f mm; speed %.1e m/s\n",
-              force, m * g, 1e3 * (H + 0.02 - block.p_WBcm.z()), block.v.norm());
+  std::printf(
+      "rigid block on a soft pad (two-way, μ = 0.5): mean patch force over the last second %.4f N vs "
+      "m·g %.4f N; sank %.3f mm; speed %.1e m/s\n",
+      force, m * g, 1e3 * (H + 0.02 - block.p_WBcm.z()), block.v.norm());
   EXPECT_NEAR(force, m * g, 0.01 * m * g);
   EXPECT_LT(block.v.norm(), 1e-4);
   EXPECT_LT(block.w.norm(), 1e-3);
@@ -195,9 +198,10 @@ TEST(DeformableContactTest, ARigidBoxWeldedToASoftBarHangsFromIt) {
   double widest_gap = 0;
   for (size_t k = 0; k < welds.size(); ++k)
     widest_gap = std::max(widest_gap, (bar.position(welds[k].vertex) - (box.p_WBcm + q_WB * p_BQ[k])).norm());
-  std::printf("box welded to a soft bar: weld impulse %.5f N·s vs m·g·δt %.5f, widest weld gap %.1e m, box sagged "
-              "%.2f mm, speed %.1e m/s\n",
-              rigid[0].impulse_W.z(), 0.1 * g * dt, widest_gap, 1e3 * (0.02 - box.p_WBcm.z()), box.v.norm());
+  std::printf(
+      "box welded to a soft bar: weld impulse %.5f N·s vs m·g·δt %.5f, widest weld gap %.1e m, box sagged "
+      "%.2f mm, speed %.1e m/s\n",
+      rigid[0].impulse_W.z(), 0.1 * g * dt, widest_gap, 1e3 * (0.02 - box.p_WBcm.z()), box.v.norm());
   EXPECT_NEAR(rigid[0].impulse_W.z(), 0.1 * g * dt, 1e-3 * 0.1 * g * dt);
   EXPECT_LT(widest_gap, 1e-4);
   EXPECT_LT(box.v.norm(), 1e-4);

@@ -12,7 +12,8 @@ namespace hydro {
 namespace fem {
 namespace {
 
-FemBody MakeBlock(const Vector3& size, int nx, int ny, int nz, const Material& material, const std::string& name = "block") {
+FemBody MakeBlock(const Vector3& size, int nx, int ny, int nz, const Material& material,
+                  const std::string& name = "block") {
   std::vector<Vector3> vertices;
   std::vector<Tet> tets;
   MakeTetGrid(size, nx, ny, nz, &vertices, &tets);
@@ -58,7 +59,8 @@ TEST(FemBodyTest, CantileverTipDeflectionConvergesToBeamTheory) {
   material.model = MaterialModel::kLinear;
   const double L = 1, h = 0.1, g = 9.81;
   const double theory = 1000 * g * h * h * std::pow(L, 4) / (8 * material.youngs_modulus_Pa * std::pow(h, 4) / 12);
-  std::printf("cantilever under gravity, beam theory %.6f m\n  cells (x·y·z)   tets   tip deflection   error\n", theory);
+  std::printf("cantilever under gravity, beam theory %.6f m\n  cells (x·y·z)   tets   tip deflection   error\n",
+              theory);
   double last_error = 1e9;
   for (int n : {1, 2, 4}) {
     FemBody body = MakeBlock(Vector3(L, h, h), 10 * n, n, n, material, "beam");
@@ -128,11 +130,12 @@ TEST(FemBodyTest, DampedDynamicsSettleOnTheStaticSolution) {
   statics.SolveLinearStatics(Vector3(0, 0, -9.81));
   for (int i = 0; i < 500; ++i) dynamic.Step(0.01, Vector3(0, 0, -9.81));
   const double sag = (statics.q() - dynamic.q()).cwiseAbs().maxCoeff();
-  const double scale = (statics.q() - Eigen::Map<const Eigen::VectorXd>(statics.rest_positions()[0].data(),
-                                                                      3 * statics.num_vertices()))
-                           .cwiseAbs()
-                           .maxCoeff();
-  std::printf("hanging block: dynamic vs static positions differ by %.2e m (largest displacement %.2e m)\n", sag, scale);
+  const double scale =
+      (statics.q() - Eigen::Map<const Eigen::VectorXd>(statics.rest_positions()[0].data(), 3 * statics.num_vertices()))
+          .cwiseAbs()
+          .maxCoeff();
+  std::printf("hanging block: dynamic vs static positions differ by %.2e m (largest displacement %.2e m)\n", sag,
+              scale);
   EXPECT_LT(sag, 1e-6 * std::max(1.0, scale / 1e-3));
   EXPECT_GT(scale, 1e-4);
 }

@@ -27,10 +27,11 @@ TEST(GripperTest, LiftsAndShakesASoftCubeWithoutSlipping) {
     converged = converged && scene.deformables().getLastReports()[0].converged;
   }
   const double slip = in_grip - scene.ObjectHeightInGrip();
-  std::printf("gripper: cube (%d tets, %.3f kg) lifted by %.4f m; over 1 s of shaking its place in the grip moved "
-              "%.2f mm (range %.2f mm), %d contact points\n",
-              scene.object().num_tets(), scene.object().CalcMass(), lifted - resting, 1e3 * slip, 1e3 * (highest - lowest),
-              scene.deformables().getLastNumContacts());
+  std::printf(
+      "gripper: cube (%d tets, %.3f kg) lifted by %.4f m; over 1 s of shaking its place in the grip moved "
+      "%.2f mm (range %.2f mm), %d contact points\n",
+      scene.object().num_tets(), scene.object().CalcMass(), lifted - resting, 1e3 * slip, 1e3 * (highest - lowest),
+      scene.deformables().getLastNumContacts());
   EXPECT_TRUE(converged);
   EXPECT_NEAR(lifted - resting, 0.1, 5e-3);  // carried up by the 10 cm lift
   EXPECT_LT(std::abs(slip), 2e-3);

@@ -93,8 +93,10 @@ TEST(NeoHookeanTest, FreeTumblingKeepsShapeAndCreatesNoEnergy) {
     energy = e;
     worst_volume = std::max(worst_volume, std::abs(body.CalcVolume() / volume0 - 1));
   }
-  std::printf("Neo-Hookean, 4 s tumbling at 40 ms: largest volume change %.2e, largest one-step energy growth %.2e, final/initial energy %.3f\n",
-              worst_volume, largest_growth, energy / energy0);
+  std::printf(
+      "Neo-Hookean, 4 s tumbling at 40 ms: largest volume change %.2e, largest one-step energy growth %.2e, "
+      "final/initial energy %.3f\n",
+      worst_volume, largest_growth, energy / energy0);
   EXPECT_LT(worst_volume, 1e-3);
   EXPECT_FALSE(grew);
 }

@@ -136,9 +136,10 @@ TEST(PlateSqueezeTest, PrismaticPlatesReachTheStaticForceDisplacementResponse) {
   btDeformableBodies deformables(&world);
   deformables.addBody(&ball, /*friction=*/0);
   const double dt = 0.01;
-  std::printf("ball (R = %.0f mm, %d tets) squeezed by prismatic plates\n"
-              "  squeeze (each side)   plate force   static solve   difference\n",
-              1e3 * kRadius, ball.num_tets());
+  std::printf(
+      "ball (R = %.0f mm, %d tets) squeezed by prismatic plates\n"
+      "  squeeze (each side)   plate force   static solve   difference\n",
+      1e3 * kRadius, ball.num_tets());
   double squeeze = 0;
   for (const double target : {0.002, 0.004, 0.006}) {
     // Ramp the plates in over 0.5 s, then hold for 1 s.

@@ -12,9 +12,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string text(reinterpret_cast<const char*>(data) + 1, size - 1);
   try {
     switch (data[0] % 3) {
-      case 0: hydro::urdf::ReadObjFromString(text, "fuzz.obj"); break;
-      case 1: hydro::urdf::ReadStlFromString(text, "fuzz.stl"); break;
-      default: hydro::ReadVtkVolumeMeshFromString(text, "fuzz.vtk"); break;
+      case 0:
+        hydro::urdf::ReadObjFromString(text, "fuzz.obj");
+        break;
+      case 1:
+        hydro::urdf::ReadStlFromString(text, "fuzz.stl");
+        break;
+      default:
+        hydro::ReadVtkVolumeMeshFromString(text, "fuzz.vtk");
+        break;
     }
   } catch (const hydro::InvalidInput& e) {
     if (std::string(e.what()).empty()) __builtin_trap();

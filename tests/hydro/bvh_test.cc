@@ -24,8 +24,12 @@ TEST(BvhTest, BoxOverlapAgreesWithSampling) {
           const Vector3 p_A = X * (b.center + Vector3(i, j, k).cwiseProduct(b.half_size) / 4);
           sampled = ((p_A - a.center).cwiseAbs() - a.half_size).maxCoeff() <= 0;
         }
-    if (sampled) { EXPECT_TRUE(BoxesOverlap(a, b, X)) << x; }
-    if (std::abs(x) > 1 + 0.3 * std::sqrt(3.0)) { EXPECT_FALSE(BoxesOverlap(a, b, X)) << x; }
+    if (sampled) {
+      EXPECT_TRUE(BoxesOverlap(a, b, X)) << x;
+    }
+    if (std::abs(x) > 1 + 0.3 * std::sqrt(3.0)) {
+      EXPECT_FALSE(BoxesOverlap(a, b, X)) << x;
+    }
   }
 }
 
@@ -75,7 +79,8 @@ TEST(BvhTest, CollideFindsExactlyTheOverlappingPairs) {
   for (auto& r : rb) r[1] = (r[0] = u(rng)) + 0.3;
   Bvh ranged_a(lo_a, hi_a, &ra), ranged_b(lo_b, hi_b, &rb);
   std::set<std::pair<int, int>> culled;
-  ranged_a.Collide(ranged_b, X_AB, [&](int i, int j) { culled.emplace(i, j); }, true);
+  ranged_a.Collide(
+      ranged_b, X_AB, [&](int i, int j) { culled.emplace(i, j); }, true);
   int expected_culled = 0;
   for (const auto& [i, j] : found) {
     if (ra[i][1] < rb[j][0] || rb[j][1] < ra[i][0]) continue;

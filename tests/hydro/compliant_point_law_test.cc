@@ -3,8 +3,8 @@
 // compliance and friction bound); it reduces to 000 eq. 13 and to SAP's near-rigid compliance.
 #include "hydro/compliant_point_law.h"
 
-#include <Eigen/Eigenvalues>
 #include <gtest/gtest.h>
+#include <Eigen/Eigenvalues>
 
 #include <cmath>
 #include <random>
@@ -35,11 +35,13 @@ TEST(CompliantPointLawTest, StiffPointsAreSoftenedToAPeriodOfBetaSteps) {
   // SAP: Rn = max(1/(δt·k·(δt + τd)), β²/(4π²)·w). A 1 kg mass on a 1e12 N/m point at 1/60 s.
   const double dt = 1.0 / 60, w = 1.0;
   bool near_rigid = false;
-  const CompliantPointLaw stiff = MakeCompliantPointLaw(Vector3::UnitZ(), 1e12, -1e-3, dt, 0, w, w, 1.0, 1e-5, &near_rigid);
+  const CompliantPointLaw stiff =
+      MakeCompliantPointLaw(Vector3::UnitZ(), 1e12, -1e-3, dt, 0, w, w, 1.0, 1e-5, &near_rigid);
   EXPECT_TRUE(near_rigid);
   EXPECT_NEAR(stiff.compliance_Rn, w / (4 * M_PI * M_PI), 1e-15);
   EXPECT_NEAR(stiff.target_normal_speed, 1e-3 / dt, 1e-12);  // the target is unchanged
-  const CompliantPointLaw soft = MakeCompliantPointLaw(Vector3::UnitZ(), 10.0, -1e-3, dt, 0, w, w, 1.0, 1e-5, &near_rigid);
+  const CompliantPointLaw soft =
+      MakeCompliantPointLaw(Vector3::UnitZ(), 10.0, -1e-3, dt, 0, w, w, 1.0, 1e-5, &near_rigid);
   EXPECT_FALSE(near_rigid);
   EXPECT_NEAR(soft.compliance_Rn, 1 / (dt * dt * 10.0), 1e-9);
 }
@@ -63,9 +65,9 @@ TEST(CompliantPointLawTest, ImpulseAndHessianMatchFiniteDifferencesOverDecades) 
   std::uniform_real_distribution<double> unit(-1, 1);
   int checked = 0;
   for (int trial = 0; trial < 2000 && checked < 400; ++trial) {
-    const double k = std::pow(10, 3 + 9 * (unit(random) + 1) / 2);       // 1e3 … 1e12 N/m
-    const double dt = std::pow(10, -3.5 + 2 * (unit(random) + 1) / 2);   // 3e-4 … 3e-2 s
-    const double w = std::pow(10, -2 + 4 * (unit(random) + 1) / 2);      // 1e-2 … 1e2 1/kg
+    const double k = std::pow(10, 3 + 9 * (unit(random) + 1) / 2);      // 1e3 … 1e12 N/m
+    const double dt = std::pow(10, -3.5 + 2 * (unit(random) + 1) / 2);  // 3e-4 … 3e-2 s
+    const double w = std::pow(10, -2 + 4 * (unit(random) + 1) / 2);     // 1e-2 … 1e2 1/kg
     const double phi0 = 1e-3 * unit(random);
     const Vector3 n = Vector3(unit(random), unit(random), unit(random)).normalized();
     CompliantPointLaw law = MakeCompliantPointLaw(n, k, phi0, dt, 0.01 * (unit(random) + 1), w, w, 1.0,
@@ -89,7 +91,8 @@ TEST(CompliantPointLawTest, ImpulseAndHessianMatchFiniteDifferencesOverDecades) 
       const double dl = (CalcPointPotential(law, v + dv) - CalcPointPotential(law, v - dv)) / (2 * h);
       const double scale = gamma.norm() + 1e-300;
       EXPECT_NEAR(-dl, gamma[a], 1e-5 * scale) << "trial " << trial << " component " << a;
-      const Vector3 dgamma = (CalcPointImpulse(law, v + dv, nullptr) - CalcPointImpulse(law, v - dv, nullptr)) / (2 * h);
+      const Vector3 dgamma =
+          (CalcPointImpulse(law, v + dv, nullptr) - CalcPointImpulse(law, v - dv, nullptr)) / (2 * h);
       const double h_scale = H.norm() + 1e-300;
       for (int b = 0; b < 3; ++b) EXPECT_NEAR(-dgamma[b], H(b, a), 1e-5 * h_scale) << "trial " << trial;
     }

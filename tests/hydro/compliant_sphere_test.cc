@@ -36,15 +36,14 @@ double PlaneForce(const CompliantMesh& sphere, double d, const Matrix3& R_WA = M
 
 TEST(CompliantSphereTest, ForceMatchesClosedFormAndConvergesWithHint) {
   const double depths[] = {0.1, 0.2, 0.3, 0.4, 0.5};  // d/R
-  const int divisions[] = {2, 4, 8, 16};               // hint = R/division
+  const int divisions[] = {2, 4, 8, 16};              // hint = R/division
   std::printf("compliant sphere on rigid plane: relative force error (F − F_exact)/F_exact\n");
   std::printf("%8s %8s", "hint", "tets");
   for (double d : depths) std::printf("   d/R=%.1f", d);
   std::printf("   max|err|\n");
   double previous_max = 1e9;
   for (int division : divisions) {
-    const CompliantMesh sphere =
-        MakeCompliantMesh(MakeSphereVolumeMesh(kRadius, kRadius / division), kModulus);
+    const CompliantMesh sphere = MakeCompliantMesh(MakeSphereVolumeMesh(kRadius, kRadius / division), kModulus);
     double max_error = 0;
     std::printf("%6s%-2d %8d", "R/", division, sphere.mesh().num_tets());
     for (double d_over_R : depths) {

@@ -105,8 +105,8 @@ TEST(ContactSurfaceTest, TriangleFanCarriesTheSameWrench) {
 // Sweeps `pose_at(s)` for s in [0, 1] in n steps and returns the largest change of force and of
 // torque between consecutive steps.
 struct StepChanges {
-  double force{0}, torque{0};           // largest change between consecutive steps
-  double max_force{0}, max_torque{0};   // largest magnitudes seen
+  double force{0}, torque{0};          // largest change between consecutive steps
+  double max_force{0}, max_torque{0};  // largest magnitudes seen
 };
 
 template <typename ComputeFn>

@@ -76,7 +76,8 @@ TEST(MeshGeneratorsTest, SphereShellsEncloseTheSphereVolume) {
   // The octant lattice is symmetric under the octahedral reflections: the vertex set maps to itself.
   const VolumeMeshWithExtent m = MakeSphereVolumeMesh(R, R / 4);
   std::set<std::array<long, 3>> keys;
-  for (const Vector3& p : m.mesh->vertices()) keys.insert({std::lround(p.x() * 1e9), std::lround(p.y() * 1e9), std::lround(p.z() * 1e9)});
+  for (const Vector3& p : m.mesh->vertices())
+    keys.insert({std::lround(p.x() * 1e9), std::lround(p.y() * 1e9), std::lround(p.z() * 1e9)});
   for (const Vector3& p : m.mesh->vertices()) {
     EXPECT_TRUE(keys.count({std::lround(-p.x() * 1e9), std::lround(p.y() * 1e9), std::lround(p.z() * 1e9)}));
     EXPECT_TRUE(keys.count({std::lround(p.y() * 1e9), std::lround(p.z() * 1e9), std::lround(p.x() * 1e9)}));
@@ -92,21 +93,18 @@ TEST(MeshGeneratorsTest, EllipsoidIsTheStretchedSphere) {
 }
 
 // e = distance to the boundary / Hmin, for a box of half-sizes h.
-double BoxExtent(const Vector3& h, const Vector3& p) {
-  return (h - p.cwiseAbs()).minCoeff() / h.minCoeff();
-}
+double BoxExtent(const Vector3& h, const Vector3& p) { return (h - p.cwiseAbs()).minCoeff() / h.minCoeff(); }
 
 TEST(MeshGeneratorsTest, BoxFieldIsTheExactDistanceField) {
   std::mt19937 rng(11);
   std::uniform_real_distribution<double> u(0, 1);
-  for (const Vector3& size : {Vector3(2, 2, 0.2), Vector3(1, 1, 1), Vector3(0.2, 0.2, 1.0), Vector3(0.3, 0.5, 0.7),
-                              Vector3(0.1, 0.4, 0.1)}) {
+  for (const Vector3& size :
+       {Vector3(2, 2, 0.2), Vector3(1, 1, 1), Vector3(0.2, 0.2, 1.0), Vector3(0.3, 0.5, 0.7), Vector3(0.1, 0.4, 0.1)}) {
     const VolumeMeshWithExtent m = MakeBoxVolumeMesh(size, 0.07);
     const TriangleSurfaceMesh surface = ExpectWellFormed(m, "box");
     EXPECT_NEAR(m.mesh->CalcTotalVolume(), size.prod(), 1e-12 * size.prod());
     const Vector3 h = 0.5 * size;
-    for (int v = 0; v < m.mesh->num_vertices(); ++v)
-      EXPECT_NEAR(m.extent[v], BoxExtent(h, m.mesh->vertex(v)), 1e-12);
+    for (int v = 0; v < m.mesh->num_vertices(); ++v) EXPECT_NEAR(m.extent[v], BoxExtent(h, m.mesh->vertex(v)), 1e-12);
     // Inside every tet the linear interpolant is the exact distance: the mesh follows the medial
     // axis, so no tet straddles a kink of the field.
     const PressureField field(m.mesh, PressuresFromExtent(m.extent, 1.0));
@@ -194,7 +192,8 @@ TEST(MeshGeneratorsTest, SurfaceMeshesAreClosedAndOutward) {
   EXPECT_NEAR(box.CalcEnclosedVolume(), 0.3 * 0.2 * 0.1, 1e-15);
   EXPECT_NEAR(box.CalcTotalArea(), 2 * (0.06 + 0.03 + 0.02), 1e-15);
   for (int f = 0; f < box.num_triangles(); ++f) {
-    const Vector3 c = (box.vertex(box.triangle(f)[0]) + box.vertex(box.triangle(f)[1]) + box.vertex(box.triangle(f)[2])) / 3;
+    const Vector3 c =
+        (box.vertex(box.triangle(f)[0]) + box.vertex(box.triangle(f)[1]) + box.vertex(box.triangle(f)[2])) / 3;
     EXPECT_GT(box.face_normal(f).dot(c), 0);  // outward: away from the centre
   }
   const TriangleSurfaceMesh sphere = MakeSphereSurfaceMesh(0.1, 0.02);
@@ -253,7 +252,8 @@ TEST(MeshGeneratorsTest, EveryTetHasAnInteriorVertex) {
     EXPECT_EQ(CountBoundaryOnlyTets(MakeBoxVolumeMesh(Vector3(0.2, 0.2, 0.2), hint)), 0) << "cube at " << hint;
     EXPECT_EQ(CountBoundaryOnlyTets(MakeBoxVolumeMesh(Vector3(2, 2, 0.02), hint)), 0) << "plate at " << hint;
     EXPECT_EQ(CountBoundaryOnlyTets(MakeSphereVolumeMesh(0.1, hint)), 0) << "sphere at " << hint;
-    EXPECT_EQ(CountBoundaryOnlyTets(MakeEllipsoidVolumeMesh(Vector3(0.2, 0.1, 0.02), hint)), 0) << "ellipsoid at " << hint;
+    EXPECT_EQ(CountBoundaryOnlyTets(MakeEllipsoidVolumeMesh(Vector3(0.2, 0.1, 0.02), hint)), 0)
+        << "ellipsoid at " << hint;
     EXPECT_EQ(CountBoundaryOnlyTets(MakeConvexVolumeMesh(MakeBoxSurfaceMesh(Vector3(0.3, 0.2, 0.02), 1.0), hint)), 0)
         << "hull at " << hint;
   }
@@ -286,8 +286,10 @@ TEST(MeshGeneratorsTest, AThinDiskPressedOnAPlaneHasUniformPressure) {
     }
     const double full = expected_pressure * M_PI * R * R;
     const double band_width = band_area / (2 * M_PI * R);
-    std::printf("hint %.2f mm: polygons off the uniform pressure cover a rim band %.2e m wide, force %.4f of "
-                "E·δ/(L/2)·πR²\n", 1e3 * hint, band_width, force / full);
+    std::printf(
+        "hint %.2f mm: polygons off the uniform pressure cover a rim band %.2e m wide, force %.4f of "
+        "E·δ/(L/2)·πR²\n",
+        1e3 * hint, band_width, force / full);
     EXPECT_LT(band_width, 2 * delta) << "hint " << hint;
     EXPECT_LE(force, full * (1 + 1e-9)) << "hint " << hint;
     EXPECT_GE(force, 0.998 * full) << "hint " << hint;

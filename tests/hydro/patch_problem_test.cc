@@ -82,8 +82,8 @@ TEST(PatchProblemTest, BoxAtItsStaticDepthCarriesItsWeightOverAStep) {
   block.Reset(dt, Cube(m, a, Vector3(0, 0, a - x)), PatchBody{}, BottomCorners(a, k, -x, 0), options);
   // The free motion: at rest, plus gravity over the step.
   Vector6 dV_A, dV_B;
-  const PatchProblemReport report = block.Solve(Twist(Vector3::Zero(), Vector3(0, 0, -kGravity * dt)), Vector6::Zero(),
-                                              50, 1, &dV_A, &dV_B);
+  const PatchProblemReport report =
+      block.Solve(Twist(Vector3::Zero(), Vector3(0, 0, -kGravity * dt)), Vector6::Zero(), 50, 1, &dV_A, &dV_B);
   EXPECT_TRUE(report.converged);
   // Implicit law: γn = δt·k·(x − δt·vn) per point and the box's momentum change is Σγn:
   // m·(vn + g·δt) = 4·δt·k·(x − δt·vn)  ⇒  vn = (4·δt·k·x − m·g·δt)/(m + 4·δt²·k) = 0.
@@ -91,7 +91,7 @@ TEST(PatchProblemTest, BoxAtItsStaticDepthCarriesItsWeightOverAStep) {
   EXPECT_NEAR(-kGravity * dt + dV_A[5], vn, 1e-12);
   EXPECT_NEAR(block.WrenchOnA()[5], m * kGravity * dt, 1e-9 * m * kGravity * dt);
   EXPECT_NEAR(dV_A.head<3>().norm(), 0, 1e-12);  // symmetric: no tilt
-  EXPECT_EQ(dV_B, Vector6::Zero());               // fixed ground
+  EXPECT_EQ(dV_B, Vector6::Zero());              // fixed ground
 }
 
 TEST(PatchProblemTest, AWildWarmStartCostsNoMoreThanAColdStart) {
@@ -112,8 +112,7 @@ TEST(PatchProblemTest, AWildWarmStartCostsNoMoreThanAColdStart) {
   std::vector<Vector6> V = {Twist(Vector3::Zero(), Vector3(0, 0, -kGravity * dt)), Vector6::Zero()};
   std::vector<Vector6> warm(2, Vector6::Zero());
   const double weight_impulse = m * kGravity * dt;
-  problem.StartFromWrench(0, Twist(Vector3(0.2, -0.1, 0) * weight_impulse, Vector3(0, 0, 100 * weight_impulse)),
-                          &warm);
+  problem.StartFromWrench(0, Twist(Vector3(0.2, -0.1, 0) * weight_impulse, Vector3(0, 0, 100 * weight_impulse)), &warm);
   for (int b = 0; b < 2; ++b) V[b] += warm[b];
   std::vector<Vector6> dV;
   problem.Solve(V, 1, 1, &dV);
@@ -226,8 +225,8 @@ TEST(PatchProblemTest, RigidContactAtALargeStepGainsNoEnergy) {
     EXPECT_TRUE(report.converged) << depth;
     EXPECT_EQ(block.near_rigid_points(), 4);
     const double vz = -5 + dV_A[5];
-    EXPECT_GE(vz, -0.05 * 5) << depth;                   // at most 5 % of the arrival speed is left
-    EXPECT_LE(vz, depth / dt + 1e-9) << depth;           // at most the speed that removes the depth
+    EXPECT_GE(vz, -0.05 * 5) << depth;                         // at most 5 % of the arrival speed is left
+    EXPECT_LE(vz, depth / dt + 1e-9) << depth;                 // at most the speed that removes the depth
     EXPECT_LE(std::abs(0.5 + dV_A[3]), 0.5 + 1e-12) << depth;  // friction only slows the slide
   }
 }
@@ -287,7 +286,8 @@ void MakeSlidingStack(int n, double speed, const PatchProblemOptions& options, P
   V->assign(1, Vector6::Zero());
   for (int i = 0; i < n; ++i) {
     problem->AddBody(Cube(m, a, Vector3(0, 0, a + 2 * a * i)));
-    V->push_back(Twist(speed * Vector3(0.1 * i, -0.05, 0.2), Vector3(speed * (0.3 - 0.05 * i), 0.1 * speed, -kGravity * dt)));
+    V->push_back(
+        Twist(speed * Vector3(0.1 * i, -0.05, 0.2), Vector3(speed * (0.3 - 0.05 * i), 0.1 * speed, -kGravity * dt)));
   }
   for (int i = 0; i < n; ++i) {
     std::vector<PatchPoint> points = BottomCorners(a, k, -(n - i) * m * kGravity / (4 * k), 0.5);

@@ -21,9 +21,9 @@ void AddRectangle(ContactSurface* s, double grad_A, double grad_B, int element =
 
 TEST(PointApproximationTest, StiffnessDistanceAndForceOf000Eq16) {
   ContactSurface surface;
-  AddRectangle(&surface, 1e4, kInf);      // compliant–rigid: g = gA
-  AddRectangle(&surface, 1e4, 1e4, 1);    // identical compliant sides: g = gA/2
-  AddRectangle(&surface, 3e4, 6e4, 2);    // g = 3·6/9 = 2e4
+  AddRectangle(&surface, 1e4, kInf);    // compliant–rigid: g = gA
+  AddRectangle(&surface, 1e4, 1e4, 1);  // identical compliant sides: g = gA/2
+  AddRectangle(&surface, 3e4, 6e4, 2);  // g = 3·6/9 = 2e4
   std::vector<ContactPoint> points;
   MakeContactPoints(surface, &points);
   ASSERT_EQ(points.size(), 3u);

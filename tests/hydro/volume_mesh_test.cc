@@ -28,10 +28,10 @@ TEST(VolumeMeshTest, RejectsInvertedDegenerateAndBadInput) {
   EXPECT_THROW(VolumeMesh(UnitTetVertices(), {Tet{0, 2, 1, 3}}), InvalidInput);  // inverted
   auto flat = UnitTetVertices();
   flat[3] = Vector3(0.3, 0.3, 0);
-  EXPECT_THROW(VolumeMesh(flat, {Tet{0, 1, 2, 3}}), InvalidInput);                 // degenerate
-  EXPECT_THROW(VolumeMesh(UnitTetVertices(), {Tet{0, 1, 2, 7}}), InvalidInput);    // index
-  EXPECT_THROW(VolumeMesh(UnitTetVertices(), {Tet{0, 1, 1, 3}}), InvalidInput);    // repeated
-  EXPECT_THROW(VolumeMesh(UnitTetVertices(), {}), InvalidInput);                   // empty
+  EXPECT_THROW(VolumeMesh(flat, {Tet{0, 1, 2, 3}}), InvalidInput);               // degenerate
+  EXPECT_THROW(VolumeMesh(UnitTetVertices(), {Tet{0, 1, 2, 7}}), InvalidInput);  // index
+  EXPECT_THROW(VolumeMesh(UnitTetVertices(), {Tet{0, 1, 1, 3}}), InvalidInput);  // repeated
+  EXPECT_THROW(VolumeMesh(UnitTetVertices(), {}), InvalidInput);                 // empty
   auto nan = UnitTetVertices();
   nan[2].x() = std::nan("");
   EXPECT_THROW(VolumeMesh(nan, {Tet{0, 1, 2, 3}}), InvalidInput);

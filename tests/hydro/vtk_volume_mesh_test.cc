@@ -76,11 +76,11 @@ TEST(VtkVolumeMeshTest, RoundTripAndDistanceExtent) {
 
 TEST(VtkVolumeMeshTest, DistanceToTriangleRegions) {
   const Vector3 a(0, 0, 0), b(1, 0, 0), c(0, 1, 0);
-  EXPECT_DOUBLE_EQ(DistanceToTriangle(Vector3(0.2, 0.2, 0.5), a, b, c), 0.5);     // face
+  EXPECT_DOUBLE_EQ(DistanceToTriangle(Vector3(0.2, 0.2, 0.5), a, b, c), 0.5);         // face
   EXPECT_DOUBLE_EQ(DistanceToTriangle(Vector3(-1, -1, 0), a, b, c), std::sqrt(2.0));  // vertex a
-  EXPECT_DOUBLE_EQ(DistanceToTriangle(Vector3(0.5, -2, 0), a, b, c), 2.0);        // edge ab
+  EXPECT_DOUBLE_EQ(DistanceToTriangle(Vector3(0.5, -2, 0), a, b, c), 2.0);            // edge ab
   EXPECT_NEAR(DistanceToTriangle(Vector3(1, 1, 0), a, b, c), std::sqrt(0.5), 1e-15);  // edge bc
-  EXPECT_DOUBLE_EQ(DistanceToTriangle(Vector3(2, 0, 0), a, b, c), 1.0);           // vertex b
+  EXPECT_DOUBLE_EQ(DistanceToTriangle(Vector3(2, 0, 0), a, b, c), 1.0);               // vertex b
 }
 
 // Each malformed file gives "name:line: message".
@@ -108,7 +108,8 @@ TEST(VtkVolumeMeshTest, ErrorsNameFileAndLine) {
   expect_error(header + points, "9", "no CELLS section");
   expect_error(header + points + "CELLS 1 5\n4 0 1 2 9\nCELL_TYPES 1\n10\n", "11", "refers to vertex 9");
   expect_error(header + points + "CELLS 1 9\n8 0 1 2 3 0 1 2 3\nCELL_TYPES 1\n12\n", "13", "only tetrahedra");
-  expect_error(header + points + "CELLS 2 9\n4 0 1 2 3\n3 0 1 2\nCELL_TYPES 3\n10\n5\n5\n", "13", "3 types for 2 cells");
+  expect_error(header + points + "CELLS 2 9\n4 0 1 2 3\n3 0 1 2\nCELL_TYPES 3\n10\n5\n5\n", "13",
+               "3 types for 2 cells");
   {
     // Miscounted types where every cell has four vertices: read as tets (as Bullet's reader does), warned.
     VtkReadReport report;

@@ -18,7 +18,7 @@ namespace hydro {
 namespace {
 
 constexpr double kRadius = 0.01213, kHalfThickness = 0.000875, kMass = 0.00567, kMu = 0.2, kGravity = 9.81;
-constexpr double kStartSpeed = 0.5;  // u = √(v² + (ωR)²) at the start, m/s
+constexpr double kStartSpeed = 0.5;                              // u = √(v² + (ωR)²) at the start, m/s
 const std::array<double, 4> kLevels = {0.10, 0.05, 0.02, 0.01};  // u/u0 at which ε is recorded
 
 // Records ε where u crosses each level, interpolating linearly in ln u between two samples: at
@@ -121,7 +121,7 @@ std::array<double, 4> ReferenceEpsilon(double eps0) {
 // How the coin is simulated: the slab's modulus (1e8 Pa is the project's first coin; 000 §V-A
 // states 1 GPa), the coin's mesh resolution R/hint_divisor, the step.
 struct CoinSetup {
-  bool compliant_coin{false};  // a compliant coin (modulus below) on a rigid plane
+  bool compliant_coin{false};   // a compliant coin (modulus below) on a rigid plane
   double slab_modulus_Pa{1e8};  // the slab's, or the compliant coin's
   double hint_divisor{8};
   double dt_s{1e-3};
@@ -270,7 +270,8 @@ void CheckGigapascalCoin(bool compliant_coin, double divisor) {
       double tolerance = 0.03;
       if (eps0 <= 0.3 && i == 2) tolerance = 0.04;
       if (eps0 <= 0.3 && divisor == 4) tolerance = 0.07;
-      EXPECT_NEAR(run.eps[i] / ref[i], 1.0, tolerance) << "R/" << divisor << ", ε0 = " << eps0 << ", level " << kLevels[i];
+      EXPECT_NEAR(run.eps[i] / ref[i], 1.0, tolerance)
+          << "R/" << divisor << ", ε0 = " << eps0 << ", level " << kLevels[i];
     }
     EXPECT_LT(run.max_tilt_rad, 1e-5) << "R/" << divisor << ", ε0 = " << eps0;
   }

@@ -18,7 +18,8 @@ int g_started = 0, g_ended = 0, g_added = 0;
 
 void CountStarted(btPersistentManifold* const&) { ++g_started; }
 void CountEnded(btPersistentManifold* const&) { ++g_ended; }
-bool CountAdded(btManifoldPoint&, const btCollisionObjectWrapper*, int, int, const btCollisionObjectWrapper*, int, int) {
+bool CountAdded(btManifoldPoint&, const btCollisionObjectWrapper*, int, int, const btCollisionObjectWrapper*, int,
+                int) {
   ++g_added;
   return false;
 }
@@ -92,8 +93,8 @@ TEST(ContactCallbacksTest, AddedFiresForEveryPointOfObjectsThatAskForIt) {
   EXPECT_EQ(g_added, world.state().getStats().m_points);
 }
 
-bool Frictionless(btManifoldPoint& point, const btCollisionObjectWrapper*, int, int, const btCollisionObjectWrapper*, int,
-                  int) {
+bool Frictionless(btManifoldPoint& point, const btCollisionObjectWrapper*, int, int, const btCollisionObjectWrapper*,
+                  int, int) {
   point.m_combinedFriction = 0;
   return true;
 }

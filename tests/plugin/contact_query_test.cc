@@ -66,7 +66,8 @@ TEST(ContactQueryTest, PatchPolygonsReadInBulletsTypesMatchTheSurface) {
     EXPECT_NEAR(normal.dot(btVector3(polygon.nhat_BA_W.x(), polygon.nhat_BA_W.y(), polygon.nhat_BA_W.z())), 1, 1e-6);
     // The polygon's area from its vertices (a fan about the first).
     btVector3 twice(0, 0, 0);
-    for (int k = 1; k + 1 < vertices.size(); ++k) twice += (vertices[k] - vertices[0]).cross(vertices[k + 1] - vertices[0]);
+    for (int k = 1; k + 1 < vertices.size(); ++k)
+      twice += (vertices[k] - vertices[0]).cross(vertices[k + 1] - vertices[0]);
     area += 0.5 * twice.length();
   }
   EXPECT_NEAR(area, patch.m_area, 1e-6 * patch.m_area);

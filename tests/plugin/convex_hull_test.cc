@@ -28,7 +28,7 @@ TEST(ConvexHullTest, ABoxWithPointsInsideAndOnItsFacesHasItsEightCorners) {
   std::vector<Vector3> points;
   for (int i = 0; i < 8; ++i) points.emplace_back(i & 1 ? 0.1 : -0.1, i & 2 ? 0.2 : -0.2, i & 4 ? 0.05 : -0.05);
   points.emplace_back(0, 0, 0);
-  points.emplace_back(0.1, 0, 0);  // on a face
+  points.emplace_back(0.1, 0, 0);    // on a face
   points.emplace_back(0.1, 0.2, 0);  // on an edge
   points.emplace_back(0.02, -0.03, 0.01);
   points.push_back(points[3]);  // a duplicate corner
@@ -53,8 +53,7 @@ TEST(ConvexHullTest, ARandomCloudIsEnclosedByOutwardFaces) {
   EXPECT_GT(hull.CalcEnclosedVolume(), 0);  // outward
   ExpectContains(hull, cloud, 1e-9);
   // Every hull vertex is one of the points.
-  for (const Vector3& v : hull.vertices())
-    EXPECT_NE(std::find(cloud.begin(), cloud.end(), v), cloud.end());
+  for (const Vector3& v : hull.vertices()) EXPECT_NE(std::find(cloud.begin(), cloud.end(), v), cloud.end());
   const VolumeMeshWithExtent mesh = MakeConvexVolumeMesh(hull, 0.5);
   EXPECT_NEAR(mesh.mesh->CalcTotalVolume(), hull.CalcEnclosedVolume(), 1e-9 * hull.CalcEnclosedVolume());
 }
@@ -89,18 +88,29 @@ TEST(ConvexHullTest, FlatOrBadInputIsRejectedWithAMessage) {
   };
   const double nan = std::nan("");
   expect_error([] { MakeConvexHull({Vector3(0, 0, 0), Vector3(1, 0, 0), Vector3(0, 1, 0)}); }, "at least 4");
-  expect_error([] { MakeConvexHull({Vector3(0, 0, 0), Vector3(1, 0, 0), Vector3(0, 1, 0), Vector3(1, 1, 0)}); },
-               "coplanar");
-  expect_error([] { MakeConvexHull({Vector3(0, 0, 0), Vector3(1, 0, 0), Vector3(2, 0, 0), Vector3(3, 0, 0)}); },
-               "colinear");
+  expect_error(
+      [] {
+        MakeConvexHull({Vector3(0, 0, 0), Vector3(1, 0, 0), Vector3(0, 1, 0), Vector3(1, 1, 0)});
+      },
+      "coplanar");
+  expect_error(
+      [] {
+        MakeConvexHull({Vector3(0, 0, 0), Vector3(1, 0, 0), Vector3(2, 0, 0), Vector3(3, 0, 0)});
+      },
+      "colinear");
   expect_error([] { MakeConvexHull(std::vector<Vector3>(5, Vector3(1, 2, 3))); }, "coincident");
-  expect_error([&] { MakeConvexHull({Vector3(0, 0, 0), Vector3(1, 0, 0), Vector3(0, 1, 0), Vector3(0, 0, nan)}); },
-               "non-finite");
+  expect_error(
+      [&] {
+        MakeConvexHull({Vector3(0, 0, 0), Vector3(1, 0, 0), Vector3(0, 1, 0), Vector3(0, 0, nan)});
+      },
+      "non-finite");
   // A sheet 1e-12 thick on a 1 m square is flat.
-  expect_error([] {
-    MakeConvexHull({Vector3(0, 0, 0), Vector3(1, 0, 0), Vector3(0, 1, 0), Vector3(1, 1, 0), Vector3(0.5, 0.5, 1e-12)});
-  },
-               "coplanar");
+  expect_error(
+      [] {
+        MakeConvexHull(
+            {Vector3(0, 0, 0), Vector3(1, 0, 0), Vector3(0, 1, 0), Vector3(1, 1, 0), Vector3(0.5, 0.5, 1e-12)});
+      },
+      "coplanar");
 }
 
 TEST(ConvexHullTest, EveryTetOfAHullsMeshHasAnInteriorVertex) {

@@ -19,10 +19,9 @@ using test::TestWorld;
 constexpr double kGravity = 9.81;
 
 // A compliant 20 × 20 × 4 cm block (E = 1e5 Pa) on a rigid plane tilted by θ about x (μ = 0.5 on
-// the block and 1 on the plane, so Bullet's product rule gives μ = 0.5). Flat enough that the whole base stays loaded at these
-// slopes (the pressure centre shifts by h·tan θ ≤ 2 cm, inside the middle third of the base).
-// Returns the distance slid down the slope between t = 0.2 s and t = 0.2 s + `duration` and the
-// speed at both ends.
+// the block and 1 on the plane, so Bullet's product rule gives μ = 0.5). Flat enough that the whole base stays loaded
+// at these slopes (the pressure centre shifts by h·tan θ ≤ 2 cm, inside the middle third of the base). Returns the
+// distance slid down the slope between t = 0.2 s and t = 0.2 s + `duration` and the speed at both ends.
 struct SlideResult {
   double distance, v_start, v_end;
 };
@@ -92,8 +91,8 @@ TEST(FrictionTest, FrictionCombinesByBulletsRuleOrTheHarmonicMean) {
   gCalculateCombinedFrictionCallback = MinFriction;
   const double custom = acceleration(HYDRO_FRICTION_BULLET);
   gCalculateCombinedFrictionCallback = bullets_own;
-  std::printf("μ 0.9 on 0.5 at 45°: a = %.4f (product), %.4f (harmonic), %.4f (min callback) m/s²\n", product,
-              harmonic, custom);
+  std::printf("μ 0.9 on 0.5 at 45°: a = %.4f (product), %.4f (harmonic), %.4f (min callback) m/s²\n", product, harmonic,
+              custom);
   EXPECT_NEAR(product / coulomb(0.9 * 0.5), 1.0, 0.02);
   EXPECT_NEAR(harmonic / coulomb(2 * 0.9 * 0.5 / 1.4), 1.0, 0.02);
   EXPECT_NEAR(custom / coulomb(0.5), 1.0, 0.02);

@@ -29,8 +29,7 @@ constexpr double kGravity = 9.81;
 // whose every link is a box collider.
 class FeatherstoneWorld {
  public:
-  FeatherstoneWorld()
-      : dispatcher_(&configuration_), world_(&dispatcher_, &broadphase_, &solver_, &configuration_) {
+  FeatherstoneWorld() : dispatcher_(&configuration_), world_(&dispatcher_, &broadphase_, &solver_, &configuration_) {
     world_.setGravity(btVector3(0, 0, -kGravity));
     hydroConfigureSolverInfo(world_.getSolverInfo());
     btRigidBody::btRigidBodyConstructionInfo info(0, nullptr, &ground_shape_);
@@ -68,8 +67,10 @@ class FeatherstoneWorld {
       colliders_.push_back(std::make_unique<btMultiBodyLinkCollider>(body, link));
       btMultiBodyLinkCollider* collider = colliders_.back().get();
       collider->setCollisionShape(box);
-      if (link < 0) body->setBaseCollider(collider);
-      else body->getLink(link).m_collider = collider;
+      if (link < 0)
+        body->setBaseCollider(collider);
+      else
+        body->getLink(link).m_collider = collider;
     }
     body->updateCollisionObjectWorldTransforms(scratch_q, scratch_m);
     for (int link = -1; link < links; ++link)
@@ -164,9 +165,10 @@ TEST(MultibodyPatchSolverTest, AFeatherstoneBoxLandsAndRestsAt60HzAtEveryStiffne
     btRigidBody* rigid = rigid_world.AddBody(&rigid_box, 1.0, btVector3(0, 0, 0.5));
     rigid_world.Step(180, kStep);
     const double rigid_rest_depth = 0.1 - rigid->getWorldTransform().getOrigin().z();
-    std::printf("E = %.0e: fastest %.3f m/s (free fall %.3f), deepest %.2e m, rest depth %.2e m (rigid body %.2e m), "
-                "speed in the last second %.2e m/s, floor force %.4f N (weight %.4f N)\n",
-                E, fastest, free_fall, deepest, rest_depth, rigid_rest_depth, late_fastest, force, kGravity);
+    std::printf(
+        "E = %.0e: fastest %.3f m/s (free fall %.3f), deepest %.2e m, rest depth %.2e m (rigid body %.2e m), "
+        "speed in the last second %.2e m/s, floor force %.4f N (weight %.4f N)\n",
+        E, fastest, free_fall, deepest, rest_depth, rigid_rest_depth, late_fastest, force, kGravity);
     EXPECT_LT(fastest, free_fall);
     EXPECT_LT(deepest, std::max(rest_depth, 0.0) + 1e-3);
     EXPECT_LT(late_fastest, 1e-3);
@@ -188,9 +190,10 @@ TEST(MultibodyPatchSolverTest, AHingedChainOfStiffBoxesLandsFlatAndRests) {
     const double fastest = run.fastest, deepest = run.deepest, late_fastest = run.late_fastest;
     const double force = world.NormalForceOnGround();
     const double bend = std::max(std::abs(chain->getJointPos(0)), std::abs(chain->getJointPos(1)));
-    std::printf("E = %.0e: fastest %.3f m/s, deepest %.2e m, last-second speed %.2e m/s, hinge angles ≤ %.2e rad, "
-                "floor force %.4f N (weight %.4f N), Newton iterations last step %d\n",
-                E, fastest, deepest, late_fastest, bend, force, 3 * kGravity, world.solver().lastNewtonIterations());
+    std::printf(
+        "E = %.0e: fastest %.3f m/s, deepest %.2e m, last-second speed %.2e m/s, hinge angles ≤ %.2e rad, "
+        "floor force %.4f N (weight %.4f N), Newton iterations last step %d\n",
+        E, fastest, deepest, late_fastest, bend, force, 3 * kGravity, world.solver().lastNewtonIterations());
     EXPECT_EQ(world.solver().lastLinkPatches(), 3);
     EXPECT_LT(fastest, std::sqrt(2 * kGravity * 0.05) + kGravity * kStep);
     EXPECT_LT(deepest, 1e-3);

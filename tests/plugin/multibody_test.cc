@@ -43,7 +43,7 @@ TEST(MultibodyTest, ArmPressingAPadMatchesTheRigidBodyArm) {
   Pad pad;
   btSphereShape tip(kTipRadius);
   btBoxShape link_box(btVector3(kLink / 2, 0.01, 0.01));  // thin: only the tip reaches the pad
-  btCompoundShape link2_shape;  // the second link and the tip sphere at its end
+  btCompoundShape link2_shape;                            // the second link and the tip sphere at its end
   link2_shape.addChildShape(btTransform::getIdentity(), &link_box);
   link2_shape.addChildShape(btTransform(btQuaternion::getIdentity(), btVector3(kLink / 2, 0, 0)), &tip);
 
@@ -56,8 +56,10 @@ TEST(MultibodyTest, ArmPressingAPadMatchesTheRigidBodyArm) {
     btCollisionDispatcher dispatcher(&configuration);
     btDbvtBroadphase broadphase;
     std::unique_ptr<btMultiBodyConstraintSolver> solver;
-    if (patch_solver) solver = std::make_unique<btHydroelasticMultiBodyConstraintSolver>();
-    else solver = std::make_unique<btMultiBodyConstraintSolver>();
+    if (patch_solver)
+      solver = std::make_unique<btHydroelasticMultiBodyConstraintSolver>();
+    else
+      solver = std::make_unique<btMultiBodyConstraintSolver>();
     btMultiBodyDynamicsWorld world(&dispatcher, &broadphase, solver.get(), &configuration);
     world.setGravity(btVector3(0, 0, -9.81));
     hydroConfigureSolverInfo(world.getSolverInfo());
@@ -70,8 +72,8 @@ TEST(MultibodyTest, ArmPressingAPadMatchesTheRigidBodyArm) {
     link_box.calculateLocalInertia(kLinkMass, inertia);
     btMultiBody arm(2, 0, btVector3(0, 0, 0), true, false);
     arm.setBasePos(btVector3(0, 0, kHeight));
-    arm.setupRevolute(0, kLinkMass, inertia, -1, btQuaternion::getIdentity(), btVector3(0, 1, 0),
-                      btVector3(0, 0, 0), btVector3(kLink / 2, 0, 0), true);
+    arm.setupRevolute(0, kLinkMass, inertia, -1, btQuaternion::getIdentity(), btVector3(0, 1, 0), btVector3(0, 0, 0),
+                      btVector3(kLink / 2, 0, 0), true);
     arm.setupFixed(1, kLinkMass, inertia, 0, btQuaternion::getIdentity(), btVector3(kLink / 2, 0, 0),
                    btVector3(kLink / 2, 0, 0), true);
     arm.finalizeMultiDof();

@@ -22,7 +22,8 @@ namespace {
 
 using test::RandomPose;
 
-double LargestGap(const ShapeGeometry& a, const RigidTransform& X_WA, const ShapeGeometry& b, const RigidTransform& X_WB) {
+double LargestGap(const ShapeGeometry& a, const RigidTransform& X_WA, const ShapeGeometry& b,
+                  const RigidTransform& X_WB) {
   Vector3 axes[7];
   double gaps[7];
   const int n = CalcGapsAlongAxes(a, X_WA, b, X_WB, axes, gaps);
@@ -153,7 +154,8 @@ TEST(PairContactTest, ReducedPointsKeepACoinsFaceApartFromItsSideWall) {
     double reduced_force = 0, reduced_stiffness = 0;
     for (const ContactPoint& p : reduced) {
       const double along = std::abs(p.nhat_BA_W.z());
-      EXPECT_TRUE(along >= std::cos(0.1 * M_PI / 180) || along < 0.5) << n << ": a merged normal part way to the face's (" << along << ")";
+      EXPECT_TRUE(along >= std::cos(0.1 * M_PI / 180) || along < 0.5)
+          << n << ": a merged normal part way to the face's (" << along << ")";
       face += along >= 0.5, side += along < 0.5;
       reduced_force += p.fn0_N, reduced_stiffness += p.stiffness_N_per_m;
     }

@@ -118,7 +118,8 @@ TEST(RestingContactTest, RigidBoxOnCompliantSlabStaysStill) {
 // at 60 Hz rocked about that diagonal, growing 30-fold every 0.5 s until it tumbled after 4 s.
 TEST(RestingContactTest, RigidHullOnCompliantSlabStaysStillAt60Hz) {
   btConvexHullShape hull;
-  for (int i = 0; i < 8; ++i) hull.addPoint(btVector3(i & 1 ? 0.1 : -0.1, i & 2 ? 0.1 : -0.1, i & 4 ? 0.1 : -0.1), false);
+  for (int i = 0; i < 8; ++i)
+    hull.addPoint(btVector3(i & 1 ? 0.1 : -0.1, i & 2 ? 0.1 : -0.1, i & 4 ? 0.1 : -0.1), false);
   hull.setMargin(0.001);
   hull.recalcLocalAabb();
   btStaticPlaneShape ground(btVector3(0, 0, 1), 0);

@@ -3,9 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <vector>
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include "hydro/contact_surface.h"
 #include "hydro/contact_wrench.h"
@@ -98,7 +98,8 @@ TEST(CompoundTest, EachTaggedChildMakesItsOwnPatch) {
   world.Step(2000);
   const auto patches = hydroGetContactPatches(world.dispatcher(), 1e-3);
   ASSERT_EQ(patches.size(), 2u);
-  for (const btHydroelasticContactPatch& patch : patches) EXPECT_NEAR(std::abs(patch.m_forceOnBody0.z()), 9.81, 0.02 * 9.81);
+  for (const btHydroelasticContactPatch& patch : patches)
+    EXPECT_NEAR(std::abs(patch.m_forceOnBody0.z()), 9.81, 0.02 * 9.81);
   EXPECT_LT(body->getWorldTransform().getRotation().angleShortestPath(btQuaternion::getIdentity()), 1e-6);
 }
 
@@ -268,7 +269,8 @@ TEST(DeepOverlapTest, ABodyWhollyInsideARigidBoxIsPushedOutByBulletsContact) {
   int bullet_points = 0;
   for (int m = 0; m < world.dispatcher()->getNumManifolds(); ++m) {
     const btPersistentManifold* manifold = world.dispatcher()->getManifoldByIndexInternal(m);
-    if (!hydro::bullet::PatchRegistry::Instance().StateOfManifold(manifold)) bullet_points += manifold->getNumContacts();
+    if (!hydro::bullet::PatchRegistry::Instance().StateOfManifold(manifold))
+      bullet_points += manifold->getNumContacts();
   }
   EXPECT_EQ(bullet_points, 0);
 }
@@ -289,8 +291,9 @@ TEST(DeepOverlapTest, AHullWithinItsMarginOfThePlaneRestsOnItsPatch) {
   slab.m_slabThickness = H;
   for (const bool crate_compliant : {false, true}) {
     for (const double margin : {0.001, 0.04}) {
-      SCOPED_TRACE(std::string(crate_compliant ? "compliant crate on a rigid plane" : "rigid crate on a compliant slab") +
-                   ", margin " + std::to_string(margin));
+      SCOPED_TRACE(
+          std::string(crate_compliant ? "compliant crate on a rigid plane" : "rigid crate on a compliant slab") +
+          ", margin " + std::to_string(margin));
       btConvexHullShape hull;
       for (int i = 0; i < 8; ++i)
         hull.addPoint(btVector3(i & 1 ? 0.1 : -0.1, i & 2 ? 0.1 : -0.1, i & 4 ? 0.1 : -0.1), false);

@@ -11,8 +11,8 @@
 #include "adapters/shape_geometry.h"
 #include "plugin/btHydroelasticContactQuery.h"
 #include "plugin/pair_contact.h"
-#include "random_pose.h"
 #include "plugin/separation_certificate.h"
+#include "random_pose.h"
 #include "test_world.h"
 
 namespace hydro {

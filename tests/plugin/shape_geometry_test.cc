@@ -117,8 +117,8 @@ TEST(ShapeGeometryTest, ScalingHullsMeshesAndPlanes) {
   EXPECT_NEAR(MeshVolume(MakeShapeGeometry(convex_mesh, &soft)), 1.0 / 6.0, 1e-12);
   EXPECT_THROW(MakeShapeGeometry(mesh, &soft), InvalidInput);  // no tet mesh given
   btHydroelasticProperties with_tets = soft;
-  with_tets.m_volumeMesh = std::make_shared<VolumeMeshWithExtent>(
-      MakeConvexVolumeMesh(MakeConvexHull({Vector3(0, 0, 0), Vector3(1, 0, 0), Vector3(0, 1, 0), Vector3(0, 0, 1)}), 0.5));
+  with_tets.m_volumeMesh = std::make_shared<VolumeMeshWithExtent>(MakeConvexVolumeMesh(
+      MakeConvexHull({Vector3(0, 0, 0), Vector3(1, 0, 0), Vector3(0, 1, 0), Vector3(0, 0, 1)}), 0.5));
   EXPECT_EQ(MakeShapeGeometry(mesh, &with_tets).kind, Kind::kCompliantMesh);
   // A compliant plane needs its slab thickness.
   btStaticPlaneShape plane(btVector3(0, 0, 1), 0);
@@ -153,8 +153,8 @@ TEST(ShapeGeometryTest, TheMarginOutsideIsWhereBulletGrowsTheShape) {
   const struct {
     btConvexShape* shape;
     bool outside;
-  } cases[] = {{&sphere, false}, {&box, false},  {&cylinder, false},   {&capsule, false},
-               {&cone, true},    {&hull, true},  {&convex_mesh, true}};
+  } cases[] = {{&sphere, false}, {&box, false}, {&cylinder, false},  {&capsule, false},
+               {&cone, true},    {&hull, true}, {&convex_mesh, true}};
   for (const auto& c : cases) {
     const std::string name = ShapeTypeName(c.shape->getShapeType());
     c.shape->setMargin(kMargin);  // the sphere and capsule keep their radius as their margin
@@ -306,8 +306,8 @@ TEST(ShapeGeometryTest, DefaultResolutionIsBoundedForEveryShape) {
   btCapsuleShape capsule(0.01, 2.0), stubby(0.1, 0.05);
   btCylinderShapeZ disk(btVector3(0.5, 0.5, 0.005)), pole(btVector3(0.01, 0.01, 1.0));
   btConeShapeZ cone(0.5, 0.01);
-  for (btCollisionShape* shape : std::initializer_list<btCollisionShape*>{&cube, &plate, &rod, &ball, &capsule, &stubby,
-                                                                          &disk, &pole, &cone}) {
+  for (btCollisionShape* shape :
+       std::initializer_list<btCollisionShape*>{&cube, &plate, &rod, &ball, &capsule, &stubby, &disk, &pole, &cone}) {
     const btHydroelasticProperties soft = Soft();
     const ShapeGeometry g = MakeShapeGeometry(*shape, &soft);
     ASSERT_EQ(g.kind, Kind::kCompliantMesh) << ShapeTypeName(shape->getShapeType());

@@ -22,9 +22,9 @@ constexpr double kGravity = 9.81;
 constexpr double kStep = 1.0 / 60;
 
 struct SceneRecord {
-  double max_speed{0};       // over every body and step
-  double deepest{0};         // lowest point of any body below the floor's top (m, ≥ 0)
-  double rest_time{-1};      // when every body last fell below 1 cm/s for good (s), -1: never
+  double max_speed{0};   // over every body and step
+  double deepest{0};     // lowest point of any body below the floor's top (m, ≥ 0)
+  double rest_time{-1};  // when every body last fell below 1 cm/s for good (s), -1: never
   double final_speed{0};
 };
 
@@ -122,8 +122,9 @@ TEST(StiffScenesTest, BasicDemosBlockLandsAndRestsAtEveryStiffness) {
 #endif
   for (double modulus : {1e6, 1e8, 1e10}) {
     const SceneRecord r = DropBlock(kSide, 2.0, modulus);
-    std::printf("BasicDemo %d³ at E = %.0e: fastest %.3f m/s, deepest %.2e m, at rest from %.2f s, final speed %.1e m/s\n",
-                kSide, modulus, r.max_speed, r.deepest, r.rest_time, r.final_speed);
+    std::printf(
+        "BasicDemo %d³ at E = %.0e: fastest %.3f m/s, deepest %.2e m, at rest from %.2f s, final speed %.1e m/s\n",
+        kSide, modulus, r.max_speed, r.deepest, r.rest_time, r.final_speed);
     const double free_fall = std::sqrt(2 * kGravity * (2.0 + (kSide - 1) * 0.21));
     EXPECT_LE(r.max_speed, free_fall + kGravity * kStep) << modulus;
     const double landing_bound = free_fall * std::sqrt(kSide * 1.0 / (modulus * 0.2 * 0.2 / 0.1));

@@ -149,8 +149,10 @@ Errors CompareWithFreshSurfaces(const std::shared_ptr<const ShapeGeometry>& a, c
 }
 
 void Report(const char* what, const Errors& e, double tolerance) {
-  std::printf("%s: tolerance %.3g m; largest relative errors: force %.2e (unchanged depths %.2e), moment %.2e, stiffness %.2e\n",
-              what, tolerance, e.force, e.force_unchanged, e.moment, e.stiffness);
+  std::printf(
+      "%s: tolerance %.3g m; largest relative errors: force %.2e (unchanged depths %.2e), moment %.2e, stiffness "
+      "%.2e\n",
+      what, tolerance, e.force, e.force_unchanged, e.moment, e.stiffness);
 }
 
 double ToleranceOf(const std::shared_ptr<const ShapeGeometry>& a, const RigidTransform& X_WA,
@@ -267,8 +269,8 @@ TEST(SurfaceReuseTest, ReducedPatchesMatchPatchesComputedAndReducedAnew) {
 // points' total force moves exactly as the full set's: Σ_j K_j·s̄_j = Σ_i k_i·s_i.
 TEST(SurfaceReuseTest, ReducedPatchesMoveTheirForceAsTheFullSetUnderTranslation) {
   const BoxAndGround scene;
-  const RigidTransform X_WA = Pose(Vector3(0.03, -0.02, 0.1 * (std::cos(0.002) + std::sin(0.002)) - 1e-4), 0.002,
-                                   Vector3(1, 1, 0));
+  const RigidTransform X_WA =
+      Pose(Vector3(0.03, -0.02, 0.1 * (std::cos(0.002) + std::sin(0.002)) - 1e-4), 0.002, Vector3(1, 1, 0));
   const RigidTransform X_WB = Pose(Vector3(0, 0, -0.1));
   ContactSurface surface;
   const std::vector<ContactPoint> all = FreshPoints(*scene.a, X_WA, *scene.b, X_WB, &surface);
@@ -310,8 +312,10 @@ TEST(SurfaceReuseTest, MovedBeyondTheToleranceTheSurfaceIsComputedAnew) {
   reuse.Keep(a, X_WA, b, X_WB, surface, points);
   const double tolerance = reuse.tolerance_m();
   ASSERT_GT(tolerance, 0);
-  EXPECT_TRUE(Reuse(reuse, a.get(), Pose(Vector3(0, 0, 0.1 - 1e-5 - 0.9 * tolerance)), b.get(), X_WB, &surface, &points));
-  EXPECT_FALSE(Reuse(reuse, a.get(), Pose(Vector3(0, 0, 0.1 - 1e-5 - 1.1 * tolerance)), b.get(), X_WB, &surface, &points));
+  EXPECT_TRUE(
+      Reuse(reuse, a.get(), Pose(Vector3(0, 0, 0.1 - 1e-5 - 0.9 * tolerance)), b.get(), X_WB, &surface, &points));
+  EXPECT_FALSE(
+      Reuse(reuse, a.get(), Pose(Vector3(0, 0, 0.1 - 1e-5 - 1.1 * tolerance)), b.get(), X_WB, &surface, &points));
   EXPECT_FALSE(Reuse(reuse, a.get(), Pose(Vector3(1.1 * tolerance, 0, 0.1 - 1e-5)), b.get(), X_WB, &surface, &points));
   // Turned about the vertical through the patch's centre (the box's axis), its farthest point moves
   // by θ·reach: the bound over a sphere holding the points admits 0.9 of the tolerance, not 1.1.
@@ -375,7 +379,8 @@ TEST(SurfaceReuseTest, ABlockAtRestReusesItsSurfacesAndRestsAsWithout) {
     std::vector<btRigidBody*> boxes;
     for (int i = 0; i < 2; ++i)
       for (int j = 0; j < 2; ++j)
-        for (int k = 0; k < 2; ++k) boxes.push_back(world.AddBody(&box, 1, btVector3(0.21 * i, 0.21 * j, 0.3 + 0.21 * k)));
+        for (int k = 0; k < 2; ++k)
+          boxes.push_back(world.AddBody(&box, 1, btVector3(0.21 * i, 0.21 * j, 0.3 + 0.21 * k)));
     world.Step(120, 1.0 / 60);  // lands and settles
     world.state().resetStats();
     world.Step(60, 1.0 / 60);

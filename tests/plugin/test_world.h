@@ -50,8 +50,10 @@ class TestWorld {
     }
     dispatcher_ = std::make_unique<btCollisionDispatcher>(configuration_.get());
     broadphase_ = std::make_unique<btDbvtBroadphase>();
-    if (hydroelastic) solver_ = std::make_unique<btHydroelasticConstraintSolver>();
-    else solver_ = std::make_unique<btSequentialImpulseConstraintSolver>();
+    if (hydroelastic)
+      solver_ = std::make_unique<btHydroelasticConstraintSolver>();
+    else
+      solver_ = std::make_unique<btSequentialImpulseConstraintSolver>();
     world_ = std::make_unique<btDiscreteDynamicsWorld>(dispatcher_.get(), broadphase_.get(), solver_.get(),
                                                        configuration_.get());
     world_->setGravity(btVector3(0, 0, -9.81));

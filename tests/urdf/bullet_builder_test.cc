@@ -185,8 +185,8 @@ TEST(BulletBuilderTest, SdfJointToTheWorldAndAFloatingBase) {
   const double t = 0.2;
   free.Step(200, 1e-3);
   const Vector3 p_a = free.built->LinkPose(*a).translation(), p_b = free.built->LinkPose(*b).translation();
-  EXPECT_NEAR((p_b - p_a).norm(), 0.3, hydro::test::BulletAbsolute(1e-9, 0.3));                       // welded
-  EXPECT_NEAR(p_a.z(), -0.5 * 9.81 * t * t, 0.01 * 0.5 * 9.81 * t * t);  // free fall (first-order steps)
+  EXPECT_NEAR((p_b - p_a).norm(), 0.3, hydro::test::BulletAbsolute(1e-9, 0.3));  // welded
+  EXPECT_NEAR(p_a.z(), -0.5 * 9.81 * t * t, 0.01 * 0.5 * 9.81 * t * t);          // free fall (first-order steps)
   Vector3 v, w;
   free.built->LinkVelocity(*a, &v, &w);
   EXPECT_NEAR(w.z(), 2.0, hydro::test::BulletAbsolute(1e-9, 2.0));  // the spin it was given, kept

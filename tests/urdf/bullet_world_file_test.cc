@@ -17,8 +17,8 @@
 #include <map>
 #include <utility>
 
-#include "plugin/btHydroelasticContactQuery.h"
 #include "hydro/contact_surface.h"
+#include "plugin/btHydroelasticContactQuery.h"
 #include "test_files.h"
 #include "test_world.h"
 
@@ -51,32 +51,35 @@ struct SavedWorld {
       shapes.emplace_back(shape);
       btVector3 inertia(0, 0, 0);
       if (mass > 0) shape->calculateLocalInertia(mass, inertia);
-      auto body = std::make_unique<btRigidBody>(btRigidBody::btRigidBodyConstructionInfo(mass, nullptr, shape, inertia));
+      auto body =
+          std::make_unique<btRigidBody>(btRigidBody::btRigidBodyConstructionInfo(mass, nullptr, shape, inertia));
       body->setWorldTransform(X_WB);
       world->addRigidBody(body.get());
       serializer.registerNameForPointer(body.get(), names.emplace_back(std::make_unique<std::string>(name))->c_str());
       bodies.push_back({name, mass, X_WB, type});
       rigid.push_back(std::move(body));
     };
-    add("ground", new btBoxShape(btVector3(2, 2, 0.5)), 0, btTransform(btQuaternion::getIdentity(), btVector3(0, 0, -0.5)),
-        "box");
+    add("ground", new btBoxShape(btVector3(2, 2, 0.5)), 0,
+        btTransform(btQuaternion::getIdentity(), btVector3(0, 0, -0.5)), "box");
     // The crate rests on the ground, turned about z.
-    add("crate", new btBoxShape(btVector3(0.1, 0.1, 0.1)), 2, btTransform(btQuaternion(btVector3(0, 0, 1), 0.3),
-                                                                           btVector3(0.2, -0.3, 0.1)), "box");
+    add("crate", new btBoxShape(btVector3(0.1, 0.1, 0.1)), 2,
+        btTransform(btQuaternion(btVector3(0, 0, 1), 0.3), btVector3(0.2, -0.3, 0.1)), "box");
     if (with_others) {
       add("ball", new btSphereShape(0.05), 0.5, btTransform(btQuaternion::getIdentity(), btVector3(1, 0, 0.05)),
           "sphere");
       auto* dumbbell = new btCompoundShape();
       child_shapes.emplace_back(new btBoxShape(btVector3(0.05, 0.05, 0.05)));
-      dumbbell->addChildShape(btTransform(btQuaternion::getIdentity(), btVector3(0.1, 0, 0)), child_shapes.back().get());
-      dumbbell->addChildShape(btTransform(btQuaternion::getIdentity(), btVector3(-0.1, 0, 0)), child_shapes.back().get());
+      dumbbell->addChildShape(btTransform(btQuaternion::getIdentity(), btVector3(0.1, 0, 0)),
+                              child_shapes.back().get());
+      dumbbell->addChildShape(btTransform(btQuaternion::getIdentity(), btVector3(-0.1, 0, 0)),
+                              child_shapes.back().get());
       add("dumbbell", dumbbell, 1, btTransform(btQuaternion(btVector3(1, 0, 0), 0.2), btVector3(-1, 0, 0.05)),
           "compound");
       // A multibody: fixed base at (0, 1, 0.5), one revolute link about x, 0.1 m below it.
       multibody = std::make_unique<btMultiBody>(1, 0, btVector3(0, 0, 0), /*fixedBase=*/true, /*canSleep=*/false);
       multibody->setBasePos(btVector3(0, 1, 0.5));
-      multibody->setupRevolute(0, 0.75, btVector3(1e-3, 1e-3, 1e-3), -1, btQuaternion::getIdentity(), btVector3(1, 0, 0),
-                               btVector3(0, 0, -0.1), btVector3(0, 0, 0));
+      multibody->setupRevolute(0, 0.75, btVector3(1e-3, 1e-3, 1e-3), -1, btQuaternion::getIdentity(),
+                               btVector3(1, 0, 0), btVector3(0, 0, -0.1), btVector3(0, 0, 0));
       multibody->finalizeMultiDof();
       world->addMultiBody(multibody.get());
       child_shapes.emplace_back(new btBoxShape(btVector3(0.02, 0.02, 0.02)));
@@ -143,8 +146,10 @@ TEST(BulletWorldFileTest, ASavedWorldLoadsBackAsItWas) {
     const btCollisionShape& shape = *body->collider->getCollisionShape();
     EXPECT_EQ(ShapeTypeOf(shape), expected.shape_type) << expected.name;
     double mass;
-    if (body->rigid_body) mass = body->rigid_body->getInvMass() > 0 ? 1 / body->rigid_body->getInvMass() : 0;
-    else mass = body->multibody->getLinkMass(body->link_index);
+    if (body->rigid_body)
+      mass = body->rigid_body->getInvMass() > 0 ? 1 / body->rigid_body->getInvMass() : 0;
+    else
+      mass = body->multibody->getLinkMass(body->link_index);
     EXPECT_DOUBLE_EQ(mass, expected.mass) << expected.name;
     EXPECT_EQ(body->is_static, expected.mass == 0) << expected.name;
     const btTransform& X_WB = body->collider->getWorldTransform();
@@ -157,7 +162,8 @@ TEST(BulletWorldFileTest, ASavedWorldLoadsBackAsItWas) {
   const auto& dumbbell = static_cast<const btCompoundShape&>(*built->Find("dumbbell")->collider->getCollisionShape());
   ASSERT_EQ(dumbbell.getNumChildShapes(), 2);
   EXPECT_NEAR(dumbbell.getChildTransform(1).getOrigin().x(), -0.1, 1e-8);
-  const btScalar radius = static_cast<const btSphereShape&>(*built->Find("ball")->collider->getCollisionShape()).getRadius();
+  const btScalar radius =
+      static_cast<const btSphereShape&>(*built->Find("ball")->collider->getCollisionShape()).getRadius();
   EXPECT_NEAR(radius, 0.05, 1e-8);
   // Unloading takes everything out of the world again.
   built.reset();
@@ -230,7 +236,7 @@ TEST(BulletWorldFileTest, ASavedHullKeepsItsMarginAndRestsOnItsPatch) {
   const double mass = 2, g = 9.81, side = 0.2, E = 1e7;
   const double sink = mass * g * (side / 2) / (E * side * side);  // 4.905e-6 m
   for (const auto& [label, rules] : {std::pair{"compliant plane", "ground compliant E=1e7\n"},
-                                      std::pair{"compliant crate", "crate compliant E=1e7\nground rigid\n"}}) {
+                                     std::pair{"compliant crate", "crate compliant E=1e7\nground rigid\n"}}) {
     SCOPED_TRACE(label);
     test::World w;
     Diagnostics d;
@@ -330,10 +336,10 @@ TEST(BulletWorldFileTest, AnUnknownChunkTypeIsSkippedWithAWarning) {
   ASSERT_EQ(saved.bytes[7], '-');  // 8-byte pointers: a 24-byte chunk header
   std::string chunk("ZZZZ", 4);
   auto add_int = [&](int32_t v) { chunk.append(reinterpret_cast<const char*>(&v), 4); };
-  add_int(8);                           // len
-  add_int(0x1234), add_int(0);          // old pointer
-  add_int(-1), add_int(1);              // dna_nr (raw bytes), nr
-  chunk += std::string(8, '\0');       // the payload
+  add_int(8);                     // len
+  add_int(0x1234), add_int(0);    // old pointer
+  add_int(-1), add_int(1);        // dna_nr (raw bytes), nr
+  chunk += std::string(8, '\0');  // the payload
   std::string bytes = saved.bytes;
   const size_t dna = bytes.rfind("DNA1");
   ASSERT_NE(dna, std::string::npos);

@@ -118,7 +118,8 @@ TEST(ComplianceRulesTest, RulesTagAModelFileScene) {
       <collision><geometry><sphere radius="0.1"/></geometry></collision>
       <collision><geometry><box size="0.1 0.1 0.1"/></geometry></collision></link>
     <joint name="axle" type="continuous"><parent link="base"/><child link="wheel"/><axis xyz="0 1 0"/></joint>
-  </robot>)", "cart.urdf");
+  </robot>)",
+                               "cart.urdf");
   const auto rules = MustParse("static rigid\ncart::wheel compliant E=4e6 hint=0.01\ntype:box none\n");
   // base: static then type:box → none; wheel sphere: compliant; wheel box: type:box → none.
   EXPECT_EQ(ApplyComplianceRules(rules, &scene), 3);

@@ -46,7 +46,8 @@ TEST(DrakeProximityTest, EveryTagInTheUrdfAttributeForm) {
       <drake:point_contact_stiffness value="1e5"/>
       <drake:mu_static value="0.8"/>
       <drake:mu_dynamic value="0.6"/>
-    </drake:proximity_properties>)"), &d);
+    </drake:proximity_properties>)"),
+                          &d);
   ASSERT_TRUE(scene) << d.ToString();
   EXPECT_TRUE(d.all().empty()) << d.ToString();
   const ContactProperties& c = OnlyContact(scene);
@@ -73,7 +74,8 @@ TEST(DrakeProximityTest, EveryTagInTheSdfTextForm) {
       <drake:point_contact_stiffness>1e5</drake:point_contact_stiffness>
       <drake:mu_static>0.8</drake:mu_static>
       <drake:mu_dynamic>0.6</drake:mu_dynamic>
-    </drake:proximity_properties>)"), &d, "test.sdf");
+    </drake:proximity_properties>)"),
+                          &d, "test.sdf");
   ASSERT_TRUE(scene) << d.ToString();
   const ContactProperties& c = OnlyContact(scene);
   EXPECT_EQ(c.compliance, Compliance::kRigid);
@@ -117,7 +119,8 @@ TEST(DrakeProximityTest, NonFiniteAndMalformedNumbersAreErrors) {
                     &d));
   ExpectError(d, 6, "'0.5x' is not a number");
   Diagnostics missing;
-  EXPECT_FALSE(Read(UrdfWith("<drake:proximity_properties>\n<drake:mu_static/>\n</drake:proximity_properties>"), &missing));
+  EXPECT_FALSE(
+      Read(UrdfWith("<drake:proximity_properties>\n<drake:mu_static/>\n</drake:proximity_properties>"), &missing));
   ExpectError(missing, 6, "missing value");
 }
 
@@ -125,8 +128,8 @@ TEST(DrakeProximityTest, NegativeMarginDissipationAndFrictionAreErrors) {
   for (const std::string tag : {"drake:hydroelastic_margin", "drake:hunt_crossley_dissipation", "drake:relaxation_time",
                                 "drake:mu_static", "drake:mu_dynamic"}) {
     Diagnostics d;
-    EXPECT_FALSE(Read(UrdfWith("<drake:proximity_properties>\n<" + tag + " value=\"-0.1\"/>\n</drake:proximity_properties>"),
-                      &d));
+    EXPECT_FALSE(Read(
+        UrdfWith("<drake:proximity_properties>\n<" + tag + " value=\"-0.1\"/>\n</drake:proximity_properties>"), &d));
     ExpectError(d, 6, tag + ": must not be negative");
   }
 }
@@ -141,7 +144,8 @@ TEST(DrakeProximityTest, StaticFrictionBelowDynamicIsAnError) {
 
 TEST(DrakeProximityTest, OneFrictionCoefficientSetsBoth) {
   Diagnostics d;
-  const auto scene = Read(UrdfWith("<drake:proximity_properties><drake:mu_dynamic value=\"0.4\"/></drake:proximity_properties>"), &d);
+  const auto scene =
+      Read(UrdfWith("<drake:proximity_properties><drake:mu_dynamic value=\"0.4\"/></drake:proximity_properties>"), &d);
   ASSERT_TRUE(scene);
   EXPECT_EQ(*OnlyContact(scene).mu_static, 0.4);
   EXPECT_EQ(*OnlyContact(scene).mu_dynamic, 0.4);
@@ -149,25 +153,28 @@ TEST(DrakeProximityTest, OneFrictionCoefficientSetsBoth) {
 
 TEST(DrakeProximityTest, UnknownTagsAreWarnedAboutOnce) {
   Diagnostics d;
-  const auto scene = Read(UrdfWith("<drake:proximity_properties>\n<drake:softness value=\"1\"/>\n"
-                                   "<drake:softness value=\"2\"/>\n</drake:proximity_properties>",
-                                   "<collision><geometry><sphere radius=\"1\"/></geometry>\n"
-                                   "<drake:proximity_properties><drake:softness value=\"3\"/></drake:proximity_properties>"
-                                   "</collision>"),
-                          &d);
+  const auto scene =
+      Read(UrdfWith("<drake:proximity_properties>\n<drake:softness value=\"1\"/>\n"
+                    "<drake:softness value=\"2\"/>\n</drake:proximity_properties>",
+                    "<collision><geometry><sphere radius=\"1\"/></geometry>\n"
+                    "<drake:proximity_properties><drake:softness value=\"3\"/></drake:proximity_properties>"
+                    "</collision>"),
+           &d);
   ASSERT_TRUE(scene) << d.ToString();
   ASSERT_EQ(d.all().size(), 1u) << d.ToString();
   EXPECT_FALSE(d.all()[0].is_error);
   EXPECT_EQ(d.all()[0].line, 6);
-  EXPECT_EQ(d.all()[0].ToString(), "test.urdf:6: warning: unknown tag <drake:softness> in <drake:proximity_properties> ignored");
+  EXPECT_EQ(d.all()[0].ToString(),
+            "test.urdf:6: warning: unknown tag <drake:softness> in <drake:proximity_properties> ignored");
 }
 
 TEST(DrakeProximityTest, DeclareConvexUnderMesh) {
   test::TempDir dir("declare_convex");
   dir.Write("cube.obj", test::CubeObj());
-  const std::string path = dir.Write("r.urdf", "<robot name=\"r\"><link name=\"l\"><collision><geometry>"
-                                               "<mesh filename=\"cube.obj\"><drake:declare_convex/></mesh>"
-                                               "</geometry></collision></link></robot>");
+  const std::string path = dir.Write("r.urdf",
+                                     "<robot name=\"r\"><link name=\"l\"><collision><geometry>"
+                                     "<mesh filename=\"cube.obj\"><drake:declare_convex/></mesh>"
+                                     "</geometry></collision></link></robot>");
   Diagnostics d;
   const auto scene = ReadModelFile(path, ReadOptions{}, &d);
   ASSERT_TRUE(scene) << d.ToString();
@@ -255,9 +262,8 @@ TEST(PyBulletContactTest, StiffnessWithoutDampingIsAnError) {
 
 TEST(HydroTagsTest, SlabThicknessAndInitialVelocity) {
   Diagnostics d;
-  const auto scene = Read(UrdfWith("<hydro:slab_thickness value=\"0.05\"/>",
-                                   "<hydro:initial_velocity value=\"1 0 0 0 0 3\"/>"),
-                          &d);
+  const auto scene =
+      Read(UrdfWith("<hydro:slab_thickness value=\"0.05\"/>", "<hydro:initial_velocity value=\"1 0 0 0 0 3\"/>"), &d);
   ASSERT_TRUE(scene) << d.ToString();
   EXPECT_EQ(*OnlyContact(scene).slab_thickness_m, 0.05);
   const auto& v = scene->models[0].links[0].initial_velocity;

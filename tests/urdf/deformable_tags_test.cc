@@ -80,11 +80,18 @@ TEST(DeformableTest, BadMaterialsAndMeshesAreErrors) {
             "0 0 0\n1 0 0\n0 1 0\n1 1 0\nCELLS 1 5\n4 0 1 2 3\nCELL_TYPES 1\n10\n");
   dir.Write("cube.obj", test::CubeObj());
   auto sdf = [&](const std::string& mesh, const std::string& nu, const std::string& E) {
-    return dir.Write("s.sdf", "<sdf version=\"1.9\"><model name=\"m\"><link name=\"b\">\n"
-                              "<collision name=\"c\"><geometry><mesh><uri>" + mesh + "</uri></mesh></geometry></collision>\n"
-                              "<drake:deformable_properties>\n<drake:youngs_modulus>" + E + "</drake:youngs_modulus>\n"
-                              "<drake:poissons_ratio>" + nu + "</drake:poissons_ratio>\n</drake:deformable_properties>\n"
-                              "</link></model></sdf>");
+    return dir.Write("s.sdf",
+                     "<sdf version=\"1.9\"><model name=\"m\"><link name=\"b\">\n"
+                     "<collision name=\"c\"><geometry><mesh><uri>" +
+                         mesh +
+                         "</uri></mesh></geometry></collision>\n"
+                         "<drake:deformable_properties>\n<drake:youngs_modulus>" +
+                         E +
+                         "</drake:youngs_modulus>\n"
+                         "<drake:poissons_ratio>" +
+                         nu +
+                         "</drake:poissons_ratio>\n</drake:deformable_properties>\n"
+                         "</link></model></sdf>");
   };
   struct Case {
     std::string mesh, nu, E, message;
@@ -166,32 +173,41 @@ TEST(DeformableTest, BadContactSettingsAreErrorsWithTheirLine) {
   test::TempDir dir("bad_deformable_contact");
   dir.Write("tet.vtk", kTetVtk);
   auto sdf = [&](const std::string& fan, const std::string& speed) {
-    return dir.Write("s.sdf", "<sdf version=\"1.9\"><world name=\"w\">\n"
-                              "<physics><hydro:stiction_speed>" + speed + "</hydro:stiction_speed></physics>\n"
-                              "<model name=\"m\"><link name=\"b\">\n"
-                              "<collision name=\"c\"><geometry><mesh><uri>tet.vtk</uri></mesh></geometry></collision>\n"
-                              "<drake:deformable_properties><drake:youngs_modulus>1e5</drake:youngs_modulus>\n"
-                              "<hydro:triangle_fan_contact>" + fan + "</hydro:triangle_fan_contact>\n"
-                              "</drake:deformable_properties></link></model></world></sdf>");
+    return dir.Write("s.sdf",
+                     "<sdf version=\"1.9\"><world name=\"w\">\n"
+                     "<physics><hydro:stiction_speed>" +
+                         speed +
+                         "</hydro:stiction_speed></physics>\n"
+                         "<model name=\"m\"><link name=\"b\">\n"
+                         "<collision name=\"c\"><geometry><mesh><uri>tet.vtk</uri></mesh></geometry></collision>\n"
+                         "<drake:deformable_properties><drake:youngs_modulus>1e5</drake:youngs_modulus>\n"
+                         "<hydro:triangle_fan_contact>" +
+                         fan +
+                         "</hydro:triangle_fan_contact>\n"
+                         "</drake:deformable_properties></link></model></world></sdf>");
   };
   struct Case {
     std::string fan, speed, message;
   };
-  for (const Case& c : {Case{"yes", "1e-6", "s.sdf:6: error: hydro:triangle_fan_contact: expected true or false, got 'yes'"},
-                        Case{"", "1e-6", "s.sdf:6: error: hydro:triangle_fan_contact: expected true or false"},
-                        Case{"true", "0", "s.sdf:2: error: hydro:stiction_speed: must be positive (got 0)"},
-                        Case{"true", "fast", "s.sdf:2: error: hydro:stiction_speed: 'fast' is not a number"}}) {
+  for (const Case& c :
+       {Case{"yes", "1e-6", "s.sdf:6: error: hydro:triangle_fan_contact: expected true or false, got 'yes'"},
+        Case{"", "1e-6", "s.sdf:6: error: hydro:triangle_fan_contact: expected true or false"},
+        Case{"true", "0", "s.sdf:2: error: hydro:stiction_speed: must be positive (got 0)"},
+        Case{"true", "fast", "s.sdf:2: error: hydro:stiction_speed: 'fast' is not a number"}}) {
     Diagnostics d;
     EXPECT_FALSE(ReadModelFile(sdf(c.fan, c.speed), ReadOptions{}, &d)) << c.message;
     EXPECT_NE(d.FirstError().find(c.message), std::string::npos) << d.FirstError();
   }
-  const std::string urdf = dir.Write("u.urdf", "<robot name=\"r\">\n<deformable name=\"blob\">\n"
-                                               "<inertial><mass value=\"2\"/></inertial>\n"
-                                               "<neohookean mu=\"60\" lambda=\"200\"/>\n<friction value=\"-0.5\"/>\n"
-                                               "<simulation_mesh filename=\"tet.vtk\"/>\n</deformable>\n</robot>");
+  const std::string urdf = dir.Write("u.urdf",
+                                     "<robot name=\"r\">\n<deformable name=\"blob\">\n"
+                                     "<inertial><mass value=\"2\"/></inertial>\n"
+                                     "<neohookean mu=\"60\" lambda=\"200\"/>\n<friction value=\"-0.5\"/>\n"
+                                     "<simulation_mesh filename=\"tet.vtk\"/>\n</deformable>\n</robot>");
   Diagnostics d;
   EXPECT_FALSE(ReadModelFile(urdf, ReadOptions{}, &d));
-  EXPECT_NE(d.FirstError().find("u.urdf:5: error: deformable friction: must not be negative (got -0.5)"), std::string::npos) << d.FirstError();
+  EXPECT_NE(d.FirstError().find("u.urdf:5: error: deformable friction: must not be negative (got -0.5)"),
+            std::string::npos)
+      << d.FirstError();
 }
 
 }  // namespace

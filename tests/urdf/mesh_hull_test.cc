@@ -17,8 +17,8 @@
 #include "hydro/contact_surface.h"
 #include "hydro/make_meshes.h"
 #include "plugin/btHydroelasticContactQuery.h"
-#include "urdf/compliance_rules.h"
 #include "test_world.h"
+#include "urdf/compliance_rules.h"
 
 namespace hydro {
 namespace urdf {
@@ -57,7 +57,8 @@ double SmallestShape(const TriangleSurfaceMesh& mesh) {
 void ExpectExactHullOf(const TriangleSurfaceMesh& hull, const std::vector<Vector3>& points, double size) {
   EXPECT_EQ(CountUnpairedEdges(hull), 0);
   EXPECT_GT(SmallestShape(hull), 1e-10);
-  for (const Vector3& v : hull.vertices()) EXPECT_NE(std::find(points.begin(), points.end(), v), points.end()) << v.transpose();
+  for (const Vector3& v : hull.vertices())
+    EXPECT_NE(std::find(points.begin(), points.end(), v), points.end()) << v.transpose();
   for (const Vector3& p : points)
     for (int f = 0; f < hull.num_triangles(); ++f)
       ASSERT_LE(hull.face_normal(f).dot(p - hull.vertex(hull.triangle(f)[0])), 1e-15 * size) << "face " << f;
@@ -67,7 +68,8 @@ TEST(MeshHullTest, ATetWithPointsAlongItsEdgesIsThatTet) {
   // Dyadic corners and k = 2, 4, …, 32 steps on each of the six edges: every chain is exactly
   // straight in double. Before the fix every k threw "… has zero area".
   const Vector3 corners[4] = {{0, 0, 0}, {1, 0.75, 0}, {0.25, 1, 0.125}, {0.5, 0.375, 1}};
-  const double volume = std::abs((corners[1] - corners[0]).cross(corners[2] - corners[0]).dot(corners[3] - corners[0])) / 6;
+  const double volume =
+      std::abs((corners[1] - corners[0]).cross(corners[2] - corners[0]).dot(corners[3] - corners[0])) / 6;
   double area = 0;
   for (const auto& f : {std::array<int, 3>{0, 1, 2}, {0, 1, 3}, {0, 2, 3}, {1, 2, 3}})
     area += 0.5 * (corners[f[1]] - corners[f[0]]).cross(corners[f[2]] - corners[f[0]]).norm();
@@ -75,7 +77,8 @@ TEST(MeshHullTest, ATetWithPointsAlongItsEdgesIsThatTet) {
     std::vector<Vector3> points(corners, corners + 4);
     for (int a = 0; a < 4; ++a)
       for (int b = a + 1; b < 4; ++b)
-        for (int i = 1; i < k; ++i) points.push_back(corners[a] + (corners[b] - corners[a]) * (static_cast<double>(i) / k));
+        for (int i = 1; i < k; ++i)
+          points.push_back(corners[a] + (corners[b] - corners[a]) * (static_cast<double>(i) / k));
     const TriangleSurfaceMesh hull = MakeConvexHull(points);
     // Measured: volume and area to 2.2e-16, at most 29 of the 190 points kept as vertices.
     EXPECT_NEAR(hull.CalcEnclosedVolume(), volume, 1e-15 * volume) << k;

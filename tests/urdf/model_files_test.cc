@@ -114,9 +114,11 @@ TEST(UrdfFileTest, ArmWithPackageMeshes) {
 
 TEST(SdfFileTest, GripperWorldWithIncludesFramesAndNestedModels) {
   test::TempDir dir("gripper");
-  dir.Write("models/finger/model.config", "<?xml version='1.0'?><model><name>finger</name><sdf version='1.9'>finger.sdf</sdf></model>");
-  dir.Write("models/finger/meshes/pad.stl", "solid pad\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0\nvertex 1 0 0\n"
-                                           "vertex 0 1 0\nendloop\nendfacet\nendsolid pad\n");
+  dir.Write("models/finger/model.config",
+            "<?xml version='1.0'?><model><name>finger</name><sdf version='1.9'>finger.sdf</sdf></model>");
+  dir.Write("models/finger/meshes/pad.stl",
+            "solid pad\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0\nvertex 1 0 0\n"
+            "vertex 0 1 0\nendloop\nendfacet\nendsolid pad\n");
   dir.Write("models/finger/finger.sdf", R"(<sdf version="1.9"><model name="finger">
     <link name="pad"><inertial><mass>0.1</mass></inertial>
       <collision name="pad_collision"><geometry><mesh><uri>meshes/pad.stl</uri></mesh></geometry>
@@ -207,7 +209,8 @@ TEST_P(BadFileTest, ReportsWhereAndBuildsNothing) {
   EXPECT_FALSE(Read(bad.text, &d, bad.name));
   ASSERT_TRUE(d.has_errors());
   const std::string first = d.FirstError();
-  EXPECT_NE(first.find(std::string(bad.name) + ":" + std::to_string(bad.line) + ": error: "), std::string::npos) << first;
+  EXPECT_NE(first.find(std::string(bad.name) + ":" + std::to_string(bad.line) + ": error: "), std::string::npos)
+      << first;
   EXPECT_NE(first.find(bad.message), std::string::npos) << first;
 }
 
@@ -217,121 +220,152 @@ INSTANTIATE_TEST_SUITE_P(
         BadFile{"malformed.urdf", "<robot name=\"r\">\n<link name=\"a\">\n</robot>\n", 2, "malformed XML"},
         BadFile{"empty.urdf", "", 1, "malformed XML (XML_ERROR_EMPTY_DOCUMENT)"},
         BadFile{"root.urdf", "<mujoco/>\n", 1, "neither URDF"},
-        BadFile{"geometry.urdf", "<robot name=\"r\">\n<link name=\"a\"><collision><geometry>\n<torus r=\"1\"/>\n"
-                                 "</geometry></collision></link></robot>",
+        BadFile{"geometry.urdf",
+                "<robot name=\"r\">\n<link name=\"a\"><collision><geometry>\n<torus r=\"1\"/>\n"
+                "</geometry></collision></link></robot>",
                 3, "unknown geometry <torus>"},
-        BadFile{"mesh.urdf", "<robot name=\"r\"><link name=\"a\">\n<collision><geometry>\n<mesh filename=\"nowhere.obj\"/>\n"
-                             "</geometry></collision></link></robot>",
+        BadFile{"mesh.urdf",
+                "<robot name=\"r\"><link name=\"a\">\n<collision><geometry>\n<mesh filename=\"nowhere.obj\"/>\n"
+                "</geometry></collision></link></robot>",
                 3, "missing mesh 'nowhere.obj'"},
-        BadFile{"package.urdf", "<robot name=\"r\"><link name=\"a\">\n<collision><geometry>\n"
-                                "<mesh filename=\"package://nopkg/m.obj\"/>\n</geometry></collision></link></robot>",
+        BadFile{"package.urdf",
+                "<robot name=\"r\"><link name=\"a\">\n<collision><geometry>\n"
+                "<mesh filename=\"package://nopkg/m.obj\"/>\n</geometry></collision></link></robot>",
                 3, "package 'nopkg'"},
-        BadFile{"negative_mass.urdf", "<robot name=\"r\"><link name=\"a\">\n<inertial>\n<mass value=\"-1\"/>\n"
-                                      "</inertial></link></robot>",
+        BadFile{"negative_mass.urdf",
+                "<robot name=\"r\"><link name=\"a\">\n<inertial>\n<mass value=\"-1\"/>\n"
+                "</inertial></link></robot>",
                 3, "mass: must not be negative"},
-        BadFile{"box.urdf", "<robot name=\"r\"><link name=\"a\"><collision><geometry>\n<box size=\"1 0 1\"/>\n"
-                            "</geometry></collision></link></robot>",
+        BadFile{"box.urdf",
+                "<robot name=\"r\"><link name=\"a\"><collision><geometry>\n<box size=\"1 0 1\"/>\n"
+                "</geometry></collision></link></robot>",
                 2, "every edge must be positive"},
-        BadFile{"radius.urdf", "<robot name=\"r\"><link name=\"a\"><collision><geometry>\n<sphere radius=\"nan\"/>\n"
-                               "</geometry></collision></link></robot>",
+        BadFile{"radius.urdf",
+                "<robot name=\"r\"><link name=\"a\"><collision><geometry>\n<sphere radius=\"nan\"/>\n"
+                "</geometry></collision></link></robot>",
                 2, "sphere radius: must be finite"},
-        BadFile{"origin.urdf", "<robot name=\"r\"><link name=\"a\"><collision>\n<origin xyz=\"1 2\"/>\n"
-                               "<geometry><sphere radius=\"1\"/></geometry></collision></link></robot>",
+        BadFile{"origin.urdf",
+                "<robot name=\"r\"><link name=\"a\"><collision>\n<origin xyz=\"1 2\"/>\n"
+                "<geometry><sphere radius=\"1\"/></geometry></collision></link></robot>",
                 2, "origin xyz: expected 3 numbers"},
-        BadFile{"inertia.urdf", "<robot name=\"r\"><link name=\"a\"><inertial><mass value=\"1\"/>\n"
-                                "<inertia ixx=\"-1\" iyy=\"1\" izz=\"1\"/>\n</inertial></link></robot>",
+        BadFile{"inertia.urdf",
+                "<robot name=\"r\"><link name=\"a\"><inertial><mass value=\"1\"/>\n"
+                "<inertia ixx=\"-1\" iyy=\"1\" izz=\"1\"/>\n</inertial></link></robot>",
                 2, "not positive semi-definite"},
-        BadFile{"parent.urdf", "<robot name=\"r\"><link name=\"a\"/>\n<joint name=\"j\" type=\"fixed\">\n"
-                               "<parent link=\"ghost\"/><child link=\"a\"/></joint></robot>",
+        BadFile{"parent.urdf",
+                "<robot name=\"r\"><link name=\"a\"/>\n<joint name=\"j\" type=\"fixed\">\n"
+                "<parent link=\"ghost\"/><child link=\"a\"/></joint></robot>",
                 2, "joint 'j': parent link 'ghost' does not exist"},
-        BadFile{"two_parents.urdf", "<robot name=\"r\"><link name=\"a\"/><link name=\"b\"/><link name=\"c\"/>\n"
-                                    "<joint name=\"j1\" type=\"fixed\"><parent link=\"a\"/><child link=\"c\"/></joint>\n"
-                                    "<joint name=\"j2\" type=\"fixed\"><parent link=\"b\"/><child link=\"c\"/></joint>\n"
-                                    "</robot>",
+        BadFile{"two_parents.urdf",
+                "<robot name=\"r\"><link name=\"a\"/><link name=\"b\"/><link name=\"c\"/>\n"
+                "<joint name=\"j1\" type=\"fixed\"><parent link=\"a\"/><child link=\"c\"/></joint>\n"
+                "<joint name=\"j2\" type=\"fixed\"><parent link=\"b\"/><child link=\"c\"/></joint>\n"
+                "</robot>",
                 3, "link 'c' already has the parent joint 'j1'"},
-        BadFile{"cycle.urdf", "<robot name=\"r\"><link name=\"a\"/><link name=\"b\"/><link name=\"c\"/>\n"
-                              "<joint name=\"j1\" type=\"fixed\"><parent link=\"a\"/><child link=\"b\"/></joint>\n"
-                              "<joint name=\"j2\" type=\"fixed\"><parent link=\"c\"/><child link=\"a\"/></joint>\n"
-                              "<joint name=\"j3\" type=\"fixed\"><parent link=\"b\"/><child link=\"c\"/></joint>\n"
-                              "</robot>",
+        BadFile{"cycle.urdf",
+                "<robot name=\"r\"><link name=\"a\"/><link name=\"b\"/><link name=\"c\"/>\n"
+                "<joint name=\"j1\" type=\"fixed\"><parent link=\"a\"/><child link=\"b\"/></joint>\n"
+                "<joint name=\"j2\" type=\"fixed\"><parent link=\"c\"/><child link=\"a\"/></joint>\n"
+                "<joint name=\"j3\" type=\"fixed\"><parent link=\"b\"/><child link=\"c\"/></joint>\n"
+                "</robot>",
                 3, "cycle"},
         BadFile{"two_roots.urdf", "<robot name=\"r\">\n<link name=\"a\"/><link name=\"b\"/></robot>", 1,
                 "more than one root link ('a', 'b')"},
-        BadFile{"joint_type.urdf", "<robot name=\"r\"><link name=\"a\"/><link name=\"b\"/>\n"
-                                   "<joint name=\"j\" type=\"screw\"><parent link=\"a\"/><child link=\"b\"/></joint></robot>",
+        BadFile{"joint_type.urdf",
+                "<robot name=\"r\"><link name=\"a\"/><link name=\"b\"/>\n"
+                "<joint name=\"j\" type=\"screw\"><parent link=\"a\"/><child link=\"b\"/></joint></robot>",
                 2, "unknown type 'screw'"},
-        BadFile{"limit.urdf", "<robot name=\"r\"><link name=\"a\"/><link name=\"b\"/>\n"
-                              "<joint name=\"j\" type=\"revolute\"><parent link=\"a\"/><child link=\"b\"/></joint></robot>",
+        BadFile{"limit.urdf",
+                "<robot name=\"r\"><link name=\"a\"/><link name=\"b\"/>\n"
+                "<joint name=\"j\" type=\"revolute\"><parent link=\"a\"/><child link=\"b\"/></joint></robot>",
                 2, "needs a <limit>"},
         BadFile{"duplicate.urdf", "<robot name=\"r\">\n<link name=\"a\"/>\n<link name=\"a\"/></robot>", 3,
                 "a second link named 'a'"},
         BadFile{"no_links.urdf", "<robot name=\"r\">\n</robot>", 1, "has no links"},
-        BadFile{"relative_to.sdf", "<sdf version=\"1.9\"><model name=\"m\">\n<link name=\"a\">\n"
-                                   "<pose relative_to=\"nowhere\">0 0 0 0 0 0</pose></link></model></sdf>",
+        BadFile{"relative_to.sdf",
+                "<sdf version=\"1.9\"><model name=\"m\">\n<link name=\"a\">\n"
+                "<pose relative_to=\"nowhere\">0 0 0 0 0 0</pose></link></model></sdf>",
                 2, "unknown frame 'nowhere'"},
-        BadFile{"frame_cycle.sdf", "<sdf version=\"1.9\"><model name=\"m\">\n<link name=\"a\">\n"
-                                   "<pose relative_to=\"f\">0 0 0 0 0 0</pose></link>\n"
-                                   "<frame name=\"f\" attached_to=\"a\"/></model></sdf>",
+        BadFile{"frame_cycle.sdf",
+                "<sdf version=\"1.9\"><model name=\"m\">\n<link name=\"a\">\n"
+                "<pose relative_to=\"f\">0 0 0 0 0 0</pose></link>\n"
+                "<frame name=\"f\" attached_to=\"a\"/></model></sdf>",
                 2, "cycle"},
-        BadFile{"include.sdf", "<sdf version=\"1.9\"><world name=\"w\">\n<include><uri>model://absent</uri></include>\n"
-                               "</world></sdf>",
+        BadFile{"include.sdf",
+                "<sdf version=\"1.9\"><world name=\"w\">\n<include><uri>model://absent</uri></include>\n"
+                "</world></sdf>",
                 2, "model 'absent' not found"},
-        BadFile{"nested.sdf", "<sdf version=\"1.9\"><model name=\"a\"><model name=\"b\">\n<model name=\"c\">"
-                              "<link name=\"l\"/></model></model></model></sdf>",
+        BadFile{"nested.sdf",
+                "<sdf version=\"1.9\"><model name=\"a\"><model name=\"b\">\n<model name=\"c\">"
+                "<link name=\"l\"/></model></model></model></sdf>",
                 2, "nested more than one level"},
-        BadFile{"sdf_joint.sdf", "<sdf version=\"1.9\"><model name=\"m\"><link name=\"a\"/>\n"
-                                 "<joint name=\"j\" type=\"revolute\"><parent>a</parent><child>b</child></joint>"
-                                 "</model></sdf>",
+        BadFile{"sdf_joint.sdf",
+                "<sdf version=\"1.9\"><model name=\"m\"><link name=\"a\"/>\n"
+                "<joint name=\"j\" type=\"revolute\"><parent>a</parent><child>b</child></joint>"
+                "</model></sdf>",
                 2, "child link 'b' does not exist"},
-        BadFile{"xacro.urdf", "<robot name=\"r\"><link name=\"a\"><collision>\n<origin xyz=\"$(optenv X 0 0 1)\"/>"
-                              "<geometry><box size=\"1 1 1\"/></geometry></collision></link></robot>",
+        BadFile{"xacro.urdf",
+                "<robot name=\"r\"><link name=\"a\"><collision>\n<origin xyz=\"$(optenv X 0 0 1)\"/>"
+                "<geometry><box size=\"1 1 1\"/></geometry></collision></link></robot>",
                 2, "(a xacro substitution: expand the file with xacro first)"},
         BadFile{"link_name.urdf", "<robot name=\"r\">\n<link/></robot>", 2, "<link> needs a name"},
-        BadFile{"empty_geometry.urdf", "<robot name=\"r\"><link name=\"a\"><collision>\n<geometry/>\n"
-                                       "</collision></link></robot>",
+        BadFile{"empty_geometry.urdf",
+                "<robot name=\"r\"><link name=\"a\"><collision>\n<geometry/>\n"
+                "</collision></link></robot>",
                 2, "<geometry> is empty"},
         BadFile{"no_geometry.urdf", "<robot name=\"r\"><link name=\"a\">\n<collision/></link></robot>", 2,
                 "<collision> needs a <geometry>"},
-        BadFile{"capsule.urdf", "<robot name=\"r\"><link name=\"a\"><collision><geometry>\n"
-                                "<capsule radius=\"0.1\" length=\"-1\"/>\n</geometry></collision></link></robot>",
+        BadFile{"capsule.urdf",
+                "<robot name=\"r\"><link name=\"a\"><collision><geometry>\n"
+                "<capsule radius=\"0.1\" length=\"-1\"/>\n</geometry></collision></link></robot>",
                 2, "capsule length: must be positive"},
-        BadFile{"axis.urdf", "<robot name=\"r\"><link name=\"a\"/><link name=\"b\">\n</link>"
-                             "<joint name=\"j\" type=\"continuous\"><parent link=\"a\"/><child link=\"b\"/>\n"
-                             "<axis xyz=\"0 0 0\"/></joint></robot>",
+        BadFile{"axis.urdf",
+                "<robot name=\"r\"><link name=\"a\"/><link name=\"b\">\n</link>"
+                "<joint name=\"j\" type=\"continuous\"><parent link=\"a\"/><child link=\"b\"/>\n"
+                "<axis xyz=\"0 0 0\"/></joint></robot>",
                 3, "joint 'j': the axis is zero"},
-        BadFile{"limits.urdf", "<robot name=\"r\"><link name=\"a\"/><link name=\"b\"/>"
-                               "<joint name=\"j\" type=\"prismatic\"><parent link=\"a\"/><child link=\"b\"/>\n"
-                               "<limit lower=\"one\" upper=\"-1\"/></joint></robot>",
+        BadFile{"limits.urdf",
+                "<robot name=\"r\"><link name=\"a\"/><link name=\"b\"/>"
+                "<joint name=\"j\" type=\"prismatic\"><parent link=\"a\"/><child link=\"b\"/>\n"
+                "<limit lower=\"one\" upper=\"-1\"/></joint></robot>",
                 2, "limit lower: 'one' is not a number"},
-        BadFile{"deformable.urdf", "<robot name=\"r\">\n<deformable name=\"d\"><inertial><mass value=\"1\"/>"
-                                   "</inertial></deformable></robot>",
+        BadFile{"deformable.urdf",
+                "<robot name=\"r\">\n<deformable name=\"d\"><inertial><mass value=\"1\"/>"
+                "</inertial></deformable></robot>",
                 2, "needs <neohookean mu=… lambda=…/>"},
         BadFile{"version.sdf", "<sdf>\n<model name=\"m\"><link name=\"a\"/></model></sdf>", 1, "<sdf> needs a version"},
-        BadFile{"quaternion.sdf", "<sdf version=\"1.9\"><model name=\"m\"><link name=\"a\">\n"
-                                  "<pose rotation_format=\"quat_xyzw\">0 0 0 0 0 0 0</pose></link></model></sdf>",
+        BadFile{"quaternion.sdf",
+                "<sdf version=\"1.9\"><model name=\"m\"><link name=\"a\">\n"
+                "<pose rotation_format=\"quat_xyzw\">0 0 0 0 0 0 0</pose></link></model></sdf>",
                 2, "pose: zero quaternion"},
-        BadFile{"rotation_format.sdf", "<sdf version=\"1.9\"><model name=\"m\"><link name=\"a\">\n"
-                                       "<pose rotation_format=\"matrix\">0 0 0 0 0 0</pose></link></model></sdf>",
+        BadFile{"rotation_format.sdf",
+                "<sdf version=\"1.9\"><model name=\"m\"><link name=\"a\">\n"
+                "<pose rotation_format=\"matrix\">0 0 0 0 0 0</pose></link></model></sdf>",
                 2, "unknown rotation_format 'matrix'"},
-        BadFile{"pose.sdf", "<sdf version=\"1.9\"><model name=\"m\"><link name=\"a\">\n"
-                            "<pose>0 0 inf 0 0 0</pose></link></model></sdf>",
+        BadFile{"pose.sdf",
+                "<sdf version=\"1.9\"><model name=\"m\"><link name=\"a\">\n"
+                "<pose>0 0 inf 0 0 0</pose></link></model></sdf>",
                 2, "pose: must be finite"},
-        BadFile{"static.sdf", "<sdf version=\"1.9\"><model name=\"m\">\n<static>maybe</static>"
-                              "<link name=\"a\"/></model></sdf>",
+        BadFile{"static.sdf",
+                "<sdf version=\"1.9\"><model name=\"m\">\n<static>maybe</static>"
+                "<link name=\"a\"/></model></sdf>",
                 2, "static: expected true or false"},
-        BadFile{"collision_name.sdf", "<sdf version=\"1.9\"><model name=\"m\"><link name=\"a\">\n"
-                                      "<collision><geometry><sphere><radius>1</radius></sphere></geometry></collision>"
-                                      "</link></model></sdf>",
+        BadFile{"collision_name.sdf",
+                "<sdf version=\"1.9\"><model name=\"m\"><link name=\"a\">\n"
+                "<collision><geometry><sphere><radius>1</radius></sphere></geometry></collision>"
+                "</link></model></sdf>",
                 2, "<collision> needs a name"},
         BadFile{"include_uri.sdf", "<sdf version=\"1.9\"><world name=\"w\">\n<include/></world></sdf>", 2,
                 "<include> needs a <uri>"},
         BadFile{"no_models.sdf", "<sdf version=\"1.9\">\n<world name=\"w\"/></sdf>", 1, "no models in the file"},
-        BadFile{"step.sdf", "<sdf version=\"1.9\"><world name=\"w\"><physics>\n<max_step_size>0</max_step_size>"
-                            "</physics><model name=\"m\"><link name=\"a\"/></model></world></sdf>",
+        BadFile{"step.sdf",
+                "<sdf version=\"1.9\"><world name=\"w\"><physics>\n<max_step_size>0</max_step_size>"
+                "</physics><model name=\"m\"><link name=\"a\"/></model></world></sdf>",
                 2, "physics max_step_size: must be positive"},
-        BadFile{"ellipsoid.sdf", "<sdf version=\"1.9\"><model name=\"m\"><link name=\"a\"><collision name=\"c\">"
-                                 "<geometry><ellipsoid>\n<radii>1 -1 1</radii></ellipsoid></geometry></collision>"
-                                 "</link></model></sdf>",
+        BadFile{"ellipsoid.sdf",
+                "<sdf version=\"1.9\"><model name=\"m\"><link name=\"a\"><collision name=\"c\">"
+                "<geometry><ellipsoid>\n<radii>1 -1 1</radii></ellipsoid></geometry></collision>"
+                "</link></model></sdf>",
                 2, "every radius must be positive"}),
     [](const ::testing::TestParamInfo<BadFile>& info) {
       std::string name = info.param.name;
@@ -344,7 +378,8 @@ TEST(MeshFileTest, ObjAndStlReadersAndTheirErrors) {
   const SurfaceMeshData cube = ReadObjFromString(test::CubeObj(), "cube.obj");
   EXPECT_EQ(cube.vertices.size(), 8u);
   EXPECT_EQ(cube.triangles.size(), 12u);
-  const SurfaceMeshData quad = ReadObjFromString("v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nf 1/1/1 2/2/2 3/3/3 -1/4/4\n", "q.obj");
+  const SurfaceMeshData quad =
+      ReadObjFromString("v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nf 1/1/1 2/2/2 3/3/3 -1/4/4\n", "q.obj");
   EXPECT_EQ(quad.triangles.size(), 2u);
   EXPECT_EQ(ReadStlFromString(BinaryStlTriangle(), "t.stl").triangles.size(), 1u);
   auto error_of = [](auto read) {

@@ -26,9 +26,11 @@ namespace {
 std::string Slider(const std::string& motor, const std::string& joint_type = "prismatic") {
   return R"(<robot name="r">
   <link name="world"/>
-  <joint name="slide" type=")" + joint_type + R"(">
+  <joint name="slide" type=")" +
+         joint_type + R"(">
     <parent link="world"/><child link="cart"/><axis xyz="1 0 0"/><limit lower="-1" upper="1"/>
-    )" + motor + R"(
+    )" + motor +
+         R"(
   </joint>
   <link name="cart">
     <inertial><mass value="1"/><inertia ixx="0.01" iyy="0.01" izz="0.01"/></inertial>
@@ -52,7 +54,8 @@ TEST(JointMotorTest, KeyframesAreReadAndInterpolated) {
       <hydro:target t="0" position="0"/>
       <hydro:target t="1" position="0.2"/>
       <hydro:target t="1.5" position="0.1"/>
-    </hydro:motor>)"), &d);
+    </hydro:motor>)"),
+                                &d);
   ASSERT_TRUE(scene) << d.ToString();
   EXPECT_TRUE(d.all().empty()) << d.ToString();
   const Joint& joint = scene->models[0].joints[0];
@@ -78,8 +81,8 @@ TEST(JointMotorTest, KeyframesAreReadAndInterpolated) {
 
 TEST(JointMotorTest, DefaultsAndOneKeyframeAndSdf) {
   Diagnostics d;
-  const auto urdf = test::Read(Slider(R"(<hydro:motor max_force="5"><hydro:target t="0.5" position="-0.3"/></hydro:motor>)"),
-                               &d);
+  const auto urdf =
+      test::Read(Slider(R"(<hydro:motor max_force="5"><hydro:target t="0.5" position="-0.3"/></hydro:motor>)"), &d);
   ASSERT_TRUE(urdf) << d.ToString();
   const JointMotor& motor = *urdf->models[0].joints[0].motor;
   EXPECT_EQ(motor.kp, 1);
@@ -92,7 +95,8 @@ TEST(JointMotorTest, DefaultsAndOneKeyframeAndSdf) {
     <link name="a"/><link name="b"/>
     <joint name="hinge" type="revolute"><parent>a</parent><child>b</child><axis><xyz>0 0 1</xyz></axis>
       <hydro:motor max_force="2" kd="0"><hydro:target t="0" position="1.5"/></hydro:motor>
-    </joint></model></sdf>)", &d, "test.sdf");
+    </joint></model></sdf>)",
+                              &d, "test.sdf");
   ASSERT_TRUE(sdf) << d.ToString();
   ASSERT_TRUE(sdf->models[0].joints[0].motor);
   EXPECT_EQ(sdf->models[0].joints[0].motor->kd, 0);
@@ -106,12 +110,14 @@ TEST(JointMotorTest, MalformedMotorsAreErrorsAtTheirLine) {
   };
   const std::string target = R"(<hydro:target t="0" position="0"/>)";
   const std::vector<Case> cases = {
-      {R"(<hydro:motor max_force="abc">)" + target + "</hydro:motor>", "prismatic", "max_force: 'abc' is not a number", 5},
+      {R"(<hydro:motor max_force="abc">)" + target + "</hydro:motor>", "prismatic", "max_force: 'abc' is not a number",
+       5},
       {R"(<hydro:motor max_force="-5">)" + target + "</hydro:motor>", "prismatic", "max_force: must be positive", 5},
       {R"(<hydro:motor max_force="0">)" + target + "</hydro:motor>", "prismatic", "max_force: must be positive", 5},
       {R"(<hydro:motor max_force="inf">)" + target + "</hydro:motor>", "prismatic", "max_force: must be finite", 5},
       {R"(<hydro:motor>)" + target + "</hydro:motor>", "prismatic", "needs max_force", 5},
-      {R"(<hydro:motor max_force="5" kp="-1">)" + target + "</hydro:motor>", "prismatic", "kp: must not be negative", 5},
+      {R"(<hydro:motor max_force="5" kp="-1">)" + target + "</hydro:motor>", "prismatic", "kp: must not be negative",
+       5},
       {R"(<hydro:motor max_force="5" kd="x">)" + target + "</hydro:motor>", "prismatic", "kd: 'x' is not a number", 5},
       {R"(<hydro:motor max_force="5"/>)", "prismatic", "needs at least one <hydro:target", 5},
       {"<hydro:motor max_force=\"5\">\n<hydro:target t=\"1\" position=\"0\"/>\n<hydro:target t=\"1\" position=\"1\"/>"
@@ -137,15 +143,16 @@ TEST(JointMotorTest, MalformedMotorsAreErrorsAtTheirLine) {
     Diagnostics d;
     EXPECT_FALSE(test::Read(Slider(c.motor, c.joint_type), &d)) << c.motor;
     EXPECT_NE(d.FirstError().find(c.expected), std::string::npos) << c.motor << "\n" << d.ToString();
-    EXPECT_NE(d.FirstError().find("test.urdf:" + std::to_string(c.line) + ":"), std::string::npos)
-        << c.motor << "\n" << d.ToString();
+    EXPECT_NE(d.FirstError().find("test.urdf:" + std::to_string(c.line) + ":"), std::string::npos) << c.motor << "\n"
+                                                                                                   << d.ToString();
   }
 }
 
 TEST(JointMotorTest, UnknownPartsAreWarnedAbout) {
   Diagnostics d;
   const auto scene = test::Read(Slider(R"(<hydro:motor max_force="5" gain="3"><hydro:keyframe/>
-    <hydro:target t="0" position="0"/></hydro:motor>)"), &d);
+    <hydro:target t="0" position="0"/></hydro:motor>)"),
+                                &d);
   ASSERT_TRUE(scene) << d.ToString();
   EXPECT_EQ(d.all().size(), 2u) << d.ToString();
 }
@@ -171,7 +178,8 @@ TEST(JointMotorTest, BuiltMotorFollowsTheKeyframes) {
   Diagnostics d;
   const auto scene = test::Read(Slider(R"(<hydro:motor max_force="60">
       <hydro:target t="0" position="0"/><hydro:target t="0.5" position="0.1"/>
-      <hydro:target t="1" position="-0.05"/></hydro:motor>)"), &d);
+      <hydro:target t="1" position="-0.05"/></hydro:motor>)"),
+                                &d);
   ASSERT_TRUE(scene) << d.ToString();
   MultiBodyWorld bullet;
   btMultiBodyDynamicsWorld& world = bullet.world;
@@ -185,7 +193,8 @@ TEST(JointMotorTest, BuiltMotorFollowsTheKeyframes) {
   for (int i = 0; i < 150; ++i) {
     built->ApplyJointMotors(i * dt, dt);
     world.stepSimulation(dt, 0, dt);
-    worst = std::max(worst, std::abs(multibody->getJointPos(0) - scene->models[0].joints[0].motor->PositionAt((i + 1) * dt)));
+    worst = std::max(worst,
+                     std::abs(multibody->getJointPos(0) - scene->models[0].joints[0].motor->PositionAt((i + 1) * dt)));
   }
   EXPECT_LT(worst, hydro::test::BulletAbsolute(1e-9, 1.0));
   EXPECT_NEAR(multibody->getJointPos(0), -0.05, 1e-9);
@@ -205,7 +214,8 @@ TEST(JointMotorTest, BuiltMotorFollowsTheKeyframes) {
   rigid.multibody = false;
   Diagnostics rigid_d;
   EXPECT_FALSE(BuildScene(*scene, &world, rigid, &rigid_d));
-  EXPECT_NE(rigid_d.FirstError().find("hydro:motor drives multibody joints only"), std::string::npos) << rigid_d.ToString();
+  EXPECT_NE(rigid_d.FirstError().find("hydro:motor drives multibody joints only"), std::string::npos)
+      << rigid_d.ToString();
 }
 
 // Bullet solves a multibody's motor only in the simulation island of its link's (or the link's

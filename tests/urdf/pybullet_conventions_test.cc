@@ -21,9 +21,9 @@
 #include "adapters/bullet_conversions.h"
 #include "hydro/contact_surface.h"
 #include "plugin/btHydroelasticContactQuery.h"
+#include "test_world.h"
 #include "urdf/compliance_rules.h"
 #include "urdf/xml_context.h"
-#include "test_world.h"
 
 #include "tests/bullet_precision.h"
 
@@ -41,7 +41,8 @@ bool HasWarning(const Diagnostics& d, const std::string& text) {
 }
 
 constexpr const char* kUnitInertial =
-    "<inertial><mass value=\"1\"/><inertia ixx=\"1e-2\" iyy=\"1e-2\" izz=\"1e-2\" ixy=\"0\" ixz=\"0\" iyz=\"0\"/></inertial>";
+    "<inertial><mass value=\"1\"/><inertia ixx=\"1e-2\" iyy=\"1e-2\" izz=\"1e-2\" ixy=\"0\" ixz=\"0\" "
+    "iyz=\"0\"/></inertial>";
 
 // A box of side 0.2 m, with the given <inertial> (or none).
 std::string BoxLink(const std::string& name, const std::string& inertial) {
@@ -52,9 +53,9 @@ std::string BoxLink(const std::string& name, const std::string& inertial) {
 TEST(PyBulletConventionsTest, AMassZeroLinkIsStaticAndAMassZeroBaseIsFixed) {
   // plane.urdf's rule: a lone link of mass 0 is a static body.
   World world;
-  world.Build(MustRead("<robot name=\"plane\">" + BoxLink("floor", "<inertial><mass value=\"0\"/></inertial>") +
-                           "</robot>",
-                       "plane.urdf"));
+  world.Build(
+      MustRead("<robot name=\"plane\">" + BoxLink("floor", "<inertial><mass value=\"0\"/></inertial>") + "</robot>",
+               "plane.urdf"));
   const BuiltBody* floor = world.built->Find("plane::floor");
   ASSERT_NE(floor, nullptr);
   EXPECT_TRUE(floor->is_static);
@@ -154,16 +155,27 @@ std::string LimitedArm(bool sdf, const std::string& lower, const std::string& up
     return R"(<sdf version="1.9"><model name="arm">
       <link name="arm"><pose>0 0 1 0 0 0</pose><inertial><pose>0.5 0 0 0 0 0</pose><mass>1</mass>
         <inertia><ixx>0.001</ixx><iyy>0.001</iyy><izz>0.001</izz></inertia></inertial>
-        )" + std::string(collision ? R"(<collision name="c"><pose>0.5 0 0 0 0 0</pose><geometry><sphere><radius>0.05</radius></sphere></geometry></collision>)" : "") + R"(</link>
+        )" +
+           std::string(
+               collision
+                   ? R"(<collision name="c"><pose>0.5 0 0 0 0 0</pose><geometry><sphere><radius>0.05</radius></sphere></geometry></collision>)"
+                   : "") +
+           R"(</link>
       <joint name="shoulder" type="revolute"><parent>world</parent><child>arm</child>
-        <axis><xyz>0 1 0</xyz><limit><lower>)" + lower + "</lower><upper>" + upper + R"(</upper></limit></axis></joint>
+        <axis><xyz>0 1 0</xyz><limit><lower>)" +
+           lower + "</lower><upper>" + upper + R"(</upper></limit></axis></joint>
       </model></sdf>)";
   return R"(<robot name="arm"><link name="world"/>
     <link name="arm"><inertial><origin xyz="0.5 0 0"/><mass value="1"/>
       <inertia ixx="0.001" iyy="0.001" izz="0.001"/></inertial>
-      )" + std::string(collision ? R"(<collision><origin xyz="0.5 0 0"/><geometry><sphere radius="0.05"/></geometry></collision>)" : "") + R"(</link>
+      )" +
+         std::string(
+             collision ? R"(<collision><origin xyz="0.5 0 0"/><geometry><sphere radius="0.05"/></geometry></collision>)"
+                       : "") +
+         R"(</link>
     <joint name="shoulder" type="revolute"><parent link="world"/><child link="arm"/>
-      <origin xyz="0 0 1"/><axis xyz="0 1 0"/><limit lower=")" + lower + "\" upper=\"" + upper +
+      <origin xyz="0 0 1"/><axis xyz="0 1 0"/><limit lower=")" +
+         lower + "\" upper=\"" + upper +
          R"(" effort="1" velocity="1"/></joint>
     </robot>)";
 }
@@ -245,8 +257,8 @@ TEST(PyBulletConventionsTest, ALimitHoldsAMultibodyWithoutCollisionGeometry) {
       EXPECT_NEAR(SwingAfter300ms(MustRead(LimitedArm(sdf, "-0.1", "0.1", collision), file), false), 0.1, 0.02)
           << file << " rigid, collision " << collision;
     }
-    std::printf("%s multibody: limited to 0.1, swing %.17g rad without collisions, %.17g with a sphere\n",
-                file.c_str(), swing[0], swing[1]);
+    std::printf("%s multibody: limited to 0.1, swing %.17g rad without collisions, %.17g with a sphere\n", file.c_str(),
+                swing[0], swing[1]);
   }
 }
 
@@ -445,9 +457,10 @@ TEST(PyBulletConventionsTest, ARobotThatHoldsOnlyADeformable) {
   // reduced_cube/deform_cube.urdf: no links, one deformable whose VTK header is "#vtk DataFile"
   // and whose CELL_TYPES section is a lone "10", both of which Bullet's reader lets pass.
   test::TempDir dir("deformable_only");
-  dir.Write("tet.vtk", "#vtk DataFile Version 2.0\nBullet's header\nASCII\nDATASET UNSTRUCTURED_GRID\n"
-                       "POINTS 4 double\n0 0 0\n0.1 0 0\n0 0.1 0\n0 0 0.1\n"
-                       "CELLS 1 5\n4 0 1 2 3\nCELL_TYPES 10\n");  // Bullet's file: a type for a count
+  dir.Write("tet.vtk",
+            "#vtk DataFile Version 2.0\nBullet's header\nASCII\nDATASET UNSTRUCTURED_GRID\n"
+            "POINTS 4 double\n0 0 0\n0.1 0 0\n0 0.1 0\n0 0 0.1\n"
+            "CELLS 1 5\n4 0 1 2 3\nCELL_TYPES 10\n");  // Bullet's file: a type for a count
   const std::string file = dir.Write("cube.urdf", R"(<robot name="cube"><deformable name="cube">
       <inertial><mass value="1"/></inertial><neohookean mu="180" lambda="600" damping="0.01"/>
       <visual filename="tet.vtk"/></deformable></robot>)");
@@ -459,7 +472,8 @@ TEST(PyBulletConventionsTest, ARobotThatHoldsOnlyADeformable) {
   EXPECT_TRUE(scene->models.empty());
   ASSERT_EQ(scene->deformables.size(), 1u);
   EXPECT_EQ(scene->deformables[0].num_tets, 1);
-  EXPECT_TRUE(HasWarning(d, "tet.vtk:12: CELL_TYPES lists 10 types for 1 cells; every cell has four vertices")) << d.ToString();
+  EXPECT_TRUE(HasWarning(d, "tet.vtk:12: CELL_TYPES lists 10 types for 1 cells; every cell has four vertices"))
+      << d.ToString();
 
   // PyBullet's reduced-order deformables are refused by name, not as "no links".
   Diagnostics reduced;
@@ -477,9 +491,12 @@ TEST(PyBulletConventionsTest, MeshUrisAreFoundAsPyBulletFindsThem) {
   dir.Write("robot/meshes/cube.obj", test::CubeObj());
   dir.Write("robot/other/cube.obj", test::CubeObj());
   auto read = [&](const std::string& uri, Diagnostics* d) {
-    const std::string file = dir.Write("robot/r.urdf", "<robot name=\"r\"><link name=\"l\">\n<collision><geometry>"
-                                                       "<mesh filename=\"" + uri + "\"/></geometry></collision>"
-                                                       "</link></robot>");
+    const std::string file = dir.Write("robot/r.urdf",
+                                       "<robot name=\"r\"><link name=\"l\">\n<collision><geometry>"
+                                       "<mesh filename=\"" +
+                                           uri +
+                                           "\"/></geometry></collision>"
+                                           "</link></robot>");
     ReadOptions options;
     options.search.use_environment = false;
     return ReadModelFile(file, options, d);
@@ -512,7 +529,8 @@ TEST(PyBulletConventionsTest, AFourNumberScaleUsesTheFirstThree) {
   auto scene = ReadModelFile(file, options, &d);
   ASSERT_TRUE(scene) << d.ToString();
   EXPECT_EQ(scene->models[0].links[0].collisions[0].geometry.scale, Vector3(2, 3, 4));
-  EXPECT_TRUE(HasWarning(d, "car.urdf:2: warning: mesh scale: 4 numbers given; the first three are used")) << d.ToString();
+  EXPECT_TRUE(HasWarning(d, "car.urdf:2: warning: mesh scale: 4 numbers given; the first three are used"))
+      << d.ToString();
 }
 
 // PyBullet collides a moving link's mesh as its convex hull, so made compliant (here by
@@ -692,13 +710,16 @@ TEST(PyBulletConventionsTest, ABoxsCornersAreNotRoundedByBulletsDefaultMargin) {
     const double reach = 0.5 * (R_LG.transpose() * Vector3::UnitZ()).lpNorm<1>();
     char pose[128];
     std::snprintf(pose, sizeof(pose), "0 0 0 %.17g %.17g %.17g", rpy.x(), rpy.y(), rpy.z());
-    const std::string file = dir.Write("world.sdf", std::string(R"(<sdf version="1.6"><world name="w">
+    const std::string file = dir.Write(
+        "world.sdf", std::string(R"(<sdf version="1.6"><world name="w">
       <model name="ground"><pose>-1 -1 -0.1 0 0 0</pose><link name="slab"><inertial><mass>0</mass></inertial>
         <collision name="c"><geometry><mesh><uri>slab.obj</uri><scale>2 2 0.1</scale></mesh></geometry></collision></link></model>
       <model name="rig"><link name="base"><inertial><mass>0</mass></inertial></link>
-        <link name="box"><pose>0 0 )") + std::to_string(reach + 0.02) + R"( 0 0 0</pose>
+        <link name="box"><pose>0 0 )") +
+                         std::to_string(reach + 0.02) + R"( 0 0 0</pose>
           <inertial><mass>1</mass><inertia><ixx>0.1667</ixx><iyy>0.1667</iyy><izz>0.1667</izz></inertia></inertial>
-          <collision name="c"><pose>)" + pose + R"(</pose><geometry><box><size>1 1 1</size></box></geometry></collision></link>
+          <collision name="c"><pose>)" +
+                         pose + R"(</pose><geometry><box><size>1 1 1</size></box></geometry></collision></link>
         <joint name="slide" type="prismatic"><parent>base</parent><child>box</child>
           <axis><xyz>0 0 1</xyz><limit><lower>-1</lower><upper>1</upper></limit></axis></joint>
       </model></world></sdf>)");
@@ -748,7 +769,8 @@ TEST(PyBulletConventionsTest, AModelsLinksDoNotCollideUnlessItSelfCollides) {
     w.world->performDiscreteCollisionDetection();
     for (int i = 0; i < w.dispatcher.getNumManifolds(); ++i) {
       const btPersistentManifold* m = w.dispatcher.getManifoldByIndexInternal(i);
-      if (m->getNumContacts() > 0 && ((m->getBody0() == a && m->getBody1() == b) || (m->getBody0() == b && m->getBody1() == a)))
+      if (m->getNumContacts() > 0 &&
+          ((m->getBody0() == a && m->getBody1() == b) || (m->getBody0() == b && m->getBody1() == a)))
         return true;
     }
     return false;
@@ -784,7 +806,8 @@ TEST(PyBulletConventionsTest, AModelsLinksDoNotCollideUnlessItSelfCollides) {
 void ExpectSameTransform(const btTransform& a, const btTransform& b, const std::string& what) {
   for (int i = 0; i < 3; ++i) {
     EXPECT_EQ(a.getOrigin()[i], b.getOrigin()[i]) << what << " origin[" << i << "]";
-    for (int j = 0; j < 3; ++j) EXPECT_EQ(a.getBasis()[i][j], b.getBasis()[i][j]) << what << " basis[" << i << "][" << j << "]";
+    for (int j = 0; j < 3; ++j)
+      EXPECT_EQ(a.getBasis()[i][j], b.getBasis()[i][j]) << what << " basis[" << i << "][" << j << "]";
   }
 }
 
@@ -805,7 +828,8 @@ TEST(PyBulletConventionsTest, TheMassZeroPlaneStaysExactlyWhereItIs) {
       <contact><lateral_friction value="1"/></contact>
       <inertial><origin rpy="0 0 0" xyz="0 0 0"/><mass value=".0"/>
         <inertia ixx="0" ixy="0" ixz="0" iyy="0" iyz="0" izz="0"/></inertial>
-      <collision>)" + collision_origin + "<geometry>" + geometry + R"(</geometry>
+      <collision>)" + collision_origin +
+                               "<geometry>" + geometry + R"(</geometry>
         <drake:proximity_properties><drake:rigid_hydroelastic/></drake:proximity_properties></collision>
       </link></robot>)",
                            "plane.urdf");
@@ -854,8 +878,8 @@ TEST(PyBulletConventionsTest, TheMassZeroPlaneStaysExactlyWhereItIs) {
     EXPECT_LT(v.norm(), 1e-3);
     EXPECT_LT(w.norm(), 1e-2);
     // p = E·depth/(half the side) carries 981 Pa at 4.9e-3 mm; 0 < sink < 0.05 mm.
-    EXPECT_GT(sink, 0);      // resting on the field, not hovering
-    EXPECT_LT(sink, 5e-5);   // nor fallen into it
+    EXPECT_GT(sink, 0);                                             // resting on the field, not hovering
+    EXPECT_LT(sink, 5e-5);                                          // nor fallen into it
     EXPECT_GT((X_WBox.linear() * Vector3::UnitZ()).z(), 1 - 1e-6);  // flat on its face
     ASSERT_EQ(patches.size(), 1u);
     EXPECT_NEAR(std::abs(patches[0].m_forceOnBody0.z()), 9.81, 0.01 * 9.81);
@@ -865,11 +889,11 @@ TEST(PyBulletConventionsTest, TheMassZeroPlaneStaysExactlyWhereItIs) {
 // Issue 12, "the kuka's mass-0 base stays fixed": a kuka_iiwa/model.urdf-like arm (link_0 of mass
 // 0 with its inertial origin off the link frame, as the kuka's is; a vertical revolute joint, then
 // two horizontal ones whose 0.3 m bars stick out sideways, a double pendulum; cylinders and boxes,
-// the kuka's names and limits), placed at a turned, shifted pose and released, stepped 1 s at 1/240 s (PyBullet's step) under gravity, as a
-// multibody and as rigid bodies with hinges. The base's velocity is zero and its pose unchanged:
-// as rigid bodies bit-identical (EXPECT_EQ on every number); as a multibody its position
-// bit-identical at every step and its rotation to 1e-15 (Bullet renormalizes the fixed base's
-// quaternion, see below) — while the tip swings by more than 0.2 m.
+// the kuka's names and limits), placed at a turned, shifted pose and released, stepped 1 s at 1/240 s (PyBullet's step)
+// under gravity, as a multibody and as rigid bodies with hinges. The base's velocity is zero and its pose unchanged: as
+// rigid bodies bit-identical (EXPECT_EQ on every number); as a multibody its position bit-identical at every step and
+// its rotation to 1e-15 (Bullet renormalizes the fixed base's quaternion, see below) — while the tip swings by more
+// than 0.2 m.
 TEST(PyBulletConventionsTest, TheKukasMassZeroBaseStaysFixed) {
   const std::string bar_inertial = R"(<inertial><origin xyz="0.15 0 0"/><mass value="3"/>
         <inertia ixx="0.005" iyy="0.03" izz="0.03" ixy="0" ixz="0" iyz="0"/></inertial>
@@ -881,8 +905,10 @@ TEST(PyBulletConventionsTest, TheKukasMassZeroBaseStaysFixed) {
     <link name="lbr_iiwa_link_1"><inertial><origin xyz="0 0 0.1"/><mass value="4"/>
         <inertia ixx="0.02" iyy="0.02" izz="0.01" ixy="0" ixz="0" iyz="0"/></inertial>
       <collision><origin xyz="0 0 0.1"/><geometry><cylinder radius="0.06" length="0.2"/></geometry></collision></link>
-    <link name="lbr_iiwa_link_2">)" + bar_inertial + R"(</link>
-    <link name="lbr_iiwa_link_3">)" + bar_inertial + R"(</link>
+    <link name="lbr_iiwa_link_2">)" +
+                                   bar_inertial + R"(</link>
+    <link name="lbr_iiwa_link_3">)" +
+                                   bar_inertial + R"(</link>
     <joint name="lbr_iiwa_joint_1" type="revolute"><parent link="lbr_iiwa_link_0"/><child link="lbr_iiwa_link_1"/>
       <origin xyz="0 0 0.1575" rpy="0 0 0"/><axis xyz="0 0 1"/>
       <limit lower="-2.96705972839" upper="2.96705972839" effort="300" velocity="10"/></joint>
@@ -921,7 +947,7 @@ TEST(PyBulletConventionsTest, TheKukasMassZeroBaseStaysFixed) {
     EXPECT_NEAR((X_WL0.translation() - Vector3(0.1, 0.2, 0.5)).norm(), 0, hydro::test::BulletAbsolute(1e-15, 0.5));
     const Vector3 p_WTip0 = world.built->LinkPose(*tip) * Vector3(0.3, 0, 0);
 
-    double max_rotation_change = 0;  // largest change of any entry of the base link's rotation
+    double max_rotation_change = 0;           // largest change of any entry of the base link's rotation
     for (int step = 0; step < 240; ++step) {  // 1 s
       world.Step(1, 1.0 / 240);
       const RigidTransform X_WL = world.built->LinkPose(*base);
@@ -929,7 +955,8 @@ TEST(PyBulletConventionsTest, TheKukasMassZeroBaseStaysFixed) {
       if (multibody) {
         ASSERT_EQ(base->multibody->getBasePos(), p_WMb0) << "step " << step;
       }
-      ASSERT_NEAR((X_WL.translation() - X_WL0.translation()).norm(), 0, hydro::test::BulletAbsolute(1e-15, 0.5)) << "step " << step;
+      ASSERT_NEAR((X_WL.translation() - X_WL0.translation()).norm(), 0, hydro::test::BulletAbsolute(1e-15, 0.5))
+          << "step " << step;
     }
     std::printf("%s: base rotation changed by at most %.2e\n", multibody ? "multibody" : "rigid", max_rotation_change);
     if (multibody) {

@@ -27,9 +27,7 @@ struct World {
     // 6 mm/s with 16 points, where whole patches give the 4.9 µm of m·g·ℓ/(E·A)).
     configuration.getHydroelasticState().setDefaultMaxPatchPoints(0);
   }
-  ~World() {
-    built.reset();
-  }
+  ~World() { built.reset(); }
   void Build(const Scene& scene, const BuildOptions& options = {}) {
     Diagnostics d;
     built = BuildScene(scene, world.get(), options, &d);
