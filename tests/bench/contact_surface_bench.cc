@@ -4,15 +4,12 @@
 
 #include "hydro/contact_surface_calculator.h"
 #include "hydro/make_meshes.h"
+#include "tests/test_poses.h"
 
 namespace hydro {
 namespace {
 
-RigidTransform Translation(const Vector3& p) {
-  RigidTransform X = RigidTransform::Identity();
-  X.translation() = p;
-  return X;
-}
+using test::Translation;
 
 template <typename GeometryA, typename GeometryB>
 void Run(benchmark::State& state, const GeometryA& a, const RigidTransform& X_WA, const GeometryB& b,

@@ -3,15 +3,12 @@
 
 #include "hydro/contact_surface_calculator.h"
 #include "hydro/make_meshes.h"
+#include "tests/test_poses.h"
 
 namespace hydro {
 namespace {
 
-RigidTransform Translation(const Vector3& p) {
-  RigidTransform X = RigidTransform::Identity();
-  X.translation() = p;
-  return X;
-}
+using test::Translation;
 
 TEST(CompliantHalfSpaceTest, VeryStiffSlabApproachesTheRigidPlane) {
   const double R = 0.1, d = 0.02;

@@ -9,6 +9,7 @@
 #include "contact_test_util.h"
 #include "hydro/contact_surface_calculator.h"
 #include "hydro/make_meshes.h"
+#include "tests/test_poses.h"
 
 namespace hydro {
 namespace {
@@ -18,11 +19,7 @@ constexpr double kModulus = 1e5;  // Pa
 
 double ClosedFormForce(double d) { return M_PI / 3.0 * kModulus * d * d * (3.0 - 2.0 * d / kRadius); }
 
-RigidTransform Translation(const Vector3& p) {
-  RigidTransform X = RigidTransform::Identity();
-  X.translation() = p;
-  return X;
-}
+using test::Translation;
 
 // Force of the sphere (centre at the origin, rotated by R_WA) pressed d into the rigid half-space
 // whose surface is the plane z = −(R − d).

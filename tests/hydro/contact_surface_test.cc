@@ -9,6 +9,7 @@
 #include "contact_test_util.h"
 #include "hydro/contact_surface_calculator.h"
 #include "hydro/make_meshes.h"
+#include "tests/test_poses.h"
 
 namespace hydro {
 namespace {
@@ -16,12 +17,7 @@ namespace {
 using test::IntegrateStaticWrench;
 using test::Wrench;
 
-RigidTransform Pose(const Vector3& p, double angle = 0, const Vector3& axis = Vector3::UnitZ()) {
-  RigidTransform X = RigidTransform::Identity();
-  X.linear() = Eigen::AngleAxisd(angle, axis.normalized()).toRotationMatrix();
-  X.translation() = p;
-  return X;
-}
+using test::Pose;
 
 TEST(ContactSurfaceTest, CompliantPairActionEqualsReaction) {
   const CompliantMesh sphere = MakeCompliantMesh(MakeSphereVolumeMesh(0.05, 0.01), 2e5);

@@ -7,6 +7,7 @@
 #include "contact_test_util.h"
 #include "hydro/contact_surface_calculator.h"
 #include "hydro/make_meshes.h"
+#include "tests/test_poses.h"
 
 namespace hydro {
 namespace {
@@ -17,12 +18,7 @@ using test::VolumeBelowPlane;
 constexpr double kModulus = 1e6;     // Pa
 constexpr double kThickness = 0.05;  // m
 
-RigidTransform Pose(const Vector3& p, double angle = 0, const Vector3& axis = Vector3::UnitX()) {
-  RigidTransform X = RigidTransform::Identity();
-  X.linear() = Eigen::AngleAxisd(angle, axis.normalized()).toRotationMatrix();
-  X.translation() = p;
-  return X;
-}
+using test::Pose;
 
 struct RigidCase {
   const char* name;

@@ -20,6 +20,7 @@
 #include "plugin/pair_contact.h"
 #include "plugin/surface_reuse.h"
 #include "test_world.h"
+#include "tests/test_poses.h"
 
 namespace hydro {
 namespace bullet {
@@ -63,12 +64,7 @@ std::vector<ContactPoint> FreshPoints(const ShapeGeometry& a, const RigidTransfo
   return points;
 }
 
-RigidTransform Pose(const Vector3& p, double angle = 0, const Vector3& axis = Vector3::UnitX()) {
-  RigidTransform X = RigidTransform::Identity();
-  X.linear() = Eigen::AngleAxisd(angle, axis.normalized()).toRotationMatrix();
-  X.translation() = p;
-  return X;
-}
+using test::Pose;
 
 // SurfaceReuse::Reuse, with the kept surface carried as the plugin carries it when it is read.
 bool Reuse(const SurfaceReuse& reuse, const ShapeGeometry* a, const RigidTransform& X_WA, const ShapeGeometry* b,
