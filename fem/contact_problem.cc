@@ -9,6 +9,7 @@
 #include <map>
 #include <string>
 
+#include "fem/contact_impulse.h"
 #include "hydro/convex_line_search.h"
 
 namespace hydro {
@@ -369,25 +370,19 @@ ContactProblemResult SolveContactProblem(double dt, const std::vector<ContactPro
 
   const auto newton_start = Clock::now();
   double friction_scale = 0;
-  // The impulse on A at contact velocity vc and, optionally, −∂γ/∂vc (PSD) for Newton's matrix.
+  // The impulse on A at contact velocity vc and, optionally, −∂γ/∂vc (PSD) for Newton's matrix
+  // (fem/contact_impulse.h), with friction scaled by the continuation's friction_scale.
   auto impulse = [&](size_t i, const Vector3& vc, double gamma_n_lagged, Matrix3* H) {
     const ContactConstraint& p = contacts[i];
-    const double k = stiffness[i];
-    const double mu = friction_scale * p.friction;
-    const Vector3& nh = p.nhat_W;
-    const double vn = nh.dot(vc);
-    const double y = -p.phi0_m - dt * vn;
-    const double gamma_n = y > 0 ? dt * k * y : 0.0;
-    const Vector3 vt = vc - vn * nh;
-    const double s = std::sqrt(vt.squaredNorm() + kStictionSpeed * kStictionSpeed);
-    const Vector3 gamma = gamma_n * nh - mu * gamma_n_lagged * vt / s;
-    if (H) {
-      *H = Matrix3::Zero();
-      if (y > 0) *H = (dt * dt * k) * nh * nh.transpose();
-      const Matrix3 P = Matrix3::Identity() - nh * nh.transpose();
-      *H += mu * gamma_n_lagged / s * (P - vt * vt.transpose() / (s * s));
-    }
-    return std::make_pair(gamma, gamma_n);
+    ContactImpulseLaw law;
+    law.nhat_W = p.nhat_W;
+    law.stiffness_N_per_m = stiffness[i];
+    law.phi0_m = p.phi0_m;
+    law.dt_s = dt;
+    law.friction = friction_scale * p.friction;
+    law.stiction_speed_m_per_s = kStictionSpeed;
+    const ContactImpulse result = CalcContactImpulse(law, vc, gamma_n_lagged, H);
+    return std::make_pair(result.gamma_W, result.gamma_n);
   };
   // The gap of spring k at the end of the step, from its row's velocity on `local`.
   auto spring_gap = [&](size_t k, const std::vector<Eigen::VectorXd>& x_local) {
