@@ -95,11 +95,11 @@ void EmitPoints(PatchState* state) {
     // a polygon whose pressure barely grows along n (a sliver on a side tet of a tilted box),
     // turning its friction into a spurious moment that rocks the body. The distance is passed on
     // its own; nothing refreshes these manifolds from the positions.
-    const btVector3 normal = ToBullet(point.nhat_BA_W);
-    const btVector3 at = ToBullet(point.p_WC);
-    btManifoldPoint cp(X_0W * at, X_1W * at, normal, point.phi0_m);
-    cp.m_positionWorldOnA = at;
-    cp.m_positionWorldOnB = at;
+    const btVector3 nhat_BA_W = ToBullet(point.nhat_BA_W);
+    const btVector3 p_WC = ToBullet(point.p_WC);
+    btManifoldPoint cp(X_0W * p_WC, X_1W * p_WC, nhat_BA_W, point.phi0_m);
+    cp.m_positionWorldOnA = p_WC;
+    cp.m_positionWorldOnB = p_WC;
     cp.m_combinedFriction = state->combined_friction;
     cp.m_combinedRollingFriction = 0;  // torsion and rolling resistance come from the patch
     cp.m_combinedSpinningFriction = 0;
@@ -117,13 +117,16 @@ void EmitPoints(PatchState* state) {
     if (warm != state->warm_start.end() && warm->key == key) {
       cp.m_appliedImpulse = warm->normal_impulse;
       if (!warm->friction_direction.isZero()) {
-        const btVector3 v0 = FreePointVelocity(state->body0, at, state->time_step);
-        const btVector3 v1 = FreePointVelocity(state->body1, at, state->time_step);
-        const btVector3 t = warm->friction_direction - normal * normal.dot(warm->friction_direction);
-        const btVector3 v = v0 - v1;
-        if (t.length2() > 0.25 && KeepFrictionDirection(t.normalized(), v - normal * normal.dot(v))) {
-          cp.m_lateralFrictionDir1 = t.normalized();
-          cp.m_lateralFrictionDir2 = normal.cross(cp.m_lateralFrictionDir1);
+        // Last step's friction direction, kept while the free slip (the velocity of body 0's point
+        // relative to body 1's, in the tangent plane) still runs along it.
+        const btVector3 v_WC0 = FreePointVelocity(state->body0, p_WC, state->time_step);
+        const btVector3 v_WC1 = FreePointVelocity(state->body1, p_WC, state->time_step);
+        const btVector3 that_W = warm->friction_direction - nhat_BA_W * nhat_BA_W.dot(warm->friction_direction);
+        const btVector3 v_C1C0_W = v_WC0 - v_WC1;
+        const btVector3 slip_W = v_C1C0_W - nhat_BA_W * nhat_BA_W.dot(v_C1C0_W);
+        if (that_W.length2() > 0.25 && KeepFrictionDirection(that_W.normalized(), slip_W)) {
+          cp.m_lateralFrictionDir1 = that_W.normalized();
+          cp.m_lateralFrictionDir2 = nhat_BA_W.cross(cp.m_lateralFrictionDir1);
           cp.m_contactPointFlags |= BT_CONTACT_FLAG_LATERAL_FRICTION_INITIALIZED;
         }
       }

@@ -418,9 +418,9 @@ void Builder::AddConstrainedBodies(const Model& model, const std::vector<int>& o
     RigidTransform X_WJ = X_WP * joint.X_PJ;
     RigidTransform X_JA = RigidTransform::Identity();
     X_JA.linear() = Eigen::Quaterniond::FromTwoVectors(Vector3::UnitX(), joint.axis_J).toRotationMatrix();
-    const RigidTransform X_WA = X_WJ * X_JA;  // axis frame
-    const RigidTransform X_WBc = X_WM * child_link.X_ML * child_built->X_LB;
-    const btTransform frame_in_child = ToBullet(X_WBc.inverse() * X_WA);
+    const RigidTransform X_WA = X_WJ * X_JA;                                 // axis frame
+    const RigidTransform X_WC = X_WM * child_link.X_ML * child_built->X_LB;  // C: the child's Bullet body frame
+    const btTransform frame_in_child = ToBullet(X_WC.inverse() * X_WA);
     btTransform frame_in_parent = ToBullet(X_WA);
     if (parent) frame_in_parent = ToBullet(bullet::ToRigidTransform(parent->getWorldTransform()).inverse() * X_WA);
     btTypedConstraint* constraint = nullptr;
@@ -525,14 +525,15 @@ void Builder::AddMultibody(const Model& model, const std::vector<int>& order, co
   // and a free body must keep its momentum as a rigid body does.
   multibody->setLinearDamping(0);
   multibody->setAngularDamping(0);
-  std::map<std::string, int> index;            // link name → multibody link index (-1 base)
-  std::map<std::string, RigidTransform> X_WB;  // Bullet body frames
+  std::map<std::string, int> index;  // link name → multibody link index (-1 base)
+  // Each link's Bullet body frame B (its centre of mass and principal axes) in W, by link name.
+  std::map<std::string, RigidTransform> X_WB_by_link;
   if (!base_is_world) {
     index[model.links[root].name] = -1;
-    X_WB[model.links[root].name] = X_WBase;
+    X_WB_by_link[model.links[root].name] = X_WBase;
   } else {
     index["world"] = -1;
-    X_WB["world"] = X_WBase;
+    X_WB_by_link["world"] = X_WBase;
   }
   // The mass carried beyond each link. A massless link may move on its joint when links beyond it
   // carry mass (humanoid.urdf makes a shoulder of three revolute joints through massless links):
@@ -558,19 +559,19 @@ void Builder::AddMultibody(const Model& model, const std::vector<int>& order, co
       *ok = false;
       return;
     }
-    const RigidTransform X_WC = X_WM * link.X_ML * X_LB[i];
-    const RigidTransform& X_WP = X_WB.at(joint.parent);
-    const RigidTransform X_WPl =
-        joint.parent == "world" ? X_WM : X_WM * model.FindLink(joint.parent)->X_ML;  // parent link frame
-    const RigidTransform X_WJ = X_WPl * joint.X_PJ;
+    // B: this link's Bullet body frame; Bp: its parent's; P: the parent link's own frame.
+    const RigidTransform X_WB = X_WM * link.X_ML * X_LB[i];
+    const RigidTransform& X_WBp = X_WB_by_link.at(joint.parent);
+    const RigidTransform X_WP = joint.parent == "world" ? X_WM : X_WM * model.FindLink(joint.parent)->X_ML;
+    const RigidTransform X_WJ = X_WP * joint.X_PJ;
     // Bullet's setup: rotation parent→this (maps parent-frame vectors into this frame), pivot
     // offsets, and the axis in this frame.
-    const Matrix3 R_CP = X_WC.linear().transpose() * X_WP.linear();
-    const btQuaternion rot_parent_to_this = ToBullet(RigidTransform(R_CP)).getRotation();
+    const Matrix3 R_BBp = X_WB.linear().transpose() * X_WBp.linear();
+    const btQuaternion rot_parent_to_this = ToBullet(RigidTransform(R_BBp)).getRotation();
     const btVector3 parent_com_to_pivot =
-        ToBullet(X_WP.linear().transpose() * (X_WJ.translation() - X_WP.translation()));
-    const btVector3 pivot_to_com = ToBullet(X_WC.linear().transpose() * (X_WC.translation() - X_WJ.translation()));
-    const btVector3 axis = ToBullet(X_WC.linear().transpose() * X_WJ.linear() * joint.axis_J);
+        ToBullet(X_WBp.linear().transpose() * (X_WJ.translation() - X_WBp.translation()));
+    const btVector3 pivot_to_com = ToBullet(X_WB.linear().transpose() * (X_WB.translation() - X_WJ.translation()));
+    const btVector3 axis = ToBullet(X_WB.linear().transpose() * X_WJ.linear() * joint.axis_J);
     const int parent = index.at(joint.parent);
     const int me = static_cast<int>(i);
     switch (joint.type) {
@@ -588,7 +589,7 @@ void Builder::AddMultibody(const Model& model, const std::vector<int>& order, co
         break;
       case JointType::kPlanar:
         multibody->setupPlanar(me, mass, moments, parent, rot_parent_to_this, axis,
-                               ToBullet(X_WP.linear().transpose() * (X_WC.translation() - X_WP.translation())), true);
+                               ToBullet(X_WBp.linear().transpose() * (X_WB.translation() - X_WBp.translation())), true);
         break;
       case JointType::kSpherical:
         multibody->setupSpherical(me, mass, moments, parent, rot_parent_to_this, parent_com_to_pivot, pivot_to_com,
@@ -598,7 +599,7 @@ void Builder::AddMultibody(const Model& model, const std::vector<int>& order, co
         break;
     }
     index[link.name] = me;
-    X_WB[link.name] = X_WC;
+    X_WB_by_link[link.name] = X_WB;
   }
   multibody->finalizeMultiDof();
   world->addMultiBody(multibody.get());
@@ -639,8 +640,7 @@ void Builder::AddMultibody(const Model& model, const std::vector<int>& order, co
     if (shape) {
       auto collider = std::make_unique<btMultiBodyLinkCollider>(multibody.get(), link_index);
       collider->setCollisionShape(shape);
-      const RigidTransform& X_W = X_WB.at(link.name);
-      collider->setWorldTransform(ToBullet(X_W));
+      collider->setWorldTransform(ToBullet(X_WB_by_link.at(link.name)));
       SetContactProperties(link, collider.get());
       const bool is_fixed_base = link_index == -1 && fixed;
       world->addCollisionObject(
@@ -675,7 +675,7 @@ void Builder::AddMultibody(const Model& model, const std::vector<int>& order, co
     if (!built->no_contact_shape_) built->no_contact_shape_ = Keep(new btEmptyShape());
     auto collider = std::make_unique<btMultiBodyLinkCollider>(multibody.get(), static_cast<int>(i));
     collider->setCollisionShape(built->no_contact_shape_);
-    collider->setWorldTransform(ToBullet(X_WB.at(model.links[links[i]].name)));
+    collider->setWorldTransform(ToBullet(X_WB_by_link.at(model.links[links[i]].name)));
     collider->setCollisionFlags(collider->getCollisionFlags() | btCollisionObject::CF_NO_CONTACT_RESPONSE);
     world->addCollisionObject(collider.get(), /*collisionFilterGroup=*/0, /*collisionFilterMask=*/0);
     multibody->getLink(static_cast<int>(i)).m_collider = collider.get();
