@@ -43,7 +43,18 @@ void hydroDebugDrawPatches(const std::vector<btHydroelasticContactPatch>& patche
     const btVector3 at = patch.m_centerOfPressure;
     drawer->drawContactPoint(at, patch.m_forceOnBody0.length() > 0 ? patch.m_forceOnBody0.normalized() : normal, 0, 0,
                              force_color);
-    drawer->drawLine(at, at + forceScale * patch.m_forceOnBody0, force_color);
+    // The force as an arrow from the centre of pressure: a shaft, and a head of four strokes a
+    // fifth of its length back from the tip, spread across it.
+    const btVector3 shaft = forceScale * patch.m_forceOnBody0, tip = at + shaft;
+    drawer->drawLine(at, tip, force_color);
+    const btScalar length = shaft.length();
+    if (length > 0) {
+      btVector3 u, v;
+      btPlaneSpace1(shaft / length, u, v);
+      const btVector3 back = tip - btScalar(0.2) * shaft;
+      for (const btVector3& side : {u, -u, v, -v})
+        drawer->drawLine(tip, back + btScalar(0.1) * length * side, force_color);
+    }
   }
 }
 

@@ -2,8 +2,8 @@
 // Drawing the patches through Bullet's btIDebugDraw, so that any Bullet viewer shows them: each
 // polygon filled in a colour for its pressure (blue at zero through green to red at the largest
 // pressure among the patches drawn), the polygon's outline in grey, and per patch its net force as
-// a magenta line from its centre of pressure (drawContactPoint at the centre, drawLine along the
-// force).
+// a magenta arrow from its centre of pressure (drawContactPoint at the centre, drawLine for the
+// shaft along the force and four for the head).
 //
 //   btHydroelasticDebugDrawer patchDrawer(&dispatcher);
 //   world.addAction(&patchDrawer);

@@ -14,6 +14,7 @@
 #include "plugin/btHydroelasticContactQuery.h"
 #include "plugin/btHydroelasticDebugDraw.h"
 #include "test_world.h"
+#include "tests/bullet_precision.h"
 
 namespace hydro {
 namespace {
@@ -161,23 +162,25 @@ TEST(ContactQueryTest, TwoWorldsOnTwoThreadsMatchEachAlone) {
 // A btIDebugDraw that counts what it is asked to draw.
 class RecordingDrawer : public btIDebugDraw {
  public:
-  void drawLine(const btVector3&, const btVector3&, const btVector3& color) override {
+  void drawLine(const btVector3& from, const btVector3& to, const btVector3& color) override {
     if (color == btVector3(btScalar(0.2), btScalar(0.2), btScalar(0.2))) ++lines;
-    if (color == btVector3(1, 0, 1)) ++force_lines;
+    if (color == btVector3(1, 0, 1)) force_lines.emplace_back(from, to);
   }
   void drawTriangle(const btVector3&, const btVector3&, const btVector3&, const btVector3& color, btScalar) override {
     ++triangles;
     colors.push_back(color);
   }
-  void drawContactPoint(const btVector3&, const btVector3&, btScalar, int, const btVector3& color) override {
-    if (color == btVector3(1, 0, 1)) ++centres;
+  void drawContactPoint(const btVector3& at, const btVector3&, btScalar, int, const btVector3& color) override {
+    if (color == btVector3(1, 0, 1)) centres.push_back(at);
   }
   void reportErrorWarning(const char*) override {}
   void draw3dText(const btVector3&, const char*) override {}
   void setDebugMode(int mode) override { m_mode = mode; }
   int getDebugMode() const override { return m_mode; }
 
-  int lines{0}, force_lines{0}, triangles{0}, centres{0};  // outlines, forces, fans, centres
+  int lines{0}, triangles{0};                                // outlines, fans
+  std::vector<std::pair<btVector3, btVector3>> force_lines;  // the forces' arrows
+  std::vector<btVector3> centres;                            // of pressure
   std::vector<btVector3> colors;
 
  private:
@@ -212,8 +215,22 @@ TEST(ContactQueryTest, TheWorldsDebugDrawerDrawsThePatches) {
   world.world()->debugDrawWorld();
   EXPECT_EQ(drawer.triangles, fan_triangles);
   EXPECT_EQ(drawer.lines, edges);
-  EXPECT_EQ(drawer.force_lines, 1);
-  EXPECT_EQ(drawer.centres, 1);
+  // The force: an arrow from the centre of pressure, 0.01 m per newton by default, its head four
+  // strokes back from the tip by a fifth of its length and across by a tenth.
+  ASSERT_EQ(drawer.centres.size(), 1u);
+  ASSERT_EQ(drawer.force_lines.size(), 5u);
+  const btVector3 at = patches[0].m_centerOfPressure, shaft = btScalar(0.01) * patches[0].m_forceOnBody0;
+  const double place = test::BulletAbsolute(1e-12, 0.1), stroke_length = test::BulletAbsolute(1e-9, 0.1);
+  EXPECT_LT((drawer.centres[0] - at).length(), place);
+  EXPECT_LT((drawer.force_lines[0].first - at).length(), place);
+  EXPECT_LT((drawer.force_lines[0].second - (at + shaft)).length(), place);
+  for (size_t k = 1; k < 5; ++k) {
+    const btVector3 stroke = drawer.force_lines[k].second - drawer.force_lines[k].first;
+    EXPECT_LT((drawer.force_lines[k].first - (at + shaft)).length(), place);
+    EXPECT_NEAR(stroke.dot(shaft.normalized()), -0.2 * shaft.length(), stroke_length);
+    EXPECT_NEAR((stroke - shaft.normalized() * stroke.dot(shaft.normalized())).length(), 0.1 * shaft.length(),
+                stroke_length);
+  }
   // Pressure colours: the ball's patch peaks at its centre (red end) and falls to zero at its rim
   // (blue end).
   double reddest = 0, bluest = 0;
@@ -229,7 +246,7 @@ TEST(ContactQueryTest, TheWorldsDebugDrawerDrawsThePatches) {
   world.world()->setDebugDrawer(&quiet);
   world.world()->debugDrawWorld();
   EXPECT_EQ(quiet.triangles, 0);
-  EXPECT_EQ(quiet.lines + quiet.force_lines + quiet.centres, 0);
+  EXPECT_EQ(quiet.lines + quiet.force_lines.size() + quiet.centres.size(), 0u);
   world.world()->setDebugDrawer(nullptr);
   world.world()->removeAction(&patch_drawer);
 }
