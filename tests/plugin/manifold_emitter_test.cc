@@ -70,9 +70,15 @@ TEST(ManifoldEmitterTest, PairReleasesManifoldsItNoLongerNeedsAfterAWindow) {
   // Let down again: new manifolds carry the patch, and the box rests as before.
   body->setGravity(world.world()->getGravity());
   world.Step(200);
-  // As many as before, give or take the few points by which a resting patch's count flickers (in
-  // Bullet's float build, whose poses round to 6e-9 m here, between 204 and 221 manifolds).
-  EXPECT_NEAR(PatchManifolds(world.dispatcher()), resting, test::BulletOr(0.05, 0.1) * resting);
+  // As many as the patch's points need, four a manifold. Their number depends on the exact rest
+  // pose: in Bullet's float build, whose poses round to 6e-9 m here, the same box rests on the
+  // points of 221 manifolds before and of 187 after (155 both times in double).
+  const bullet::PatchState* state = nullptr;
+  for (int m = 0; m < world.dispatcher()->getNumManifolds() && !state; ++m)
+    state = bullet::PatchRegistry::Instance().StateOfManifold(world.dispatcher()->getManifoldByIndexInternal(m));
+  ASSERT_NE(state, nullptr);
+  EXPECT_EQ(PatchManifolds(world.dispatcher()), (static_cast<int>(state->points.size()) + 3) / 4);
+  EXPECT_NEAR(PatchManifolds(world.dispatcher()), resting, test::BulletOr(0.05, 0.25) * resting);
   EXPECT_NEAR(body->getCenterOfMassPosition().z(), 0.05, 1e-3);
   EXPECT_LT(body->getLinearVelocity().length(), 1e-3);
 }
