@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
 #include <utility>
 
+#include "hydro/check.h"
 #include "hydro/surface_mesh.h"
 #include "hydro/volume_mesh.h"
 
@@ -68,11 +70,15 @@ void Bvh::Build(const std::vector<Vector3>& lower, const std::vector<Vector3>& u
     element_order_[e] = static_cast<int>(e);
   }
   nodes_.reserve(2 * lower.size() / kMaxLeafElements + 2);
-  BuildNode(lower, upper, centroid, 0, static_cast<int>(lower.size()));
+  height_ = 0;
+  BuildNode(lower, upper, centroid, 0, static_cast<int>(lower.size()), 1);
+  HYDRO_DEMAND(height_ <= kMaxHeight, "a median split of " + std::to_string(lower.size()) + " elements is " +
+                                          std::to_string(height_) + " deep");
 }
 
 int Bvh::BuildNode(const std::vector<Vector3>& lower, const std::vector<Vector3>& upper,
-                   const std::vector<Vector3>& centroid, int first, int count) {
+                   const std::vector<Vector3>& centroid, int first, int count, int depth) {
+  height_ = std::max(height_, depth);
   const int index = static_cast<int>(nodes_.size());
   nodes_.emplace_back();
   Vector3 lo = lower[element_order_[first]], hi = upper[element_order_[first]];
@@ -105,8 +111,8 @@ int Bvh::BuildNode(const std::vector<Vector3>& lower, const std::vector<Vector3>
   std::nth_element(element_order_.begin() + first, element_order_.begin() + first + half,
                    element_order_.begin() + first + count,
                    [&](int a, int b) { return centroid[a][axis] < centroid[b][axis]; });
-  const int left = BuildNode(lower, upper, centroid, first, half);
-  const int right = BuildNode(lower, upper, centroid, first + half, count - half);
+  const int left = BuildNode(lower, upper, centroid, first, half, depth + 1);
+  const int right = BuildNode(lower, upper, centroid, first + half, count - half, depth + 1);
   nodes_[index].left = left;
   nodes_[index].right = right;
   return index;
@@ -175,17 +181,17 @@ bool BoxesOverlap(const Aabb& a, const Aabb& b, const RigidTransform& X_AB) {
   return true;
 }
 
-void Bvh::Collide(const Bvh& other, const RigidTransform& X_AB, const std::function<void(int, int)>& visit,
+void Bvh::Collide(const Bvh& other, const RigidTransform& X_AB, FunctionRef<void(int, int)> visit,
                   bool cull_by_value_range) const {
   const bool cull = cull_by_value_range && !element_ranges_.empty() && !other.element_ranges_.empty();
-  // Iterative simultaneous descent; the stack is local so concurrent queries are safe.
+  // Iterative simultaneous descent; the stack is local so concurrent queries are safe. A pop
+  // pushes two pairs one level deeper in one tree, so it never holds more than the two heights + 1.
   const RelativePose X(X_AB);
-  std::vector<std::pair<int, int>> stack;
-  stack.reserve(64);
-  stack.emplace_back(0, 0);
-  while (!stack.empty()) {
-    const auto [ia, ib] = stack.back();
-    stack.pop_back();
+  std::array<std::pair<int, int>, 2 * kMaxHeight + 1> stack;
+  int top = 0;
+  stack[top++] = {0, 0};
+  while (top > 0) {
+    const auto [ia, ib] = stack[--top];
     const Node& na = nodes_[ia];
     const Node& nb = other.nodes_[ib];
     if (cull && (na.value_max < nb.value_min || nb.value_max < na.value_min)) continue;
@@ -207,22 +213,21 @@ void Bvh::Collide(const Bvh& other, const RigidTransform& X_AB, const std::funct
         }
       }
     } else if (b_leaf || (!a_leaf && na.box.half_size.maxCoeff() >= nb.box.half_size.maxCoeff())) {
-      stack.emplace_back(na.left, ib);
-      stack.emplace_back(na.right, ib);
+      stack[top++] = {na.left, ib};
+      stack[top++] = {na.right, ib};
     } else {
-      stack.emplace_back(ia, nb.left);
-      stack.emplace_back(ia, nb.right);
+      stack[top++] = {ia, nb.left};
+      stack[top++] = {ia, nb.right};
     }
   }
 }
 
-void Bvh::CollideSlab(const Vector3& n, double lower, double upper, const std::function<void(int)>& visit) const {
-  std::vector<int> stack;
-  stack.reserve(64);
-  stack.push_back(0);
-  while (!stack.empty()) {
-    const Node& node = nodes_[stack.back()];
-    stack.pop_back();
+void Bvh::CollideSlab(const Vector3& n, double lower, double upper, FunctionRef<void(int)> visit) const {
+  std::array<int, kMaxHeight + 1> stack;  // a pop pushes two nodes one level deeper
+  int top = 0;
+  stack[top++] = 0;
+  while (top > 0) {
+    const Node& node = nodes_[stack[--top]];
     const double center = n.dot(node.box.center);
     const double radius = n.cwiseAbs().dot(node.box.half_size);
     if (center + radius < lower || center - radius > upper) continue;
@@ -234,8 +239,8 @@ void Bvh::CollideSlab(const Vector3& n, double lower, double upper, const std::f
         if (c + r >= lower && c - r <= upper) visit(e);
       }
     } else {
-      stack.push_back(node.left);
-      stack.push_back(node.right);
+      stack[top++] = node.left;
+      stack[top++] = node.right;
     }
   }
 }

@@ -3,10 +3,10 @@
 // mesh, built once in the mesh's own frame (001 §5.0.2, 004 §VII). Queries take the relative pose
 // of the other geometry, so nothing is rebuilt when bodies move: a pair query costs O(m log n).
 #include <array>
-#include <functional>
 #include <limits>
 #include <vector>
 
+#include "hydro/function_ref.h"
 #include "hydro/math.h"
 
 namespace hydro {
@@ -35,6 +35,10 @@ class Bvh {
       const std::vector<std::array<double, 2>>* value_ranges = nullptr);
 
   int num_nodes() const { return static_cast<int>(nodes_.size()); }
+  // The most nodes on a path from the root to a leaf (a median split halves every node: about
+  // log2 of the elements). Queries keep their traversal stacks on the call stack, sized by it.
+  int height() const { return height_; }
+  static constexpr int kMaxHeight = 48;
   const Aabb& root_box() const { return nodes_[0].box; }
 
   // Calls visit(element_a, element_b) for every pair whose element boxes overlap, where this BVH's
@@ -43,11 +47,11 @@ class Bvh {
   // inflate them; a few pairs separated only along an edge-edge axis may be visited too. With
   // `cull_by_value_range`, node and element pairs whose value ranges are disjoint are skipped too
   // (two pressure fields can only be equal where their ranges overlap).
-  void Collide(const Bvh& other, const RigidTransform& X_AB, const std::function<void(int, int)>& visit,
+  void Collide(const Bvh& other, const RigidTransform& X_AB, FunctionRef<void(int, int)> visit,
                bool cull_by_value_range = false) const;
   // Calls visit(element) for every element whose box meets the slab lower ≤ n·p ≤ upper, with
   // n a unit vector in this BVH's frame (use ±infinity for one-sided tests).
-  void CollideSlab(const Vector3& n, double lower, double upper, const std::function<void(int)>& visit) const;
+  void CollideSlab(const Vector3& n, double lower, double upper, FunctionRef<void(int)> visit) const;
 
  private:
   struct Node {
@@ -60,9 +64,10 @@ class Bvh {
   void Build(const std::vector<Vector3>& lower, const std::vector<Vector3>& upper,
              const std::vector<std::array<double, 2>>* value_ranges = nullptr);
   int BuildNode(const std::vector<Vector3>& lower, const std::vector<Vector3>& upper,
-                const std::vector<Vector3>& centroid, int first, int count);
+                const std::vector<Vector3>& centroid, int first, int count, int depth);
 
   std::vector<Node> nodes_;
+  int height_{0};
   std::vector<int> element_order_;
   std::vector<Aabb> element_boxes_;                    // by element index; leaves test their elements one by one
   std::vector<std::array<double, 2>> element_ranges_;  // empty unless built with value ranges

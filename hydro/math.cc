@@ -4,7 +4,7 @@
 
 namespace hydro {
 
-void CheckPositive(double value, const std::string& what) {
+void CheckPositive(double value, std::string_view what) {
   if (!(std::isfinite(value) && value > 0)) {
     std::ostringstream msg;
     msg << what << " must be finite and positive, got " << value;
@@ -12,7 +12,7 @@ void CheckPositive(double value, const std::string& what) {
   }
 }
 
-void CheckNonNegative(double value, const std::string& what) {
+void CheckNonNegative(double value, std::string_view what) {
   if (!(std::isfinite(value) && value >= 0)) {
     std::ostringstream msg;
     msg << what << " must be finite and non-negative, got " << value;

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 namespace hydro {
 
@@ -28,10 +29,11 @@ class InvalidInput : public std::invalid_argument {
 
 inline bool IsFinite(const Vector3& v) { return v.allFinite(); }
 
-// Throws InvalidInput unless `value` is finite and > 0. `what` names the quantity for the message.
-void CheckPositive(double value, const std::string& what);
+// Throws InvalidInput unless `value` is finite and > 0. `what` names the quantity for the message
+// (a view: a check that passes builds no string, so a step's checks allocate nothing).
+void CheckPositive(double value, std::string_view what);
 // Throws InvalidInput unless `value` is finite and ≥ 0.
-void CheckNonNegative(double value, const std::string& what);
+void CheckNonNegative(double value, std::string_view what);
 // Throws InvalidInput unless X is finite and its linear part is a rotation (orthonormal, det +1)
 // to within 1e-9.
 void CheckPose(const RigidTransform& X, const char* what);

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <string>
 
+#include "hydro/buffers.h"
 #include "hydro/convex_line_search.h"
 #include "hydro/rigid_point_kinematics.h"
 
@@ -48,7 +49,7 @@ void PatchProblem::Reset(double dt_s, const PatchProblemOptions& options) {
   dt_ = dt_s;
   options_ = options;
   groups_.clear();
-  bodies_.clear();
+  num_bodies_ = 0;  // bodies_ keeps its entries: their B matrices are reused, not reallocated
   patches_.clear();
   patch_of_.clear();
   r_A_.clear();
@@ -88,15 +89,25 @@ void PatchProblem::SetMobilityTerms(Body* b) {
 int PatchProblem::AddBody(const PatchBody& body) {
   Matrix6 B;
   const bool moves = FactorMobility(body.mobility, &B);
-  Body b;
+  Body& b = NewBody(moves ? 6 : 0);
   b.c = body.p_WC;
   b.group = AddGroup(moves ? 6 : 0);
-  groups_[b.group].first_body = static_cast<int>(bodies_.size());
+  groups_[b.group].first_body = num_bodies_ - 1;
   groups_[b.group].num_bodies = 1;
-  b.B = moves ? Eigen::Matrix<double, 6, Eigen::Dynamic>(B) : Eigen::Matrix<double, 6, Eigen::Dynamic>(6, 0);
+  if (moves) b.B = B;
   SetMobilityTerms(&b);
-  bodies_.push_back(b);
-  return static_cast<int>(bodies_.size()) - 1;
+  return num_bodies_ - 1;
+}
+
+PatchProblem::Body& PatchProblem::NewBody(int cols) {
+  if (num_bodies_ == static_cast<int>(bodies_.size())) bodies_.emplace_back();
+  // A kept entry whose B has the columns already (the ground's none, a box's six) is swapped into
+  // place: its matrix is then reused as it is.
+  for (size_t j = num_bodies_ + 1; j < bodies_.size() && bodies_[num_bodies_].B.cols() != cols; ++j)
+    if (bodies_[j].B.cols() == cols) std::swap(bodies_[num_bodies_], bodies_[j]);
+  Body& b = bodies_[num_bodies_++];
+  b.B.resize(6, cols);
+  return b;
 }
 
 int PatchProblem::AddCoupledBodies(const Eigen::MatrixXd& B, const std::vector<Vector3>& p_WC) {
@@ -108,16 +119,15 @@ int PatchProblem::AddCoupledBodies(const Eigen::MatrixXd& B, const std::vector<V
   for (const Vector3& p : p_WC)
     if (!IsFinite(p)) throw InvalidInput("patch problem: a coupled body's reference point is not finite");
   const int group = AddGroup(static_cast<int>(B.cols()));
-  const int first = static_cast<int>(bodies_.size());
+  const int first = num_bodies_;
   groups_[group].first_body = first;
   groups_[group].num_bodies = k;
   for (int j = 0; j < k; ++j) {
-    Body b;
+    Body& b = NewBody(static_cast<int>(B.cols()));
     b.c = p_WC[j];
     b.group = group;
     b.B = B.middleRows(6 * j, 6);
     SetMobilityTerms(&b);
-    bodies_.push_back(b);
   }
   return first;
 }
@@ -167,7 +177,7 @@ void PatchProblem::InverseMasses(int body_A, int body_B, const Vector3& p_A, con
 }
 
 int PatchProblem::AddPatch(int body_A, int body_B, const std::vector<PatchPoint>& points) {
-  const int num_bodies = static_cast<int>(bodies_.size());
+  const int num_bodies = num_bodies_;
   if (body_A < 0 || body_A >= num_bodies || body_B < 0 || body_B >= num_bodies || body_A == body_B)
     throw InvalidInput("patch problem: a patch names bodies " + std::to_string(body_A) + " and " +
                        std::to_string(body_B) + " of " + std::to_string(num_bodies));
@@ -254,11 +264,8 @@ int PatchProblem::AddPatch(int body_A, int body_B, const std::vector<PatchPoint>
 
 void PatchProblem::BuildPattern() {
   const size_t n = laws_.size();
-  vc_start_.assign(n, Vector3::Zero());
-  vc_.assign(n, Vector3::Zero());
-  dvc_.assign(n, Vector3::Zero());
-  gamma_.assign(n, Vector3::Zero());
-  body_dV_.assign(bodies_.size(), Vector6::Zero());
+  for (std::vector<Vector3>* v : {&vc_start_, &vc_, &dvc_, &gamma_}) AssignGrowing(v, n, Vector3::Zero().eval());
+  AssignGrowing(&body_dV_, num_bodies_, Vector6::Zero().eval());
   z_.setZero(num_unknowns_);
   z_start_.setZero(num_unknowns_);
   z_solve_start_.setZero(num_unknowns_);
@@ -269,11 +276,19 @@ void PatchProblem::BuildPattern() {
     pattern_key_scratch_.push_back(bodies_[p.body_A].group);
     pattern_key_scratch_.push_back(bodies_[p.body_B].group);
   }
-  if (pattern_key_scratch_ == pattern_key_ && hessian_.rows() == num_unknowns_) {
+  const bool dense = num_unknowns_ < options_.reuse_factorization_from;
+  const int rows = dense ? static_cast<int>(dense_hessian_.rows()) : static_cast<int>(hessian_.rows());
+  if (pattern_key_scratch_ == pattern_key_ && dense == dense_ && rows == num_unknowns_) {
     finalized_ = true;  // the matrix, its slots and its analysis stand
     return;
   }
   pattern_key_.swap(pattern_key_scratch_);
+  dense_ = dense;
+  if (dense_) {
+    BuildDenseSlots();
+    finalized_ = true;
+    return;
+  }
   // One block per group with unknowns, and two per patch between two such groups.
   std::vector<Eigen::Triplet<double>> triplets;
   auto add_block = [&](const Group& s, const Group& t) {
@@ -290,23 +305,7 @@ void PatchProblem::BuildPattern() {
   hessian_.resize(num_unknowns_, num_unknowns_);
   hessian_.setFromTriplets(triplets.begin(), triplets.end());  // duplicates (two patches, one pair) sum
   hessian_.makeCompressed();
-  slots_.clear();
-  slot_first_.assign(4 * patches_.size(), 0);
-  slot_count_.assign(4 * patches_.size(), 0);
-  for (size_t k = 0; k < patches_.size(); ++k) {
-    const Patch& p = patches_[k];
-    const Group* side[2] = {&groups_[bodies_[p.body_A].group], &groups_[bodies_[p.body_B].group]};
-    // Slots of the blocks (s, t) ∈ {A, B}², column-major within each block; none where a group has
-    // no unknowns. Coupled A and B share a group: all four blocks land on its one block.
-    for (int s = 0; s < 2; ++s)
-      for (int t = 0; t < 2; ++t) {
-        slot_first_[4 * k + 2 * s + t] = static_cast<int>(slots_.size());
-        for (int c = 0; c < side[t]->dim; ++c)
-          for (int r = 0; r < side[s]->dim; ++r)
-            slots_.push_back(&hessian_.coeffRef(side[s]->offset + r, side[t]->offset + c));
-        slot_count_[4 * k + 2 * s + t] = static_cast<int>(slots_.size()) - slot_first_[4 * k + 2 * s + t];
-      }
-  }
+  SetSlots([this](int r, int c) { return &hessian_.coeffRef(r, c); });
   // A pile at rest keeps its pattern from step to step: its last factorization stays, as a
   // preconditioner (NewtonStep).
   const bool same_pattern = static_cast<int>(factored_outer_.size()) == hessian_.outerSize() + 1 &&
@@ -322,9 +321,33 @@ void PatchProblem::BuildPattern() {
   finalized_ = true;
 }
 
+void PatchProblem::BuildDenseSlots() {
+  dense_hessian_.resize(num_unknowns_, num_unknowns_);
+  SetSlots([this](int r, int c) { return &dense_hessian_(r, c); });
+}
+
+void PatchProblem::SetSlots(FunctionRef<double*(int, int)> entry) {
+  slots_.clear();
+  slot_first_.assign(4 * patches_.size(), 0);
+  slot_count_.assign(4 * patches_.size(), 0);
+  for (size_t k = 0; k < patches_.size(); ++k) {
+    const Patch& p = patches_[k];
+    const Group* side[2] = {&groups_[bodies_[p.body_A].group], &groups_[bodies_[p.body_B].group]};
+    // Slots of the blocks (s, t) ∈ {A, B}², column-major within each block; none where a group has
+    // no unknowns. Coupled A and B share a group: all four blocks land on its one block.
+    for (int s = 0; s < 2; ++s)
+      for (int t = 0; t < 2; ++t) {
+        slot_first_[4 * k + 2 * s + t] = static_cast<int>(slots_.size());
+        for (int c = 0; c < side[t]->dim; ++c)
+          for (int r = 0; r < side[s]->dim; ++r) slots_.push_back(entry(side[s]->offset + r, side[t]->offset + c));
+        slot_count_[4 * k + 2 * s + t] = static_cast<int>(slots_.size()) - slot_first_[4 * k + 2 * s + t];
+      }
+  }
+}
+
 void PatchProblem::StartFromWrench(int patch, const Vector6& W_A, std::vector<Vector6>* dV) {
   if (!finalized_) BuildPattern();
-  dV->resize(bodies_.size(), Vector6::Zero());
+  dV->resize(num_bodies_, Vector6::Zero());
   Patch& p = patches_[patch];
   p.warm = true;
   const Body& A = bodies_[p.body_A];
@@ -351,8 +374,8 @@ void PatchProblem::StartFromWrench(int patch, const Vector6& W_A, std::vector<Ve
 }
 
 void PatchProblem::BodyTwists(const Eigen::VectorXd& dz, std::vector<Vector6>* dV) const {
-  dV->resize(bodies_.size());
-  for (size_t b = 0; b < bodies_.size(); ++b) {
+  dV->resize(num_bodies_);
+  for (int b = 0; b < num_bodies_; ++b) {
     const Body& body = bodies_[b];
     const Group& g = groups_[body.group];
     if (g.dim == 6)
@@ -435,6 +458,16 @@ double PatchProblem::LineSearch(const Eigen::VectorXd& z, const Eigen::VectorXd&
 }
 
 bool PatchProblem::NewtonStep(const Eigen::VectorXd& gradient, Eigen::VectorXd* step) {
+  if (dense_) {
+    // A small island: a dense Cholesky factorization in place, no allocation once sized (I + a sum
+    // of positive semi-definite curvatures is positive definite).
+    dense_factorization_.compute(dense_hessian_);
+    ++factorizations_;
+    if (dense_factorization_.info() != Eigen::Success) return false;
+    *step = -gradient;
+    dense_factorization_.solveInPlace(*step);
+    return true;
+  }
   if (factorized_ && num_unknowns_ >= options_.reuse_factorization_from && PreconditionedNewtonStep(gradient, step))
     return true;
   factorization_.factorize(hessian_);
@@ -482,7 +515,7 @@ PatchProblemReport PatchProblem::Solve(const std::vector<Vector6>& V, int max_it
                                        std::vector<Vector6>* dV) {
   if (!finalized_) BuildPattern();
   PatchProblemReport report;
-  dV->assign(bodies_.size(), Vector6::Zero());
+  dV->assign(num_bodies_, Vector6::Zero());
   z_solve_start_ = z_;
   if (num_unknowns_ == 0 || laws_.empty()) {
     report.converged = true;
@@ -590,9 +623,13 @@ void PatchProblem::AddImpulses(const Patch& p, const PatchTerms& terms, Eigen::V
 }
 
 void PatchProblem::AssembleHessian() {
-  std::fill(hessian_.valuePtr(), hessian_.valuePtr() + hessian_.nonZeros(), 0.0);
-  for (const Group& g : groups_)
-    for (int k = 0; k < g.dim; ++k) hessian_.coeffRef(g.offset + k, g.offset + k) += 1.0;
+  if (dense_) {
+    dense_hessian_.setIdentity();  // every unknown is some group's
+  } else {
+    std::fill(hessian_.valuePtr(), hessian_.valuePtr() + hessian_.nonZeros(), 0.0);
+    for (const Group& g : groups_)
+      for (int k = 0; k < g.dim; ++k) hessian_.coeffRef(g.offset + k, g.offset + k) += 1.0;
+  }
   for (size_t pi = 0; pi < patches_.size(); ++pi) {
     const Patch& p = patches_[pi];
     PatchTerms terms;

@@ -31,6 +31,7 @@
 // The friction bound μ·γ̄n of every point is lagged: it is that of the normal impulses of the last
 // solve (or of the warm start, at first), refreshed between rounds, so that the fixed point of the
 // rounds is exact Coulomb friction with the implicit compliant law.
+#include <Eigen/Cholesky>
 #include <Eigen/Core>
 #include <Eigen/SparseCholesky>
 #include <Eigen/SparseCore>
@@ -38,6 +39,7 @@
 #include <vector>
 
 #include "hydro/compliant_point_law.h"
+#include "hydro/function_ref.h"
 #include "hydro/math.h"
 
 namespace hydro {
@@ -87,7 +89,8 @@ struct PatchProblemOptions {
   // Newton step is then conjugate gradients on the present matrix preconditioned by it (to a
   // residual of newton_step_tolerance·|∇f|, within newton_step_cg_iterations), and the matrix is
   // factorized anew only when that fails. The factorization is kept across solves while the
-  // island's pattern is unchanged (a pile at rest). Smaller islands factorize every step.
+  // island's pattern is unchanged (a pile at rest). Smaller islands keep the matrix dense and
+  // factorize it every Newton step.
   int reuse_factorization_from{60};
   double newton_step_tolerance{1e-2};
   int newton_step_cg_iterations{10};
@@ -124,7 +127,7 @@ class PatchProblem {
   PatchProblemReport Solve(const std::vector<Vector6>& V, int max_iterations, int friction_rounds,
                            std::vector<Vector6>* dV);
 
-  int num_bodies() const { return static_cast<int>(bodies_.size()); }
+  int num_bodies() const { return num_bodies_; }
   // A body's group, and the change of a group's unknowns z_g over the last Solve (dim z_g).
   int group_of(int body) const { return bodies_[body].group; }
   Eigen::VectorXd GroupChange(int group) const;
@@ -188,10 +191,16 @@ class PatchProblem {
   void AssembleHessian();
 
   int AddGroup(int dim);
+  // The next body's entry, its B sized 6 × cols: a kept one (from before the last Reset) or a new one.
+  Body& NewBody(int cols);
   static void SetMobilityTerms(Body* body);
   // B of a body whose group has six unknowns, as a fixed-size matrix.
   static Eigen::Map<const Matrix6> Rigid(const Body& body) { return Eigen::Map<const Matrix6>(body.B.data()); }
   void BuildPattern();
+  // The slots of every patch's blocks, entry(r, c) the place of the matrix's entry (r, c).
+  void SetSlots(FunctionRef<double*(int, int)> entry);
+  // A small island's matrix is dense (dense_): sized, its slots set.
+  void BuildDenseSlots();
   // Each body's twist change B_b·(z − z0)_g, then each point's contact velocity change.
   void BodyTwists(const Eigen::VectorXd& dz, std::vector<Vector6>* dV) const;
   // vc_i = base_i (none: 0) + J_Ai·dV_A − J_Bi·dV_B.
@@ -218,7 +227,8 @@ class PatchProblem {
   double dt_{0};
   PatchProblemOptions options_;
   std::vector<Group> groups_;
-  std::vector<Body> bodies_;
+  std::vector<Body> bodies_;  // the first num_bodies_ are the problem's
+  int num_bodies_{0};
   std::vector<Patch> patches_;
   std::vector<int> patch_of_;       // per point
   std::vector<Vector3> r_A_, r_B_;  // per point: its place on A and on B from their reference points
@@ -243,6 +253,12 @@ class PatchProblem {
   // at rest brings the same every step, and keeps its matrix and slots.
   std::vector<int> pattern_key_, pattern_key_scratch_;
   Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>> factorization_;
+  // Islands of fewer than reuse_factorization_from unknowns keep Newton's matrix dense instead,
+  // factorized in place: no pattern to analyse, and no allocation once sized (Eigen's sparse
+  // factorization allocates its temporaries on every call).
+  bool dense_{false};
+  Eigen::MatrixXd dense_hessian_;
+  Eigen::LLT<Eigen::MatrixXd, Eigen::Lower> dense_factorization_;
   // The pattern factorization_ was analysed for, and whether it holds a factorization of a matrix
   // of that pattern (possibly an earlier one: a preconditioner).
   std::vector<int> factored_outer_, factored_inner_;

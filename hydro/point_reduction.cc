@@ -86,7 +86,10 @@ void ReduceContactPoints(const std::vector<ContactPoint>& points, int max_points
   int face_u = 1, face_v = 1, side_u = 0, side_v = 0;
   grid_shape(face_budget, &face_u, &face_v);
   if (side_budget > 0) grid_shape(side_budget, &side_u, &side_v);
-  std::vector<Cell> cells(face_u * face_v + side_u * side_v);
+  // Per-thread workspaces: a step reduces every patch, and allocates nothing once they have grown.
+  thread_local std::vector<Cell> cells;
+  thread_local std::vector<int> cell_point;
+  cells.assign(face_u * face_v + side_u * side_v, Cell{});
   for (int k = 0; k < n; ++k) {
     const ContactPoint& p = points[k];
     const bool side = side_budget > 0 && !Aligned(p, normal);
@@ -109,7 +112,7 @@ void ReduceContactPoints(const std::vector<ContactPoint>& points, int max_points
     }
   }
   // Cells without stiffness make no point: cell_point[c] is the point cell c became, or −1.
-  std::vector<int> cell_point(cells.size(), -1);
+  cell_point.assign(cells.size(), -1);
   for (size_t index = 0; index < cells.size(); ++index) {
     const Cell& c = cells[index];
     if (!(c.stiffness > 0)) continue;

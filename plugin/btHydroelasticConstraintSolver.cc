@@ -26,7 +26,14 @@ bool IsMultibodyLink(const btCollisionObject* object) {
 
 }  // namespace
 
-btHydroelasticConstraintSolver::btHydroelasticConstraintSolver() = default;
+struct btHydroelasticConstraintSolver::Workspace {
+  std::vector<int> componentOfEntry;          // per solver body: the component it was last added to
+  std::vector<hydro::PatchPoint> points;      // one patch's, on their way into its problem
+  std::vector<std::vector<Vector6>> warmDV;   // per component and problem body: the warm start's twist change
+  std::vector<Vector6> twists, twistChanges;  // one component's, for a solve
+};
+
+btHydroelasticConstraintSolver::btHydroelasticConstraintSolver() : m_work(std::make_unique<Workspace>()) {}
 btHydroelasticConstraintSolver::~btHydroelasticConstraintSolver() = default;
 
 btScalar btHydroelasticConstraintSolver::solveGroup(btCollisionObject** bodies, int numBodies,
@@ -138,7 +145,8 @@ void btHydroelasticConstraintSolver::setUpPatches(const btContactSolverInfo& inf
   m_problemBodyOfSolverBody.assign(m_tmpSolverBodyPool.size(), -1);
   // Patches in order, each into its component's problem; a solver body's problem body is that of
   // the component it was last added to (a fixed body is added once to each component it touches).
-  std::vector<int> component_of_entry(m_tmpSolverBodyPool.size(), -1);
+  std::vector<int>& component_of_entry = m_work->componentOfEntry;
+  component_of_entry.assign(m_tmpSolverBodyPool.size(), -1);
   auto problem_body = [&](int c, int solverBody) {
     int& index = m_problemBodyOfSolverBody[solverBody];
     if (index < 0 || component_of_entry[solverBody] != c) {
@@ -149,7 +157,7 @@ void btHydroelasticConstraintSolver::setUpPatches(const btContactSolverInfo& inf
     }
     return index;
   };
-  std::vector<hydro::PatchPoint> points;
+  std::vector<hydro::PatchPoint>& points = m_work->points;
   for (Patch& patch : m_patches) {
     patch.bodyA = problem_body(patch.component, patch.solverBodyA);
     patch.bodyB = problem_body(patch.component, patch.solverBodyB);
@@ -157,7 +165,8 @@ void btHydroelasticConstraintSolver::setUpPatches(const btContactSolverInfo& inf
     patch.index = m_components[patch.component].problem->AddPatch(patch.bodyA, patch.bodyB, points);
   }
   // Warm start: last step's impulse of each patch, moved to A's centre of mass now.
-  std::vector<std::vector<hydro::Vector6>> dV(m_numComponents);
+  std::vector<std::vector<hydro::Vector6>>& dV = m_work->warmDV;
+  if (static_cast<int>(dV.size()) < m_numComponents) dV.resize(m_numComponents);
   for (int c = 0; c < m_numComponents; ++c) {
     m_lastNearRigidPoints += m_components[c].problem->near_rigid_points();
     dV[c].assign(m_components[c].problem->num_bodies(), hydro::Vector6::Zero());
@@ -176,7 +185,8 @@ void btHydroelasticConstraintSolver::setUpPatches(const btContactSolverInfo& inf
 }
 
 void btHydroelasticConstraintSolver::solvePatches(bool alone, btScalar* residual) {
-  std::vector<hydro::Vector6> V, dV;
+  std::vector<Vector6>& V = m_work->twists;
+  std::vector<Vector6>& dV = m_work->twistChanges;
   for (int c = 0; c < m_numComponents; ++c) {
     Component& component = m_components[c];
     if (component.settled) continue;

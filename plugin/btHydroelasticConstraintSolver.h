@@ -114,6 +114,8 @@ class btHydroelasticConstraintSolver : public btSequentialImpulseConstraintSolve
   std::vector<int> m_problemBodyOfSolverBody;  // scratch: -1 where a solver body is not in the problem being built
   std::vector<int> m_componentParent;          // scratch: union–find over solver bodies
   std::vector<Component> m_components;         // this group's (kept, with their buffers, across groups)
+  struct Workspace;                            // buffers a step reuses (the .cc's), so that it allocates nothing
+  std::unique_ptr<Workspace> m_work;
   int m_numComponents{0};
   btAlignedObjectArray<btPersistentManifold*> m_bulletManifolds;
   unsigned m_groupSerial{0};

@@ -1,6 +1,7 @@
 #pragma once
 // The live pairs with patch contact, so that a user can read every pair's contact surface after a
 // step (plugin/btHydroelasticContactQuery.h). Thread-safe; states register for their lifetime.
+#include <memory_resource>
 #include <mutex>
 #include <unordered_map>
 #include <unordered_set>
@@ -27,8 +28,11 @@ class PatchRegistry {
 
  private:
   mutable std::mutex mutex_;
-  std::unordered_set<const PatchState*> states_;
-  std::unordered_map<const btPersistentManifold*, PatchState*> manifold_states_;
+  // Their nodes come from a pool that keeps what they free: a patch releases and takes manifolds as
+  // its points come and go, and mapping a new one then reuses a node instead of allocating.
+  std::pmr::unsynchronized_pool_resource pool_;  // guarded by mutex_, as the containers are
+  std::pmr::unordered_set<const PatchState*> states_{&pool_};
+  std::pmr::unordered_map<const btPersistentManifold*, PatchState*> manifold_states_{&pool_};
 };
 
 }  // namespace bullet

@@ -1,0 +1,18 @@
+#pragma once
+// Buffers a step reuses. A step must allocate nothing once its buffers have grown
+// (tests/alloc/step_allocation_test.cc); std::vector::assign grows a vector to exactly what it is
+// asked for, so one that holds a little more each step (a patch gaining points) would reallocate
+// every step. These grow it geometrically, as push_back does.
+#include <algorithm>
+#include <vector>
+
+namespace hydro {
+
+// *v = n copies of value.
+template <typename T, typename Allocator>
+void AssignGrowing(std::vector<T, Allocator>* v, size_t n, const T& value) {
+  if (n > v->capacity()) v->reserve(std::max(n, 2 * v->capacity()));
+  v->assign(n, value);
+}
+
+}  // namespace hydro

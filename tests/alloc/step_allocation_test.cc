@@ -1,0 +1,151 @@
+// No heap allocation in a step of a rigid world with patches, once the first steps have grown the
+// buffers: this binary replaces the global allocation functions (operator new, and malloc, through
+// which Eigen and Bullet allocate) with counting ones.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstdlib>
+#include <new>
+
+#include <BulletCollision/CollisionShapes/btTriangleMesh.h>
+
+#include <string>
+#include <tuple>
+
+#include "../plugin/test_world.h"
+
+extern "C" void* __libc_malloc(size_t size);
+extern "C" void* __libc_calloc(size_t count, size_t size);
+extern "C" void* __libc_realloc(void* p, size_t size);
+extern "C" void* __libc_memalign(size_t alignment, size_t size);
+extern "C" void __libc_free(void* p);
+
+namespace {
+std::atomic<bool> g_counting{false};
+std::atomic<long> g_allocations{0};
+void Count() {
+  if (g_counting.load(std::memory_order_relaxed)) g_allocations.fetch_add(1, std::memory_order_relaxed);
+}
+}  // namespace
+
+extern "C" void* malloc(size_t size) {
+  Count();
+  return __libc_malloc(size);
+}
+extern "C" void* calloc(size_t count, size_t size) {
+  Count();
+  return __libc_calloc(count, size);
+}
+extern "C" void* realloc(void* p, size_t size) {
+  Count();
+  return __libc_realloc(p, size);
+}
+extern "C" void free(void* p) { __libc_free(p); }
+extern "C" int posix_memalign(void** out, size_t alignment, size_t size) {
+  Count();
+  *out = __libc_memalign(alignment, size);
+  return *out ? 0 : ENOMEM;
+}
+extern "C" void* aligned_alloc(size_t alignment, size_t size) {
+  Count();
+  return __libc_memalign(alignment, size);
+}
+
+void* operator new(size_t size) {
+  void* p = malloc(size ? size : 1);
+  if (!p) throw std::bad_alloc();
+  return p;
+}
+void* operator new[](size_t size) { return operator new(size); }
+void operator delete(void* p) noexcept { free(p); }
+void operator delete[](void* p) noexcept { free(p); }
+void operator delete(void* p, size_t) noexcept { free(p); }
+void operator delete[](void* p, size_t) noexcept { free(p); }
+
+namespace hydro {
+namespace {
+
+using test::Compliant;
+using test::ScopedHydroelastic;
+using test::TestWorld;
+
+long AllocationsOver(TestWorld* world, int steps, double dt) {
+  g_allocations = 0;
+  g_counting = true;
+  world->Step(steps, dt);
+  g_counting = false;
+  return g_allocations.load();
+}
+
+// Every kind of pair a rigid world's step meets, each pair moving so that its surface is computed
+// anew every step (surface reuse off) or carried (on): compliant box and ball on a rigid box,
+// compliant box on a rigid triangle mesh, compliant on compliant, a rigid hull on a compliant slab,
+// a sliding and a spinning box, and whole patches or reduced ones.
+class StepAllocationTest : public ::testing::TestWithParam<std::tuple<bool, int>> {};
+
+TEST_P(StepAllocationTest, AStepAllocatesNothingOnceItsBuffersHaveGrown) {
+  const auto [reuse, max_points] = GetParam();
+  TestWorld world;
+  world.state().setSurfaceReuse(reuse);
+  world.SetMaxPatchPoints(max_points);
+  btBoxShape ground(btVector3(2, 2, 0.5));
+  btBoxShape box(btVector3(0.1, 0.1, 0.1));
+  btBoxShape soft_slab(btVector3(0.3, 0.3, 0.05));
+  btSphereShape ball(0.1);
+  btConvexHullShape hull;
+  for (int c = 0; c < 8; ++c) hull.addPoint(btVector3(c & 1 ? 0.1 : -0.1, c & 2 ? 0.08 : -0.08, c & 4 ? 0.05 : -0.05));
+  btTriangleMesh triangles;
+  triangles.addTriangle(btVector3(-3, -1, 0), btVector3(-1, -1, 0), btVector3(-1, 1, 0));
+  triangles.addTriangle(btVector3(-3, -1, 0), btVector3(-1, 1, 0), btVector3(-3, 1, 0));
+  btBvhTriangleMeshShape mesh(&triangles, true);
+  ScopedHydroelastic soft_box(&box, Compliant(1e7, 0.05, 1));
+  ScopedHydroelastic soft_ball(&ball, Compliant(1e7, 0.05, 1));
+  ScopedHydroelastic slab(&soft_slab, Compliant(1e7, 0.05, 1));
+  world.AddBody(&ground, 0, btVector3(0, 0, -0.5));
+  world.AddBody(&mesh, 0, btVector3(0, 0, 0));
+  btRigidBody* sliding = world.AddBody(&box, 1, btVector3(0, 0, 0.099));
+  sliding->setLinearVelocity(btVector3(0.3, 0, 0));
+  btRigidBody* spinning = world.AddBody(&box, 1, btVector3(0, -0.6, 0.099));
+  spinning->setAngularVelocity(btVector3(0, 0, 2));
+  world.AddBody(&box, 1, btVector3(0.5, 0.5, 0.099));  // a stack of two compliant boxes
+  world.AddBody(&box, 1, btVector3(0.5, 0.5, 0.298));
+  world.AddBody(&ball, 1, btVector3(-0.5, 0, 0.099));
+  world.AddBody(&box, 1, btVector3(-2, 0, 0.099));  // on the triangle mesh
+  world.AddBody(&soft_slab, 1, btVector3(1.2, -1, 0.049));
+  world.AddBody(&hull, 1, btVector3(1.2, -1, 0.148));  // rigid, on the compliant slab
+  world.Step(30, 1.0 / 60);
+  const btHydroelasticStats before = world.state().getStats();
+  long allocations = 0;
+  for (int round = 0; round < 6; ++round) {
+    g_allocations = 0;
+    g_counting = true;
+    world.Step(10, 1.0 / 60);
+    g_counting = false;
+    allocations += g_allocations.load();
+  }
+  EXPECT_EQ(allocations, 0) << "in 60 steps at 1/60 s, after 30";
+  // The steps counted did make patches, and (reuse off) computed their surfaces.
+  const btHydroelasticStats after = world.state().getStats();
+  EXPECT_GE(after.m_patches - before.m_patches, 60 * 9);
+  if (!reuse) EXPECT_GE(after.m_surfacesComputed - before.m_surfacesComputed, 60 * 9);
+  // The counter counts: a step of a world that has just gained a body grows buffers.
+  btSphereShape newcomer(0.05);
+  ScopedHydroelastic soft_newcomer(&newcomer, Compliant(1e7));
+  world.AddBody(&newcomer, 1, btVector3(0.8, 0.8, 0.049));
+  g_allocations = 0;
+  g_counting = true;
+  world.Step(1, 1.0 / 60);
+  g_counting = false;
+  EXPECT_GT(g_allocations.load(), 0);
+}
+
+INSTANTIATE_TEST_SUITE_P(ReuseAndPointBudget, StepAllocationTest,
+                         ::testing::Combine(::testing::Bool(), ::testing::Values(0, 4, 16)),
+                         [](const ::testing::TestParamInfo<std::tuple<bool, int>>& info) {
+                           return std::string(std::get<0>(info.param) ? "Reuse" : "NoReuse") + "Points" +
+                                  std::to_string(std::get<1>(info.param));
+                         });
+
+}  // namespace
+}  // namespace hydro
