@@ -15,4 +15,11 @@ void AssignGrowing(std::vector<T, Allocator>* v, size_t n, const T& value) {
   v->assign(n, value);
 }
 
+// *to = from (std::vector's copy assignment, too, allocates exactly what it needs).
+template <typename T, typename Allocator>
+void CopyGrowing(std::vector<T, Allocator>* to, const std::vector<T, Allocator>& from) {
+  if (from.size() > to->capacity()) to->reserve(std::max(from.size(), 2 * to->capacity()));
+  to->assign(from.begin(), from.end());
+}
+
 }  // namespace hydro

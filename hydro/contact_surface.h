@@ -8,6 +8,7 @@
 #include <limits>
 #include <vector>
 
+#include "hydro/buffers.h"
 #include "hydro/math.h"
 
 namespace hydro {
@@ -33,6 +34,19 @@ struct ContactPolygon {
 class ContactSurface {
  public:
   enum class Representation { kPolygons, kTriangleFan };
+
+  ContactSurface() = default;
+  ContactSurface(const ContactSurface&) = default;
+  ContactSurface(ContactSurface&&) = default;
+  ContactSurface& operator=(ContactSurface&&) = default;
+  // Copies into the buffers this surface has, grown geometrically (a surface kept for reuse is
+  // overwritten every few steps by one a little larger or smaller: hydro/buffers.h).
+  ContactSurface& operator=(const ContactSurface& other) {
+    CopyGrowing(&vertices_, other.vertices_);
+    CopyGrowing(&pressures_, other.pressures_);
+    CopyGrowing(&polygons_, other.polygons_);
+    return *this;
+  }
 
   void Clear() {
     vertices_.clear();

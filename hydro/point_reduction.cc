@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "hydro/buffers.h"
+
 namespace hydro {
 namespace {
 
@@ -22,7 +24,7 @@ void ReduceContactPoints(const std::vector<ContactPoint>& points, int max_points
   if (max_points < 1) throw InvalidInput("ReduceContactPoints: max_points must be at least 1");
   reduced->clear();
   const int n = static_cast<int>(points.size());
-  if (merged_into) merged_into->resize(n);
+  if (merged_into) AssignGrowing(merged_into, n, 0);
   if (n <= max_points) {
     *reduced = points;
     if (merged_into)

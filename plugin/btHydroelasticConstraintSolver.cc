@@ -31,6 +31,12 @@ struct btHydroelasticConstraintSolver::Workspace {
   std::vector<hydro::PatchPoint> points;      // one patch's, on their way into its problem
   std::vector<std::vector<Vector6>> warmDV;   // per component and problem body: the warm start's twist change
   std::vector<Vector6> twists, twistChanges;  // one component's, for a solve
+  // Problems kept across steps, each with the moving bodies it last held, and which are taken.
+  std::vector<std::unique_ptr<hydro::PatchProblem>> problems;
+  std::vector<int> problemMovingBodies;
+  std::vector<char> problemTaken;
+  std::vector<int> movingBodies;  // per component
+  std::vector<int> countedIn;     // per solver body: the component it was last counted in
 };
 
 btHydroelasticConstraintSolver::btHydroelasticConstraintSolver() : m_work(std::make_unique<Workspace>()) {}
@@ -102,10 +108,6 @@ int btHydroelasticConstraintSolver::findComponents() {
     }
     return b;
   };
-  auto moves = [this](int b) {
-    const btRigidBody* body = m_tmpSolverBodyPool[b].m_originalBody;
-    return body && body->getInvMass() > 0;
-  };
   for (const Patch& patch : m_patches) {
     if (!moves(patch.solverBodyA) || !moves(patch.solverBodyB)) continue;
     const int a = root(patch.solverBodyA), b = root(patch.solverBodyB);
@@ -132,12 +134,12 @@ void btHydroelasticConstraintSolver::setUpPatches(const btContactSolverInfo& inf
   m_numComponents = findComponents();
   m_lastPatchProblems += m_numComponents;
   if (static_cast<int>(m_components.size()) < m_numComponents) m_components.resize(m_numComponents);
+  assignProblems();
   hydro::PatchProblemOptions options;
   options.near_rigid_beta = m_nearRigidBeta;
   options.stiction_sigma = m_stictionSigma;
   for (int c = 0; c < m_numComponents; ++c) {
     Component& component = m_components[c];
-    if (!component.problem) component.problem = std::make_unique<hydro::PatchProblem>();
     component.problem->Reset(dt, options);
     component.solverBodyOfProblemBody.clear();
     component.settled = false;
@@ -181,6 +183,55 @@ void btHydroelasticConstraintSolver::setUpPatches(const btContactSolverInfo& inf
     const Component& component = m_components[c];
     for (int b = 0; b < component.problem->num_bodies(); ++b)
       hydro::bullet::ApplyTwistChange(&m_tmpSolverBodyPool[component.solverBodyOfProblemBody[b]], dV[c][b]);
+  }
+}
+
+bool btHydroelasticConstraintSolver::moves(int solverBody) const {
+  const btRigidBody* body = m_tmpSolverBodyPool[solverBody].m_originalBody;
+  return body && body->getInvMass() > 0;
+}
+
+void btHydroelasticConstraintSolver::assignProblems() {
+  Workspace& work = *m_work;
+  work.movingBodies.assign(m_numComponents, 0);
+  work.countedIn.assign(m_tmpSolverBodyPool.size(), -1);
+  for (const Patch& patch : m_patches)
+    for (const int b : {patch.solverBodyA, patch.solverBodyB})
+      if (moves(b) && work.countedIn[b] != patch.component) {
+        work.countedIn[b] = patch.component;
+        ++work.movingBodies[patch.component];
+      }
+  work.problemTaken.assign(work.problems.size(), 0);
+  auto take = [&](int c, size_t k) {
+    work.problemTaken[k] = 1;
+    work.problemMovingBodies[k] = work.movingBodies[c];
+    m_components[c].problem = work.problems[k].get();
+  };
+  // First every component that finds a problem of its own size, then the rest, any free one.
+  for (int c = 0; c < m_numComponents; ++c) {
+    size_t k = 0;
+    while (k < work.problems.size() && (work.problemTaken[k] || work.problemMovingBodies[k] != work.movingBodies[c]))
+      ++k;
+    if (k < work.problems.size())
+      take(c, k);
+    else
+      m_components[c].problem = nullptr;
+  }
+  // A component of a size none has: a new problem while there are fewer than twice the components
+  // (and a few), so that sizes that alternate each keep one; past that, a free one resized.
+  const size_t most_kept = 2 * static_cast<size_t>(m_numComponents) + 8;
+  size_t next_free = 0;
+  for (int c = 0; c < m_numComponents; ++c) {
+    if (m_components[c].problem) continue;
+    while (next_free < work.problems.size() && work.problemTaken[next_free]) ++next_free;
+    size_t k = next_free;
+    if (next_free == work.problems.size() || work.problems.size() < most_kept) {
+      k = work.problems.size();
+      work.problems.push_back(std::make_unique<hydro::PatchProblem>());
+      work.problemMovingBodies.push_back(0);
+      work.problemTaken.push_back(0);
+    }
+    take(c, k);
   }
 }
 

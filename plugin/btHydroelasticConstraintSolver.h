@@ -101,11 +101,17 @@ class btHydroelasticConstraintSolver : public btSequentialImpulseConstraintSolve
   // holds many independent problems; solved apart, each stops when it has converged and factorizes
   // its own small matrix (BasicDemo at rest: 25 columns of 5 boxes, not one of 125).
   struct Component {
-    std::unique_ptr<hydro::PatchProblem> problem;
+    hydro::PatchProblem* problem{nullptr};  // one of the workspace's, sized for it (assignProblems)
     std::vector<int> solverBodyOfProblemBody;
     bool settled{false};
   };
   void setUpPatches(const btContactSolverInfo& infoGlobal);
+  // Gives each component a kept problem, one that last held as many moving bodies where there is
+  // one: an island that changes size from step to step (bodies lifting off and landing) then finds
+  // its buffers sized, and the step allocates nothing.
+  void assignProblems();
+  // Whether a solver body moves under impulses (a fixed or kinematic body, the ground, does not).
+  bool moves(int solverBody) const;
   // Numbers the patches' components (Patch::component), in the order of their first patch.
   int findComponents();
   void solvePatches(bool alone, btScalar* residual);

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "hydro/buffers.h"
 #include "hydro/depth_sensitivity.h"
 
 namespace hydro {
@@ -82,12 +83,12 @@ void SurfaceReuse::Keep(const std::shared_ptr<const ShapeGeometry>& a, const Rig
   X_WSa_ = X_WSa;
   X_WSb_ = X_WSb;
   surface_ = surface;
-  points_ = reduced ? *reduced : points;
+  CopyGrowing(&points_, reduced ? *reduced : points);
   carried_by_b_ = Reach(*b) < Reach(*a);
   // Σ k·s and Σ k·p over the points each kept point stands for (the point itself, unreduced).
-  sensitivity_.assign(points_.size(), Vector3::Zero());
-  anchor_.assign(points_.size(), Vector3::Zero());
-  weight_.assign(points_.size(), 0.0);
+  AssignGrowing(&sensitivity_, points_.size(), Vector3::Zero().eval());
+  AssignGrowing(&anchor_, points_.size(), Vector3::Zero().eval());
+  AssignGrowing(&weight_, points_.size(), 0.0);
   for (size_t i = 0; i < points.size(); ++i) {
     const ContactPoint& point = points[i];
     const int j = reduced ? (*merged_into)[i] : static_cast<int>(i);
