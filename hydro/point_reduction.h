@@ -11,7 +11,9 @@
 // torsional friction moment of the patch are exactly those of the full set; what is approximated
 // is how the stiffness is spread (the patch's resistance to rocking, by N points). Points whose
 // normal is more than 60° from the patch's (side walls pressed in past an edge) are binned apart,
-// in a quarter of the cells, so that no merged point mixes the two. One pass over the points.
+// in a quarter of the cells, so that no merged point mixes the two. A grid of 3 or more cells has
+// two rows at least (3 cells: a triangle), so that the points are never all on one line. One pass
+// over the points.
 #include <vector>
 
 #include "hydro/point_approximation.h"
