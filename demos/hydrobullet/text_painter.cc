@@ -3,6 +3,7 @@
 #include <FTGL/ftgl.h>
 #include <GL/gl.h>
 
+#include <cstdio>
 #include <cstdlib>
 
 namespace hydro {
@@ -15,74 +16,21 @@ constexpr const char* kDefaultFont = "/usr/share/fonts/truetype/dejavu/DejaVuSan
 // Seven-segment strokes in a unit cell 0.6 wide, 1 tall: a top, b top right, c bottom right,
 // d bottom, e bottom left, f top left, g middle.
 const char* Segments(char c) {
-  switch (c) {
-    case '0':
-      return "abcdef";
-    case '1':
-      return "bc";
-    case '2':
-      return "abged";
-    case '3':
-      return "abgcd";
-    case '4':
-      return "fgbc";
-    case '5':
-      return "afgcd";
-    case '6':
-      return "afgedc";
-    case '7':
-      return "abc";
-    case '8':
-      return "abcdefg";
-    case '9':
-      return "abcdfg";
-    case '-':
-      return "g";
-    case 'e':
-      return "adefg";
-    case 'P':
-    case 'p':
-      return "abefg";
-    case 'a':
-      return "abcdeg";
-    case 'b':
-      return "cdefg";
-    case 'c':
-      return "deg";
-    case 'd':
-      return "bcdeg";
-    case 'f':
-      return "aefg";
-    case 'g':
-      return "abcdfg";
-    case 'h':
-      return "cefg";
-    case 'i':
-      return "c";
-    case 'l':
-      return "ef";
-    case 'm':
-    case 'n':
-      return "ceg";
-    case 'o':
-      return "cdeg";
-    case 'r':
-      return "eg";
-    case 's':
-      return "afgcd";
-    case 't':
-      return "defg";
-    case 'u':
-    case 'v':
-    case 'w':
-      return "cde";
-    case 'x':
-      return "bcefg";
-    case 'y':
-      return "bcdfg";
-    default:
-      return "";
-  }
+  // One entry per character drawn; others draw nothing.
+  static constexpr struct {
+    char c;
+    const char* segments;
+  } kTable[] = {
+      {'0', "abcdef"}, {'1', "bc"},     {'2', "abged"},   {'3', "abgcd"},  {'4', "fgbc"}, {'5', "afgcd"},
+      {'6', "afgedc"}, {'7', "abc"},    {'8', "abcdefg"}, {'9', "abcdfg"}, {'-', "g"},    {'e', "adefg"},
+      {'P', "abefg"},  {'p', "abefg"},  {'a', "abcdeg"},  {'b', "cdefg"},  {'c', "deg"},  {'d', "bcdeg"},
+      {'f', "aefg"},   {'g', "abcdfg"}, {'h', "cefg"},    {'i', "c"},      {'l', "ef"},   {'m', "ceg"},
+      {'n', "ceg"},    {'o', "cdeg"},   {'r', "eg"},      {'s', "afgcd"},  {'t', "defg"}, {'u', "cde"},
+      {'v', "cde"},    {'w', "cde"},    {'x', "bcefg"},   {'y', "bcdfg"},
+  };
+  for (const auto& entry : kTable)
+    if (entry.c == c) return entry.segments;
+  return "";
 }
 
 }  // namespace
@@ -96,7 +44,11 @@ void TextPainter::Draw(const std::string& text, double x, double y, double heigh
     const char* path = std::getenv("HYDROBULLET_FONT");
     // Glyphs as textures: drawn as quads in the current projection, so they follow its scale.
     auto font = std::make_unique<FTTextureFont>(path && *path ? path : kDefaultFont);
-    if (!font->Error() && font->FaceSize(48)) font_ = std::move(font);
+    if (!font->Error() && font->FaceSize(48))
+      font_ = std::move(font);
+    else  // said once: the readout falls back to strokes, legible but plain
+      std::fprintf(stderr, "hydrobullet: no font at %s (set HYDROBULLET_FONT); labels drawn as strokes\n",
+                   path && *path ? path : kDefaultFont);
   }
   if (!font_) {
     DrawStrokeText(text, x, y, height);

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <set>
 #include <sstream>
 #include <string>
@@ -36,9 +37,10 @@ bool ReadPng(const std::string& path, Image* image) {
   return png_image_finish_read(&png, nullptr, image->rgb.data(), 0, nullptr) != 0;
 }
 
-int Tool(const std::string& arguments, const std::string& environment = "") {
-  const int status =
-      std::system((environment + " " + std::string(HYDROBULLET_PATH) + " " + arguments + " >/dev/null 2>&1").c_str());
+int Tool(const std::string& arguments, const std::string& environment = "", const std::string& stderr_path = "") {
+  const std::string errors = stderr_path.empty() ? "&1" : stderr_path;
+  const int status = std::system(
+      (environment + " " + std::string(HYDROBULLET_PATH) + " " + arguments + " >/dev/null 2>" + errors).c_str());
   return WEXITSTATUS(status);
 }
 
@@ -135,8 +137,15 @@ TEST(RenderTest, StrainHasItsOwnLabelledColourBar) {
   Image font_image, stroke_image;
   ASSERT_EQ(Tool(command), 0);
   read_bar(&with_font, &font_image);
-  ASSERT_EQ(Tool(command, "HYDROBULLET_FONT=/nonexistent/font.ttf"), 0);
+  const std::string errors = image_path.string() + ".stderr";
+  ASSERT_EQ(Tool(command, "HYDROBULLET_FONT=/nonexistent/font.ttf", errors), 0);
   read_bar(&with_strokes, &stroke_image);
+  // The missing font is said once, naming the file, however many labels are drawn.
+  std::ifstream said(errors);
+  const std::string message((std::istreambuf_iterator<char>(said)), std::istreambuf_iterator<char>());
+  const std::string expected = "no font at /nonexistent/font.ttf";
+  EXPECT_NE(message.find(expected), std::string::npos) << message;
+  EXPECT_EQ(message.find(expected), message.rfind(expected)) << message;
   std::printf("strain bar: %d red at its top, %d blue at its bottom, label pixels %d (font), %d (strokes)\n",
               with_font.red_top, with_font.blue_bottom, with_font.dark_labels, with_strokes.dark_labels);
   EXPECT_GT(with_font.red_top, 50);

@@ -303,11 +303,11 @@ TEST(ShapeGeometryTest, DefaultResolutionIsBoundedForEveryShape) {
   // the user decides.
   btBoxShape cube(btVector3(0.1, 0.1, 0.1)), plate(btVector3(1, 1, 0.01)), rod(btVector3(1, 0.01, 0.01));
   btSphereShape ball(0.1);
-  btCapsuleShape capsule(0.01, 2.0), stubby(0.1, 0.05);
+  btCapsuleShape capsule(0.01, 2.0), short_capsule(0.1, 0.05);
   btCylinderShapeZ disk(btVector3(0.5, 0.5, 0.005)), pole(btVector3(0.01, 0.01, 1.0));
   btConeShapeZ cone(0.5, 0.01);
-  for (btCollisionShape* shape :
-       std::initializer_list<btCollisionShape*>{&cube, &plate, &rod, &ball, &capsule, &stubby, &disk, &pole, &cone}) {
+  for (btCollisionShape* shape : std::initializer_list<btCollisionShape*>{&cube, &plate, &rod, &ball, &capsule,
+                                                                          &short_capsule, &disk, &pole, &cone}) {
     const btHydroelasticProperties soft = Soft();
     const ShapeGeometry g = MakeShapeGeometry(*shape, &soft);
     ASSERT_EQ(g.kind, Kind::kCompliantMesh) << ShapeTypeName(shape->getShapeType());
