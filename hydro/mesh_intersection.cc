@@ -1,6 +1,7 @@
 // Rigid–compliant contact surfaces (001 §5.0.2 "Rigid-compliant contacts"): the part of the rigid
 // boundary that lies inside the compliant volume, found by clipping rigid triangles with tets, or
 // by slicing tets with a rigid plane; and the mirror case of a compliant half-space.
+#include <array>
 #include <limits>
 
 #include "hydro/contact_surface_calculator.h"
@@ -33,8 +34,20 @@ void ComputeContactSurface(const CompliantMesh& A, const RigidTransform& X_WA, c
     if (!NormalAgreesWithGradient(n_A, grad_A)) return;
     ClipPolygon poly;
     for (int i = 0; i < 3; ++i) poly.Push(X_AB * rigid.vertex(rigid.triangle(tri)[i]));
-    internal::ClipPolygonByTet(A.mesh().inward_normals(tet), A.mesh().face_offsets(tet), n_A, -1,
-                               internal::ClipTolerance(TetVertices(A.mesh(), tet)), &poly);
+    // Most candidate pairs from the box test are a triangle wholly outside one of the tet's faces:
+    // twelve dot products find them, where the clips would copy the polygon up to four times. (The
+    // clip empties such a triangle too: all its points, and any part of it, are beyond the face's
+    // tolerance.)
+    const std::array<Vector3, 4>& inward_normals = A.mesh().inward_normals(tet);
+    const std::array<double, 4>& offsets = A.mesh().face_offsets(tet);
+    const double tolerance = internal::ClipTolerance(TetVertices(A.mesh(), tet));
+    for (int f = 0; f < 4; ++f) {
+      const double limit = offsets[f] - tolerance;
+      if (inward_normals[f].dot(poly.p[0]) < limit && inward_normals[f].dot(poly.p[1]) < limit &&
+          inward_normals[f].dot(poly.p[2]) < limit)
+        return;
+    }
+    internal::ClipPolygonByTet(inward_normals, offsets, n_A, -1, tolerance, &poly);
     AppendPolygon(
         poly, X_WA, n_A, [&](const Vector3& p_AQ) { return field.EvaluateInTet(tet, p_AQ); },
         internal::NormalGradient(grad_A, n_A), kInfinity, tet, tri, surface);
