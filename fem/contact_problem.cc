@@ -10,6 +10,8 @@
 #include <string>
 
 #include "fem/contact_impulse.h"
+#include "fem/spring_law.h"
+#include "fem/velocity_target_law.h"
 #include "hydro/convex_line_search.h"
 
 namespace hydro {
@@ -316,12 +318,12 @@ ContactProblemResult SolveContactProblem(double dt, const std::vector<ContactPro
     for (const auto& [unknown, value] : target_rows[k]) s += value * x[unknown];
     return s;
   };
-  // λ = clamp(c·(target − s), ±bound), and whether it is inside the bound.
-  auto target_impulse = [&](size_t k, const Eigen::VectorXd& x, bool* active) {
-    const VelocityTargetConstraint& t = targets[k];
-    const double lambda = t.stiffness * (t.target - target_speed(k, x));
-    if (active) *active = std::abs(lambda) <= t.max_impulse;
-    return std::clamp(lambda, -t.max_impulse, t.max_impulse);
+  // λ = clamp(c·(target − s), ±bound) (fem/velocity_target_law.h), and its curvature.
+  auto target_law = [&](size_t k) {
+    return VelocityTargetLaw{targets[k].target, targets[k].stiffness, targets[k].max_impulse};
+  };
+  auto target_impulse = [&](size_t k, const Eigen::VectorXd& x, double* curvature) {
+    return CalcVelocityTargetImpulse(target_law(k), target_speed(k, x), curvature);
   };
   // Rows 0 … contacts − 1 are the contacts', then the springs'.
   GroupedJacobian rows;
@@ -384,9 +386,10 @@ ContactProblemResult SolveContactProblem(double dt, const std::vector<ContactPro
     const ContactImpulse result = CalcContactImpulse(law, vc, gamma_n_lagged, H);
     return std::make_pair(result.gamma_W, result.gamma_n);
   };
-  // The gap of spring k at the end of the step, from its row's velocity on `local`.
-  auto spring_gap = [&](size_t k, const std::vector<Eigen::VectorXd>& x_local) {
-    return Vector3(springs[k].gap0 + dt * (springs[k].bias + rows.Times(spring_row + static_cast<int>(k), x_local)));
+  // Spring k's law (fem/spring_law.h) and its relative velocity, from its row on `local`.
+  auto spring_law = [&](size_t k) { return SpringLaw{springs[k].stiffness_N_per_m, dt, springs[k].gap0}; };
+  auto spring_velocity = [&](size_t k, const std::vector<Eigen::VectorXd>& x_local) {
+    return Vector3(springs[k].bias + rows.Times(spring_row + static_cast<int>(k), x_local));
   };
   Eigen::VectorXd u = u_star;
   for (int b = 0; b < num_blocks; ++b) {
@@ -404,17 +407,16 @@ ContactProblemResult SolveContactProblem(double dt, const std::vector<ContactPro
     rows.Gather(x, &local);
     rows.ClearSums(H_triplets != nullptr);
     for (size_t k = 0; k < springs.size(); ++k) {
-      const double stiffness = springs[k].stiffness_N_per_m;
       const int row = spring_row + static_cast<int>(k);
-      rows.AddImpulse(row, dt * stiffness * spring_gap(k, local));
-      if (H_triplets) rows.AddCurvature(row, dt * dt * stiffness * Matrix3::Identity());
+      double curvature = 0;
+      rows.AddImpulse(row, -CalcSpringImpulse(spring_law(k), spring_velocity(k, local), &curvature));
+      if (H_triplets) rows.AddCurvature(row, curvature * Matrix3::Identity());
     }
     for (size_t k = 0; k < targets.size(); ++k) {
-      bool active = false;
-      const double lambda = target_impulse(k, x, &active);
+      double c = 0;
+      const double lambda = target_impulse(k, x, &c);
       for (const auto& [unknown, value] : target_rows[k]) gradient[unknown] -= value * lambda;
       if (!H_triplets) continue;
-      const double c = active ? targets[k].stiffness : 0.0;
       for (const auto& [row, a] : target_rows[k])
         for (const auto& [col, b] : target_rows[k])
           if (row >= col) H_triplets->Add(row, col, c * a * b);
@@ -437,7 +439,7 @@ ContactProblemResult SolveContactProblem(double dt, const std::vector<ContactPro
   StepFactorization solver;
   HessianAssembly hessian;
   // The line search's scratch, kept across iterations: constraint velocities at u and along the step.
-  std::vector<Vector3> vc0(contacts.size()), dvc(contacts.size()), e0(springs.size()), de(springs.size());
+  std::vector<Vector3> vc0(contacts.size()), dvc(contacts.size()), v0(springs.size()), dv(springs.size());
   std::vector<Eigen::VectorXd> step_local;
   bool analyzed = false;
   // SAP's stopping rule (Castro et al. 2022, used with εr = 1e-6 by 002 §VII): the momentum
@@ -495,8 +497,8 @@ ContactProblemResult SolveContactProblem(double dt, const std::vector<ContactPro
         dvc[i] = rows.Times(static_cast<int>(i), step_local);
       }
       for (size_t k = 0; k < springs.size(); ++k) {
-        e0[k] = spring_gap(k, local);
-        de[k] = dt * rows.Times(spring_row + static_cast<int>(k), step_local);
+        v0[k] = spring_velocity(k, local);
+        dv[k] = rows.Times(spring_row + static_cast<int>(k), step_local);
       }
       std::vector<double> s0(targets.size()), ds(targets.size());
       for (size_t k = 0; k < targets.size(); ++k) s0[k] = target_speed(k, u), ds[k] = target_speed(k, step);
@@ -504,13 +506,9 @@ ContactProblemResult SolveContactProblem(double dt, const std::vector<ContactPro
         double s = d_r0 + a * d_Ad;
         for (size_t i = 0; i < contacts.size(); ++i)
           s -= impulse(i, vc0[i] + a * dvc[i], gamma_n[i], nullptr).first.dot(dvc[i]);
-        for (size_t k = 0; k < springs.size(); ++k) s += springs[k].stiffness_N_per_m * (e0[k] + a * de[k]).dot(de[k]);
-        for (size_t k = 0; k < targets.size(); ++k) {
-          const VelocityTargetConstraint& t = targets[k];
-          const double lambda =
-              std::clamp(t.stiffness * (t.target - (s0[k] + a * ds[k])), -t.max_impulse, t.max_impulse);
-          s -= lambda * ds[k];
-        }
+        for (size_t k = 0; k < springs.size(); ++k) s -= CalcSpringImpulse(spring_law(k), v0[k] + a * dv[k]).dot(dv[k]);
+        for (size_t k = 0; k < targets.size(); ++k)
+          s -= CalcVelocityTargetImpulse(target_law(k), s0[k] + a * ds[k]) * ds[k];
         return s;
       };
       // Near exact (1e-12): this solve's convergence test is on the step's size.
@@ -598,7 +596,7 @@ ContactProblemResult SolveContactProblem(double dt, const std::vector<ContactPro
     add_block_impulses(contacts[i].terms, gamma);
   }
   for (size_t k = 0; k < springs.size(); ++k) {
-    const Vector3 on_A = -dt * springs[k].stiffness_N_per_m * spring_gap(k, local);
+    const Vector3 on_A = CalcSpringImpulse(spring_law(k), spring_velocity(k, local));
     result.spring_impulse_W.push_back(on_A);
     add_block_impulses(springs[k].terms, on_A);
   }
