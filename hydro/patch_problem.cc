@@ -20,11 +20,21 @@ using internal::Wrench;
 
 namespace {
 
-// B with B·Bᵀ = G for G ⪰ 0 (LDLᵀ with pivoting, D clamped at 0 against round-off); false when G is
-// zero (the body contributes no unknowns).
+// B with B·Bᵀ = G for G ⪰ 0; false when G is zero (the body contributes no unknowns). Where G is
+// positive definite, its Cholesky factor without pivoting: the one lower-triangular factor,
+// continuous in G, so that a body's unknowns mean the same from step to step and Newton's matrix
+// with them (a pile at rest keeps its last factorization as preconditioner). With pivoting, the
+// equal inertias of a cube ordered its unknowns by round-off, differently every step: the 204-box
+// pyramid at rest refactorized every step. A semidefinite G (locked axes) takes LDLᵀ with
+// pivoting, D clamped at 0 against round-off.
 bool FactorMobility(const Matrix6& G, Matrix6* B) {
   B->setZero();
   if (G.cwiseAbs().maxCoeff() == 0) return false;
+  const Eigen::LLT<Matrix6> llt(0.5 * (G + G.transpose()));
+  if (llt.info() == Eigen::Success) {
+    *B = llt.matrixL();
+    return true;
+  }
   const Eigen::LDLT<Matrix6> ldlt(0.5 * (G + G.transpose()));
   const Vector6 sqrt_d = ldlt.vectorD().cwiseMax(0.0).cwiseSqrt();
   const Matrix6 L = ldlt.matrixL();

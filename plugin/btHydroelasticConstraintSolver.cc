@@ -61,6 +61,7 @@ void btHydroelasticConstraintSolver::prepareSolve(int numBodies, int numManifold
   btSequentialImpulseConstraintSolver::prepareSolve(numBodies, numManifolds);
   m_lastNearRigidPoints = 0;
   m_lastNewtonIterations = 0;
+  m_lastFactorizations = 0;
   m_lastPatchProblems = 0;
 }
 
@@ -84,8 +85,12 @@ btScalar btHydroelasticConstraintSolver::solveGroupCacheFriendlySetup(btCollisio
     if (!hydro::bullet::TakePatch(state, m_groupSerial)) continue;
     Patch patch;
     patch.state = state;
+    patch.listed = static_cast<int>(m_patches.size());
     m_patches.push_back(patch);
   }
+  std::sort(m_patches.begin(), m_patches.end(), [](const Patch& a, const Patch& b) {
+    return hydro::bullet::SolvedBefore(*a.state, a.listed, *b.state, b.listed);
+  });
   btSequentialImpulseConstraintSolver::solveGroupCacheFriendlySetup(
       bodies, numBodies, m_bulletManifolds.size() ? &m_bulletManifolds[0] : nullptr, m_bulletManifolds.size(),
       constraints, numConstraints, infoGlobal, debugDrawer);
@@ -247,8 +252,10 @@ void btHydroelasticConstraintSolver::solvePatches(bool alone, btScalar* residual
       V[b] = hydro::bullet::CurrentTwist(m_tmpSolverBodyPool[component.solverBodyOfProblemBody[b]]);
     // Alone in its island group the patches are the whole problem: solve them to convergence once.
     // Among other constraints a few Newton steps per sweep suffice; the sweeps refine them together.
+    const int factorizations = problem.factorizations();
     const hydro::PatchProblemReport report = alone ? problem.Solve(V, 12, 5, &dV) : problem.Solve(V, 3, 1, &dV);
     m_lastNewtonIterations += report.iterations;
+    m_lastFactorizations += problem.factorizations() - factorizations;
     for (int b = 0; b < problem.num_bodies(); ++b)
       hydro::bullet::ApplyTwistChange(&m_tmpSolverBodyPool[component.solverBodyOfProblemBody[b]], dV[b]);
     component.settled = alone;

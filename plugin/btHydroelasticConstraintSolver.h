@@ -58,9 +58,11 @@ class btHydroelasticConstraintSolver : public btSequentialImpulseConstraintSolve
   // a step at 1e-4; a 140-box pyramid 10–15 iterations a step at 1e-4, 30–36 at 1e-5.
   void setStictionRegularization(btScalar sigma) { m_stictionSigma = sigma; }
 
-  // Points of the last step's patches that were in the near-rigid regime, and Newton iterations.
+  // Points of the last step's patches that were in the near-rigid regime, Newton iterations, and
+  // factorizations of Newton's matrix (the other iterations reused one: a pile at rest, none).
   int lastNearRigidPoints() const { return m_lastNearRigidPoints; }
   int lastNewtonIterations() const { return m_lastNewtonIterations; }
+  int lastFactorizations() const { return m_lastFactorizations; }
   // Independent problems the last step's patches were solved as: patches that touch through
   // moving bodies form one, summed over Bullet's island groups.
   int lastPatchProblems() const { return m_lastPatchProblems; }
@@ -95,6 +97,7 @@ class btHydroelasticConstraintSolver : public btSequentialImpulseConstraintSolve
     int component{-1};         // which problem
     int bodyA{-1}, bodyB{-1};  // in that problem
     int index{-1};             // of the patch in that problem
+    int listed{-1};            // its place in Bullet's manifold list (SolvedBefore's ties)
   };
   // The patches of a group that touch one another through moving bodies: one problem. Bullet's
   // island joins bodies whose bounding boxes overlap (a pile's neighbours 1 cm apart), so a group
@@ -132,5 +135,6 @@ class btHydroelasticConstraintSolver : public btSequentialImpulseConstraintSolve
   btScalar m_stictionSigma{1e-3};  // SAP's (patch_problem.h says why)
   int m_lastNearRigidPoints{0};
   int m_lastNewtonIterations{0};
+  int m_lastFactorizations{0};
   int m_lastPatchProblems{0};
 };

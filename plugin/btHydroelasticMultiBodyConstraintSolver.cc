@@ -42,6 +42,7 @@ struct btHydroelasticMultiBodyConstraintSolver::Block {
   struct Patch {
     PatchState* state{nullptr};
     int bodyA{-1}, bodyB{-1};
+    int listed{-1};  // its place in Bullet's manifold list (SolvedBefore's ties)
   };
   hydro::PatchProblem problem;
   std::vector<Body> bodies;
@@ -113,8 +114,11 @@ bool btHydroelasticMultiBodyConstraintSolver::setUpPatches(btPersistentManifold*
   for (int m = 0; m < numManifolds; ++m) {
     PatchState* state = registry.StateOfManifold(manifoldPtr[m]);
     if (!state || !hydro::bullet::TakePatch(state, m_groupSerial)) continue;
-    block.patches.push_back({state, -1, -1});
+    block.patches.push_back({state, -1, -1, static_cast<int>(block.patches.size())});
   }
+  std::sort(block.patches.begin(), block.patches.end(), [](const Block::Patch& a, const Block::Patch& b) {
+    return hydro::bullet::SolvedBefore(*a.state, a.listed, *b.state, b.listed);
+  });
   if (block.patches.empty()) return false;
 
   const btScalar dt = infoGlobal.m_timeStep;

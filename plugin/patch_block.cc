@@ -9,6 +9,14 @@
 namespace hydro {
 namespace bullet {
 
+bool SolvedBefore(const PatchState& a, int listed_a, const PatchState& b, int listed_b) {
+  const int a0 = a.body0->getWorldArrayIndex(), b0 = b.body0->getWorldArrayIndex();
+  if (a0 != b0) return a0 < b0;
+  const int a1 = a.body1->getWorldArrayIndex(), b1 = b.body1->getWorldArrayIndex();
+  if (a1 != b1) return a1 < b1;
+  return listed_a < listed_b;
+}
+
 bool TakePatch(PatchState* state, unsigned serial) {
   if (state->solver_serial == serial) return false;
   state->solver_serial = serial;

@@ -17,6 +17,14 @@ namespace bullet {
 // patch has several manifolds) and if it has points; a patch without points loses its warm start.
 bool TakePatch(PatchState* state, unsigned serial);
 
+// The order a solver group's patches are solved in: by their bodies' places in the world
+// (btCollisionObject::getWorldArrayIndex), then by their places in Bullet's list (`listed_a`,
+// `listed_b`; pairs of one compound's children). Bullet's manifold order changes from step to step
+// as manifolds come and go; in this order a pile at rest numbers its bodies alike every step, so
+// Newton's matrix keeps its layout and its last factorization stays a preconditioner
+// (hydro/patch_problem.h). A total order, for std::sort (std::stable_sort would allocate).
+bool SolvedBefore(const PatchState& a, int listed_a, const PatchState& b, int listed_b);
+
 // A rigid solver body as a problem body: its mobility about its centre of mass (zero when fixed).
 PatchBody RigidPatchBody(const btSolverBody& body);
 // The twist [ω; v] a solver body has now: its velocity at the step's start, what gravity and

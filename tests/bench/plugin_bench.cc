@@ -4,6 +4,7 @@
 //   contact reduced to at most 4 points per patch (m_maxPatchPoints = 4); /3 and /4 repeat /1 and
 //   /2 with the plugin's timers on (setStatsTiming, setSolveTiming), only to report the surface share.
 // Counters: points = solver points per step; patches = pairs with patch contact; points_per_patch;
+// newton_iterations and factorizations (of Newton's matrix) per step;
 // surface_share = the share of the step spent computing contact surfaces and points; solver_share
 // = the share in the constraint solver (patches and Bullet's rows); the rest is Bullet's broad
 // phase, Bullet's own narrow phase and integration.
@@ -40,10 +41,13 @@ void RunSteps(benchmark::State& state, TestWorld* world, double dt, bool timed) 
     patch_solver->setSolveTiming(timed);
   }
   const auto start = std::chrono::steady_clock::now();
-  long long newton_iterations = 0;
+  long long newton_iterations = 0, factorizations = 0;
   for (auto _ : state) {
     world->Step(1, dt);
-    if (patch_solver) newton_iterations += patch_solver->lastNewtonIterations();
+    if (patch_solver) {
+      newton_iterations += patch_solver->lastNewtonIterations();
+      factorizations += patch_solver->lastFactorizations();
+    }
   }
   const double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const btHydroelasticStats stats = hydro_state.getStats();
@@ -52,6 +56,7 @@ void RunSteps(benchmark::State& state, TestWorld* world, double dt, bool timed) 
   state.counters["patches"] = stats.m_patches / steps;
   state.counters["points_per_patch"] = stats.m_patches > 0 ? static_cast<double>(stats.m_points) / stats.m_patches : 0;
   state.counters["newton_iterations"] = newton_iterations / steps;
+  state.counters["factorizations"] = factorizations / steps;
   state.counters["surfaces_computed"] = stats.m_surfacesComputed / steps;
   state.counters["surfaces_reused"] = stats.m_surfacesReused / steps;
   state.counters["broadphase_pairs"] = world->world()->getPairCache()->getNumOverlappingPairs();
