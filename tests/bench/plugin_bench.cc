@@ -268,14 +268,7 @@ void BM_StepPyramid(benchmark::State& state) {
   const int mode = static_cast<int>(state.range(0));
   BoxScene scene(btVector3(0.1, 0.1, 0.1), mode, static_cast<int>(state.range(1)));
   TestWorld& world = scene.world;
-  btBoxShape& box = scene.box;
-  for (int layer = 0; layer < 14; ++layer) {
-    const int n = 14 - layer;
-    const double offset = -0.5 * (n - 1) * 0.201;
-    for (int i = 0; i < n; ++i)
-      for (int j = 0; j < n; ++j)
-        world.AddBody(&box, 1.0, btVector3(offset + 0.201 * i, offset + 0.201 * j, 0.1 + 0.2 * layer));
-  }
+  world.AddCubePyramid(&scene.box, 0.2, 14);
   RunSteps(state, &world, 1.0 / 60, mode == 2);
 }
 BENCHMARK(BM_StepPyramid)->Args({0, 8})->Args({2, 8})->Iterations(3)->Unit(benchmark::kMillisecond);

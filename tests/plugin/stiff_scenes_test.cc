@@ -254,15 +254,7 @@ TEST(StiffScenesTest, APyramidAtRestReusesItsFactorization) {
   const ScopedHydroelastic tag(&box, Compliant(1e8));
   TestWorld world;
   world.AddBody(&floor, 0, btVector3(0, 0, -50));
-  std::vector<btRigidBody*> bodies;
-  for (int layer = 0; layer < 4; ++layer) {
-    const int n = 4 - layer;
-    const double offset = -0.5 * (n - 1) * 0.201;
-    for (int i = 0; i < n; ++i)
-      for (int j = 0; j < n; ++j)
-        bodies.push_back(
-            world.AddBody(&box, 1.0, btVector3(offset + 0.201 * i, offset + 0.201 * j, 0.1 + 0.2 * layer)));
-  }
+  const std::vector<btRigidBody*> bodies = world.AddCubePyramid(&box, 0.2, 4);
   const SceneRecord settle = RunScene(&world, bodies, 3.0);
   EXPECT_LT(settle.final_speed, 1e-3);
   auto* solver = dynamic_cast<btHydroelasticConstraintSolver*>(world.solver());

@@ -80,6 +80,23 @@ class TestWorld {
     return body;
   }
 
+  // A square pyramid of `layers` layers of the cube `cube` (edge `edge`, 1 kg each), its cubes
+  // `gap` apart within a layer, each layer on the one below, the lowest on z = 0; the cubes, base
+  // first.
+  std::vector<btRigidBody*> AddCubePyramid(btCollisionShape* cube, double edge, int layers, double gap = 0.001) {
+    std::vector<btRigidBody*> cubes;
+    const double pitch = edge + gap;
+    for (int layer = 0; layer < layers; ++layer) {
+      const int n = layers - layer;
+      const double offset = -0.5 * (n - 1) * pitch;
+      for (int i = 0; i < n; ++i)
+        for (int j = 0; j < n; ++j)
+          cubes.push_back(
+              AddBody(cube, 1.0, btVector3(offset + pitch * i, offset + pitch * j, 0.5 * edge + edge * layer)));
+    }
+    return cubes;
+  }
+
   void Step(int steps, btScalar dt = 1e-3) {
     for (int i = 0; i < steps; ++i) world_->stepSimulation(dt, 0, dt);
   }
