@@ -286,7 +286,7 @@ void PatchProblem::BuildPattern() {
     pattern_key_scratch_.push_back(bodies_[p.body_A].group);
     pattern_key_scratch_.push_back(bodies_[p.body_B].group);
   }
-  const bool dense = num_unknowns_ < options_.reuse_factorization_from;
+  const bool dense = num_unknowns_ < options_.dense_below;
   const int rows = dense ? static_cast<int>(dense_hessian_.rows()) : static_cast<int>(hessian_.rows());
   if (pattern_key_scratch_ == pattern_key_ && dense == dense_ && rows == num_unknowns_) {
     finalized_ = true;  // the matrix, its slots and its analysis stand

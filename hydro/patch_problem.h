@@ -85,12 +85,14 @@ struct PatchProblemOptions {
   double stiction_sigma{1e-3};
   double stiction_sigma_start{1e-3};
   double relative_tolerance{1e-6};  // |∇f| ≤ this · max(|z|, |Σ Cᵀγ|)
-  // Islands of at least this many unknowns reuse their last factorization of Newton's matrix: each
-  // Newton step is then conjugate gradients on the present matrix preconditioned by it (to a
-  // residual of newton_step_tolerance·|∇f|, within newton_step_cg_iterations), and the matrix is
-  // factorized anew only when that fails. The factorization is kept across solves while the
-  // island's pattern is unchanged (a pile at rest). Smaller islands keep the matrix dense and
-  // factorize it every Newton step.
+  // Islands of fewer unknowns keep Newton's matrix dense and factorize it in place every Newton
+  // step (no pattern to analyse, no allocation once sized); larger ones keep it sparse.
+  int dense_below{60};
+  // Sparse islands of at least this many unknowns reuse their last factorization of Newton's
+  // matrix: each Newton step is then conjugate gradients on the present matrix preconditioned by it
+  // (to a residual of newton_step_tolerance·|∇f|, within newton_step_cg_iterations), and the matrix
+  // is factorized anew only when that fails. The factorization is kept across solves while the
+  // island's pattern is unchanged (a pile at rest).
   int reuse_factorization_from{60};
   double newton_step_tolerance{1e-2};
   int newton_step_cg_iterations{10};
@@ -253,7 +255,7 @@ class PatchProblem {
   // at rest brings the same every step, and keeps its matrix and slots.
   std::vector<int> pattern_key_, pattern_key_scratch_;
   Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>> factorization_;
-  // Islands of fewer than reuse_factorization_from unknowns keep Newton's matrix dense instead,
+  // Islands of fewer than dense_below unknowns keep Newton's matrix dense instead,
   // factorized in place: no pattern to analyse, and no allocation once sized (Eigen's sparse
   // factorization allocates its temporaries on every call).
   bool dense_{false};
@@ -263,7 +265,7 @@ class PatchProblem {
   // of that pattern (possibly an earlier one: a preconditioner).
   std::vector<int> factored_outer_, factored_inner_;
   bool factorized_{false};
-  // Newton's step for the present matrix, −H⁻¹·∇f (reuse_factorization_from says how); false when
+  // Newton's step for the present matrix, −H⁻¹·∇f (dense_below and reuse_factorization_from say how); false when
   // the matrix cannot be factorized.
   bool NewtonStep(const Eigen::VectorXd& gradient, Eigen::VectorXd* step);
   // Conjugate gradients for H·step = −∇f, preconditioned by the factorization held; false when
