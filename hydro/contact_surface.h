@@ -101,4 +101,10 @@ class ContactSurface {
   std::vector<ContactPolygon> polygons_;
 };
 
+// The copy-assignment above copies each member by hand (to keep the target's buffers): a member
+// added to ContactSurface must be added there too, and this fails until the sizes are updated.
+static_assert(sizeof(ContactSurface) ==
+                  sizeof(std::vector<Vector3>) + sizeof(std::vector<double>) + sizeof(std::vector<ContactPolygon>),
+              "ContactSurface gained a member: copy it in operator=(const ContactSurface&)");
+
 }  // namespace hydro

@@ -227,5 +227,46 @@ TEST(ContactSurfaceTest, PressureMomentsOfALinearFieldOnASquare) {
   EXPECT_TRUE(surface.MakeTriangleFan().CalcPressureFirstMoment().isApprox(first, 1e-12));
 }
 
+// Copy-assignment reuses the target's buffers (hydro/buffers.h) and copies each member by hand: a
+// surface assigned into one that held more, or fewer, polygons equals the copy-constructed one in
+// every vertex, pressure and polygon field. (contact_surface.h also checks at compile time that the
+// class has no member the assignment would miss.)
+TEST(ContactSurfaceTest, CopyAssignmentOverAnySurfaceEqualsACopy) {
+  auto strip = [](int n, double shift) {
+    ContactSurface surface;
+    for (int i = 0; i < n; ++i) {
+      const double z = 0.1 * i;
+      const Vector3 corners[4] = {{i + shift, 0, z}, {i + 1.0, 0, z}, {i + 1.0, 1, z}, {i + shift, 1, z}};
+      const double pressures[4] = {100.0 + i, 150, 150, 100.0 - i};
+      EXPECT_TRUE(surface.AddPolygon(corners, pressures, 4, Vector3::UnitZ(), 1e6 + i, 2e6 - i, 7 * i, 11 * i));
+    }
+    return surface;
+  };
+  for (const int target_polygons : {0, 2, 9})
+    for (const int source_polygons : {0, 3, 6}) {
+      const ContactSurface source = strip(source_polygons, 0.25);
+      ContactSurface target = strip(target_polygons, 0.5);
+      target = source;
+      const ContactSurface copy(source);
+      ASSERT_EQ(target.num_polygons(), copy.num_polygons());
+      EXPECT_EQ(target.vertices(), copy.vertices());
+      EXPECT_EQ(target.pressures(), copy.pressures());
+      for (int k = 0; k < copy.num_polygons(); ++k) {
+        const ContactPolygon &a = target.polygon(k), &b = copy.polygon(k);
+        EXPECT_EQ(a.first_vertex, b.first_vertex);
+        EXPECT_EQ(a.num_vertices, b.num_vertices);
+        EXPECT_EQ(a.nhat_BA_W, b.nhat_BA_W);
+        EXPECT_EQ(a.area_m2, b.area_m2);
+        EXPECT_EQ(a.p_WC, b.p_WC);
+        EXPECT_EQ(a.pressure_at_centroid_Pa, b.pressure_at_centroid_Pa);
+        EXPECT_EQ(a.grad_A_Pa_per_m, b.grad_A_Pa_per_m);
+        EXPECT_EQ(a.grad_B_Pa_per_m, b.grad_B_Pa_per_m);
+        EXPECT_EQ(a.element_A, b.element_A);
+        EXPECT_EQ(a.element_B, b.element_B);
+      }
+      EXPECT_EQ(target.CalcElasticForceOnA(), copy.CalcElasticForceOnA());
+    }
+}
+
 }  // namespace
 }  // namespace hydro
