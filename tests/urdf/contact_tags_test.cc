@@ -34,6 +34,25 @@ void ExpectError(const Diagnostics& d, int line, const std::string& text) {
   }
 }
 
+// The values both written forms below give every numeric tag.
+void ExpectTheTaggedValues(const ContactProperties& c) {
+  EXPECT_EQ(*c.hydroelastic_modulus_Pa, 5e7);
+  EXPECT_EQ(*c.mesh_resolution_hint_m, 0.01);
+  EXPECT_EQ(*c.hydroelastic_margin_m, 0.001);
+  EXPECT_EQ(*c.hunt_crossley_dissipation_s_per_m, 1.25);
+  EXPECT_EQ(*c.relaxation_time_s, 0.1);
+  EXPECT_EQ(*c.point_contact_stiffness_N_per_m, 1e5);
+  EXPECT_EQ(*c.mu_static, 0.8);
+  EXPECT_EQ(*c.mu_dynamic, 0.6);
+}
+
+// Expects the URDF to be rejected with exactly one error, at `line`, whose message contains `text`.
+void ExpectRejected(const std::string& urdf, int line, const std::string& text) {
+  Diagnostics d;
+  EXPECT_FALSE(Read(urdf, &d));
+  ExpectError(d, line, text);
+}
+
 TEST(DrakeProximityTest, EveryTagInTheUrdfAttributeForm) {
   Diagnostics d;
   const auto scene = Read(UrdfWith(R"(<drake:proximity_properties>
@@ -52,14 +71,7 @@ TEST(DrakeProximityTest, EveryTagInTheUrdfAttributeForm) {
   EXPECT_TRUE(d.all().empty()) << d.ToString();
   const ContactProperties& c = OnlyContact(scene);
   EXPECT_EQ(c.compliance, Compliance::kCompliant);
-  EXPECT_EQ(*c.hydroelastic_modulus_Pa, 5e7);
-  EXPECT_EQ(*c.mesh_resolution_hint_m, 0.01);
-  EXPECT_EQ(*c.hydroelastic_margin_m, 0.001);
-  EXPECT_EQ(*c.hunt_crossley_dissipation_s_per_m, 1.25);
-  EXPECT_EQ(*c.relaxation_time_s, 0.1);
-  EXPECT_EQ(*c.point_contact_stiffness_N_per_m, 1e5);
-  EXPECT_EQ(*c.mu_static, 0.8);
-  EXPECT_EQ(*c.mu_dynamic, 0.6);
+  ExpectTheTaggedValues(c);
 }
 
 TEST(DrakeProximityTest, EveryTagInTheSdfTextForm) {
@@ -79,67 +91,47 @@ TEST(DrakeProximityTest, EveryTagInTheSdfTextForm) {
   ASSERT_TRUE(scene) << d.ToString();
   const ContactProperties& c = OnlyContact(scene);
   EXPECT_EQ(c.compliance, Compliance::kRigid);
-  EXPECT_EQ(*c.hydroelastic_modulus_Pa, 5e7);
-  EXPECT_EQ(*c.mesh_resolution_hint_m, 0.01);
-  EXPECT_EQ(*c.hydroelastic_margin_m, 0.001);
-  EXPECT_EQ(*c.hunt_crossley_dissipation_s_per_m, 1.25);
-  EXPECT_EQ(*c.relaxation_time_s, 0.1);
-  EXPECT_EQ(*c.point_contact_stiffness_N_per_m, 1e5);
-  EXPECT_EQ(*c.mu_static, 0.8);
-  EXPECT_EQ(*c.mu_dynamic, 0.6);
+  ExpectTheTaggedValues(c);
 }
 
 TEST(DrakeProximityTest, BothComplianceTagsAreAnError) {
-  Diagnostics d;
-  EXPECT_FALSE(Read(UrdfWith("<drake:proximity_properties>\n<drake:compliant_hydroelastic/>\n"
-                             "<drake:rigid_hydroelastic/>\n</drake:proximity_properties>"),
-                    &d));
-  ExpectError(d, 5, "both <drake:compliant_hydroelastic> and <drake:rigid_hydroelastic>");
+  ExpectRejected(UrdfWith("<drake:proximity_properties>\n<drake:compliant_hydroelastic/>\n"
+                          "<drake:rigid_hydroelastic/>\n</drake:proximity_properties>"),
+                 5, "both <drake:compliant_hydroelastic> and <drake:rigid_hydroelastic>");
 }
 
 TEST(DrakeProximityTest, NonPositiveModulusIsAnError) {
-  Diagnostics d;
-  EXPECT_FALSE(Read(UrdfWith("<drake:proximity_properties>\n<drake:hydroelastic_modulus value=\"-3\"/>\n"
-                             "</drake:proximity_properties>"),
-                    &d));
-  ExpectError(d, 6, "drake:hydroelastic_modulus: must be positive (got -3)");
+  ExpectRejected(UrdfWith("<drake:proximity_properties>\n<drake:hydroelastic_modulus value=\"-3\"/>\n"
+                          "</drake:proximity_properties>"),
+                 6, "drake:hydroelastic_modulus: must be positive (got -3)");
 }
 
 TEST(DrakeProximityTest, NonFiniteAndMalformedNumbersAreErrors) {
   for (const std::string value : {"inf", "nan", "1e999"}) {
-    Diagnostics d;
-    EXPECT_FALSE(Read(UrdfWith("<drake:proximity_properties>\n<drake:mesh_resolution_hint value=\"" + value +
-                               "\"/>\n</drake:proximity_properties>"),
-                      &d));
-    ExpectError(d, 6, "must be finite");
+    ExpectRejected(UrdfWith("<drake:proximity_properties>\n<drake:mesh_resolution_hint value=\"" + value +
+                            "\"/>\n</drake:proximity_properties>"),
+                   6, "must be finite");
   }
-  Diagnostics d;
-  EXPECT_FALSE(Read(UrdfWith("<drake:proximity_properties>\n<drake:mu_static value=\"0.5x\"/>\n"
-                             "</drake:proximity_properties>"),
-                    &d));
-  ExpectError(d, 6, "'0.5x' is not a number");
-  Diagnostics missing;
-  EXPECT_FALSE(
-      Read(UrdfWith("<drake:proximity_properties>\n<drake:mu_static/>\n</drake:proximity_properties>"), &missing));
-  ExpectError(missing, 6, "missing value");
+  ExpectRejected(UrdfWith("<drake:proximity_properties>\n<drake:mu_static value=\"0.5x\"/>\n"
+                          "</drake:proximity_properties>"),
+                 6, "'0.5x' is not a number");
+  ExpectRejected(UrdfWith("<drake:proximity_properties>\n<drake:mu_static/>\n</drake:proximity_properties>"), 6,
+                 "missing value");
 }
 
 TEST(DrakeProximityTest, NegativeMarginDissipationAndFrictionAreErrors) {
   for (const std::string tag : {"drake:hydroelastic_margin", "drake:hunt_crossley_dissipation", "drake:relaxation_time",
                                 "drake:mu_static", "drake:mu_dynamic"}) {
-    Diagnostics d;
-    EXPECT_FALSE(Read(
-        UrdfWith("<drake:proximity_properties>\n<" + tag + " value=\"-0.1\"/>\n</drake:proximity_properties>"), &d));
-    ExpectError(d, 6, tag + ": must not be negative");
+    ExpectRejected(
+        UrdfWith("<drake:proximity_properties>\n<" + tag + " value=\"-0.1\"/>\n</drake:proximity_properties>"), 6,
+        tag + ": must not be negative");
   }
 }
 
 TEST(DrakeProximityTest, StaticFrictionBelowDynamicIsAnError) {
-  Diagnostics d;
-  EXPECT_FALSE(Read(UrdfWith("<drake:proximity_properties>\n<drake:mu_static value=\"0.3\"/>\n"
-                             "<drake:mu_dynamic value=\"0.5\"/>\n</drake:proximity_properties>"),
-                    &d));
-  ExpectError(d, 5, "drake:mu_static (0.300000) must not be less than drake:mu_dynamic (0.500000)");
+  ExpectRejected(UrdfWith("<drake:proximity_properties>\n<drake:mu_static value=\"0.3\"/>\n"
+                          "<drake:mu_dynamic value=\"0.5\"/>\n</drake:proximity_properties>"),
+                 5, "drake:mu_static (0.300000) must not be less than drake:mu_dynamic (0.500000)");
 }
 
 TEST(DrakeProximityTest, OneFrictionCoefficientSetsBoth) {
@@ -212,23 +204,19 @@ TEST(DrakeComplianceTest, AllValuesInBothFormats) {
 }
 
 TEST(DrakeComplianceTest, FrictionMustComeAsAPair) {
-  Diagnostics d;
-  EXPECT_FALSE(Read(UrdfWith("<drake_compliance>\n<static_friction>0.9</static_friction>\n</drake_compliance>"), &d));
-  ExpectError(d, 5, "static_friction and dynamic_friction must be given as a pair or not at all");
+  ExpectRejected(UrdfWith("<drake_compliance>\n<static_friction>0.9</static_friction>\n</drake_compliance>"), 5,
+                 "static_friction and dynamic_friction must be given as a pair or not at all");
 }
 
 TEST(DrakeComplianceTest, StaticFrictionBelowDynamicIsAnError) {
-  Diagnostics d;
-  EXPECT_FALSE(Read(UrdfWith("<drake_compliance>\n<static_friction>0.2</static_friction>\n"
-                             "<dynamic_friction>0.7</dynamic_friction>\n</drake_compliance>"),
-                    &d));
-  ExpectError(d, 5, "static_friction (0.200000) must not be less than dynamic_friction (0.700000)");
+  ExpectRejected(UrdfWith("<drake_compliance>\n<static_friction>0.2</static_friction>\n"
+                          "<dynamic_friction>0.7</dynamic_friction>\n</drake_compliance>"),
+                 5, "static_friction (0.200000) must not be less than dynamic_friction (0.700000)");
 }
 
 TEST(DrakeComplianceTest, NonPositiveModulusIsAnError) {
-  Diagnostics d;
-  EXPECT_FALSE(Read(UrdfWith("<drake_compliance>\n<youngs_modulus>0</youngs_modulus>\n</drake_compliance>"), &d));
-  ExpectError(d, 6, "drake_compliance/youngs_modulus: must be positive");
+  ExpectRejected(UrdfWith("<drake_compliance>\n<youngs_modulus>0</youngs_modulus>\n</drake_compliance>"), 6,
+                 "drake_compliance/youngs_modulus: must be positive");
 }
 
 TEST(PyBulletContactTest, EveryTagAppliesToTheLinksCollisions) {
@@ -255,9 +243,8 @@ TEST(PyBulletContactTest, EveryTagAppliesToTheLinksCollisions) {
 }
 
 TEST(PyBulletContactTest, StiffnessWithoutDampingIsAnError) {
-  Diagnostics d;
-  EXPECT_FALSE(Read(UrdfWith("", "<contact>\n<stiffness value=\"3e4\"/>\n</contact>"), &d));
-  ExpectError(d, 7, "contact: stiffness and damping must be given together");
+  ExpectRejected(UrdfWith("", "<contact>\n<stiffness value=\"3e4\"/>\n</contact>"), 7,
+                 "contact: stiffness and damping must be given together");
 }
 
 TEST(HydroTagsTest, SlabThicknessAndInitialVelocity) {
@@ -270,9 +257,8 @@ TEST(HydroTagsTest, SlabThicknessAndInitialVelocity) {
   ASSERT_TRUE(v);
   EXPECT_EQ(v->v_W, Vector3(1, 0, 0));
   EXPECT_EQ(v->w_W, Vector3(0, 0, 3));
-  Diagnostics bad;
-  EXPECT_FALSE(Read(UrdfWith("", "<hydro:initial_velocity value=\"1 0 0\"/>"), &bad));
-  ExpectError(bad, 7, "hydro:initial_velocity: expected 6 numbers");
+  ExpectRejected(UrdfWith("", "<hydro:initial_velocity value=\"1 0 0\"/>"), 7,
+                 "hydro:initial_velocity: expected 6 numbers");
 }
 
 }  // namespace
