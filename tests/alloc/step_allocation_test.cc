@@ -159,10 +159,9 @@ TEST(StepAllocationTest, BasicDemosPileAtRestAllocatesNothing) {
   for (const bool reuse : {true, false}) {
     TestWorld world;
     world.state().setSurfaceReuse(reuse);
-    btBoxShape ground(btVector3(50, 50, 50));
     btBoxShape box(btVector3(0.1, 0.1, 0.1));
     ScopedHydroelastic soft_box(&box, Compliant(1e8));
-    world.AddBody(&ground, 0, btVector3(0, 0, -50));
+    world.AddGroundBox();
     for (int k = 0; k < 5; ++k)
       for (int i = 0; i < 5; ++i)
         for (int j = 0; j < 5; ++j) world.AddBody(&box, 1.0, btVector3(0.21 * i, 0.21 * j, 2.1 + 0.21 * k));

@@ -209,10 +209,9 @@ BENCHMARK(BM_StepBoxPile)
 struct BoxScene {
   BoxScene(const btVector3& half_extents, int mode, int log10_modulus) : box(half_extents), world(mode != 0) {
     if (mode != 0) tag = std::make_unique<ScopedHydroelastic>(&box, Compliant(std::pow(10.0, log10_modulus)));
-    world.AddBody(&ground, 0, btVector3(0, 0, -50));
+    world.AddGroundBox();
   }
   btBoxShape box;
-  btBoxShape ground{btVector3(50, 50, 50)};
   std::unique_ptr<ScopedHydroelastic> tag;
   TestWorld world;  // last: goes before the tag and the shapes
 };

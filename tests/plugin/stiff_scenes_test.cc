@@ -65,11 +65,10 @@ SceneRecord RunScene(TestWorld* world, const std::vector<btRigidBody*>& bodies, 
 // `configure`, if given, changes the world's solver settings after it is made, as programs do.
 SceneRecord DropBlock(int n, double height, double modulus, void (*configure)(btContactSolverInfo*) = nullptr) {
   btBoxShape box(btVector3(0.1, 0.1, 0.1));
-  btBoxShape floor(btVector3(50, 50, 50));
   const ScopedHydroelastic tag(&box, Compliant(modulus));
   TestWorld world;
   if (configure) configure(&world.world()->getSolverInfo());
-  world.AddBody(&floor, 0, btVector3(0, 0, -50));
+  world.AddGroundBox();
   std::vector<btRigidBody*> bodies;
   for (int k = 0; k < n; ++k)
     for (int i = 0; i < n; ++i)
@@ -155,10 +154,9 @@ TEST(StiffScenesTest, ATenBoxStackAt1e9StandsStill) {
   // patch softened to a period of δt/4 for the masses it moves, so the top box settles by the sum
   // of ten such springs' compressions: 0.43 mm measured; the bound is 1 mm.
   btBoxShape box(btVector3(0.05, 0.05, 0.05));
-  btBoxShape floor(btVector3(50, 50, 50));
   const ScopedHydroelastic tag(&box, Compliant(1e9));
   TestWorld world;
-  world.AddBody(&floor, 0, btVector3(0, 0, -50));
+  world.AddGroundBox();
   std::vector<btRigidBody*> bodies;
   for (int i = 0; i < 10; ++i) bodies.push_back(world.AddBody(&box, 1.0, btVector3(0, 0, 0.05 + 0.1 * i)));
   const btVector3 start = bodies.back()->getCenterOfMassPosition();
@@ -177,11 +175,10 @@ TEST(StiffScenesTest, ATwoBoxStackWithFourPointPatchesComesToRest) {
   for (const int max_points : {4, 5, 16})
     for (const double modulus : {1e7, 1e8}) {
       btBoxShape box(btVector3(0.1, 0.1, 0.1));
-      btBoxShape floor(btVector3(50, 50, 50));
       const ScopedHydroelastic tag(&box, Compliant(modulus));
       TestWorld world;
       world.SetMaxPatchPoints(max_points);
-      world.AddBody(&floor, 0, btVector3(0, 0, -50));
+      world.AddGroundBox();
       world.AddBody(&box, 1.0, btVector3(0, 0, 0.099));
       btRigidBody* top = world.AddBody(&box, 1.0, btVector3(0, 0, 0.298));
       double fastest = 0, fastest_spin = 0;
@@ -203,11 +200,10 @@ TEST(StiffScenesTest, ATwoBoxStackWithFourPointPatchesComesToRest) {
 // (hydro/patch_problem.h) and the order of Bullet's sums differs (measured 3.5 µm).
 TEST(StiffScenesTest, IndependentStacksInOneIslandAreSolvedApartAsEachAlone) {
   btBoxShape box(btVector3(0.1, 0.1, 0.1));
-  btBoxShape floor(btVector3(50, 50, 50));
   const ScopedHydroelastic tag(&box, Compliant(1e8));
   auto run = [&](int first, int last, int* problems, int* island_tags) {
     TestWorld world;
-    world.AddBody(&floor, 0, btVector3(0, 0, -50));
+    world.AddGroundBox();
     std::vector<btRigidBody*> bodies;
     for (int c = first; c < last; ++c)
       for (int k = 0; k < 2; ++k)
@@ -250,10 +246,9 @@ namespace {
 // 30 of 210 steps (measured 0).
 TEST(StiffScenesTest, APyramidAtRestReusesItsFactorization) {
   btBoxShape box(btVector3(0.1, 0.1, 0.1));
-  btBoxShape floor(btVector3(50, 50, 50));
   const ScopedHydroelastic tag(&box, Compliant(1e8));
   TestWorld world;
-  world.AddBody(&floor, 0, btVector3(0, 0, -50));
+  world.AddGroundBox();
   const std::vector<btRigidBody*> bodies = world.AddCubePyramid(&box, 0.2, 4);
   const SceneRecord settle = RunScene(&world, bodies, 3.0);
   EXPECT_LT(settle.final_speed, 1e-3);

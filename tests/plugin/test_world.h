@@ -80,6 +80,13 @@ class TestWorld {
     return body;
   }
 
+  // The ground of Bullet's demos: a static, untagged (so rigid) box of 100 m, its top face at z = 0.
+  // The world owns its shape.
+  btRigidBody* AddGroundBox() {
+    ground_shapes_.push_back(std::make_unique<btBoxShape>(btVector3(50, 50, 50)));
+    return AddBody(ground_shapes_.back().get(), 0, btVector3(0, 0, -50));
+  }
+
   // A square pyramid of `layers` layers of the cube `cube` (edge `edge`, 1 kg each), its cubes
   // `gap` apart within a layer, each layer on the one below, the lowest on z = 0; the cubes, base
   // first.
@@ -115,6 +122,7 @@ class TestWorld {
   btConstraintSolver* solver() { return solver_.get(); }
 
  private:
+  std::vector<std::unique_ptr<btBoxShape>> ground_shapes_;  // first: outlives the bodies that use them
   std::unique_ptr<btCollisionConfiguration> configuration_;
   btHydroelasticWorldState* state_{nullptr};
   std::unique_ptr<btCollisionDispatcher> dispatcher_;
