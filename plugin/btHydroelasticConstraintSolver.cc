@@ -35,8 +35,9 @@ struct btHydroelasticConstraintSolver::Workspace {
   std::vector<std::unique_ptr<hydro::PatchProblem>> problems;
   std::vector<int> problemMovingBodies;
   std::vector<char> problemTaken;
-  std::vector<int> movingBodies;  // per component
-  std::vector<int> countedIn;     // per solver body: the component it was last counted in
+  std::vector<int> movingBodies;                  // per component
+  std::vector<int> countedIn;                     // per solver body: the component it was last counted in
+  std::vector<int> componentOrder, problemOrder;  // assignProblems' sorted lists
 };
 
 btHydroelasticConstraintSolver::btHydroelasticConstraintSolver() : m_work(std::make_unique<Workspace>()) {}
@@ -212,13 +213,29 @@ void btHydroelasticConstraintSolver::assignProblems() {
     work.problemMovingBodies[k] = work.movingBodies[c];
     m_components[c].problem = work.problems[k].get();
   };
-  // First every component that finds a problem of its own size, then the rest, any free one.
-  for (int c = 0; c < m_numComponents; ++c) {
-    size_t k = 0;
-    while (k < work.problems.size() && (work.problemTaken[k] || work.problemMovingBodies[k] != work.movingBodies[c]))
-      ++k;
-    if (k < work.problems.size())
-      take(c, k);
+  // First every component that finds a problem of its own size, then the rest, any free one. Both
+  // lists in order of (moving bodies, index) and walked together: each component takes the first
+  // free problem of its size, as a scan of the problems for each component would, in O(C + P)
+  // after the sorts instead of O(C·P) (a group of 128 single boxes on the ground keeps 264).
+  std::vector<int>& components = work.componentOrder;
+  std::vector<int>& problems = work.problemOrder;
+  components.resize(m_numComponents);
+  for (int c = 0; c < m_numComponents; ++c) components[c] = c;
+  problems.resize(work.problems.size());
+  for (size_t k = 0; k < problems.size(); ++k) problems[k] = static_cast<int>(k);
+  std::sort(components.begin(), components.end(), [&](int a, int b) {
+    return work.movingBodies[a] != work.movingBodies[b] ? work.movingBodies[a] < work.movingBodies[b] : a < b;
+  });
+  std::sort(problems.begin(), problems.end(), [&](int a, int b) {
+    const int size_a = work.problemMovingBodies[a], size_b = work.problemMovingBodies[b];
+    return size_a != size_b ? size_a < size_b : a < b;
+  });
+  size_t next_problem = 0;
+  for (const int c : components) {
+    const int size = work.movingBodies[c];
+    while (next_problem < problems.size() && work.problemMovingBodies[problems[next_problem]] < size) ++next_problem;
+    if (next_problem < problems.size() && work.problemMovingBodies[problems[next_problem]] == size)
+      take(c, problems[next_problem++]);
     else
       m_components[c].problem = nullptr;
   }
