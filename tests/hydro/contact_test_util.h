@@ -1,7 +1,11 @@
 #pragma once
 // Reference computations the contact tests compare against, kept independent of the code under
 // test (no BVH, no tet clipping).
+#include <functional>
+#include <vector>
+
 #include "hydro/contact_surface.h"
+#include "hydro/point_approximation.h"
 #include "hydro/polygon_clipping.h"
 #include "hydro/surface_mesh.h"
 
@@ -56,6 +60,53 @@ inline void VolumeBelowPlane(const TriangleSurfaceMesh& mesh, const RigidTransfo
     }
   }
   *centroid_H = moment / *volume;
+}
+
+using Vector6 = Eigen::Matrix<double, 6, 1>;
+using Matrix6 = Eigen::Matrix<double, 6, 6>;
+
+// The points' elastic wrench on A, [moment about p_WAo; force], from their forces fn0 along n̂.
+inline Vector6 ElasticWrench(const std::vector<ContactPoint>& points, const Vector3& p_WAo) {
+  Vector6 W = Vector6::Zero();
+  for (const ContactPoint& p : points) {
+    const Vector3 f = p.fn0_N * p.nhat_BA_W;
+    W.head<3>() += (p.p_WC - p_WAo).cross(f);
+    W.tail<3>() += f;
+  }
+  return W;
+}
+
+// The stiffness the solver linearizes with, K = Σ k·j·jᵀ, j = [r × n̂; n̂], r from p_WAo.
+inline Matrix6 PointStiffness(const std::vector<ContactPoint>& points, const Vector3& p_WAo) {
+  Matrix6 K = Matrix6::Zero();
+  for (const ContactPoint& p : points) {
+    Vector6 j;
+    j << (p.p_WC - p_WAo).cross(p.nhat_BA_W), p.nhat_BA_W;
+    K += p.stiffness_N_per_m * j * j.transpose();
+  }
+  return K;
+}
+
+// −∂W/∂q by central differences of step h, q = [rotation vector; translation] of A about its
+// origin, W the elastic wrench of the points `points_at` gives for A at a pose (about its origin).
+inline Matrix6 ElasticWrenchDerivative(const RigidTransform& X_WA0,
+                                       const std::function<std::vector<ContactPoint>(const RigidTransform&)>& points_at,
+                                       double h) {
+  auto wrench = [&](const Vector6& q) {
+    RigidTransform X_WA = X_WA0;
+    const Vector3 theta = q.head<3>();
+    if (theta.norm() > 0)
+      X_WA.linear() = Eigen::AngleAxisd(theta.norm(), theta.normalized()).toRotationMatrix() * X_WA0.linear();
+    X_WA.translation() += q.tail<3>();
+    return ElasticWrench(points_at(X_WA), X_WA.translation());
+  };
+  Matrix6 D;
+  for (int c = 0; c < 6; ++c) {
+    Vector6 q = Vector6::Zero();
+    q[c] = h;
+    D.col(c) = -(wrench(q) - wrench(-q)) / (2 * h);
+  }
+  return D;
 }
 
 }  // namespace test

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 
+#include "contact_test_util.h"
 #include "hydro/contact_surface_calculator.h"
 #include "hydro/make_meshes.h"
 
@@ -98,8 +99,6 @@ TEST(PointApproximationTest, PointsCarryTheSurfaceNormalForce) {
 // (g > 0) or leave (g ≤ 0, dropped) with the sign of the tilt, each with its force A·p0 — a step
 // in W of 8e-3 N·m at 20 µm, which a difference across zero reads as a stiffness ∝ 1/h.
 TEST(PointApproximationTest, StiffnessIsTheDerivativeOfTheElasticWrenchInPose) {
-  using Vector6 = Eigen::Matrix<double, 6, 1>;
-  using Matrix6 = Eigen::Matrix<double, 6, 6>;
   const CompliantMesh box = MakeCompliantMesh(MakeBoxVolumeMesh(Vector3(0.2, 0.2, 0.2), 0.025), 1e8);
   const double depth = 2e-5;
   for (const bool on_box : {true, false}) {
@@ -112,46 +111,24 @@ TEST(PointApproximationTest, StiffnessIsTheDerivativeOfTheElasticWrenchInPose) {
       X_WA0.linear() = Eigen::AngleAxisd(1.4e-4, Vector3(1, 1, 0).normalized()).toRotationMatrix();
       X_WA0.translation() = Vector3(0, 0, 0.1 - depth);
     }
-    std::vector<ContactPoint> points;
-    auto wrench = [&](const Vector6& q) {
-      RigidTransform X_WA = X_WA0;
-      const Vector3 theta = q.head<3>();
-      if (theta.norm() > 0)
-        X_WA.linear() = Eigen::AngleAxisd(theta.norm(), theta.normalized()).toRotationMatrix() * X_WA0.linear();
-      X_WA.translation() += q.tail<3>();
+    auto points_at = [&](const RigidTransform& X_WA) {
       ContactSurface surface;
       if (on_box)
         ComputeContactSurface(box, X_WA, box, X_WB, &surface);
       else
         ComputeContactSurface(box, X_WA, RigidHalfSpace{}, X_WB, &surface);
+      std::vector<ContactPoint> points;
       MakeContactPoints(surface, &points);
-      Vector6 W = Vector6::Zero();
-      for (const ContactPoint& p : points) {
-        const Vector3 f = p.fn0_N * p.nhat_BA_W;
-        W.head<3>() += (p.p_WC - X_WA.translation()).cross(f);
-        W.tail<3>() += f;
-      }
-      return W;
+      return points;
     };
-    wrench(Vector6::Zero());
+    const std::vector<ContactPoint> points = points_at(X_WA0);
     ASSERT_GT(points.size(), 50u);
-    Matrix6 K = Matrix6::Zero();
-    for (const ContactPoint& p : points) {
-      Vector6 j;
-      j << (p.p_WC - X_WA0.translation()).cross(p.nhat_BA_W), p.nhat_BA_W;
-      K += p.stiffness_N_per_m * j * j.transpose();
-    }
-    const double h = 1e-7;
-    for (const int column : {0, 1, 5}) {
-      Vector6 q = Vector6::Zero();
-      q[column] = h;
-      const Vector6 dW = (wrench(q) - wrench(-q)) / (2 * h);
-      for (const int row : {0, 1, 5}) {
-        const double scale = std::sqrt(K(row, row) * K(column, column));
-        EXPECT_NEAR(-dW[row], K(row, column), 0.01 * scale)
+    const test::Matrix6 K = test::PointStiffness(points, X_WA0.translation());
+    const test::Matrix6 D = test::ElasticWrenchDerivative(X_WA0, points_at, 1e-7);
+    for (const int column : {0, 1, 5})
+      for (const int row : {0, 1, 5})
+        EXPECT_NEAR(D(row, column), K(row, column), 0.01 * std::sqrt(K(row, row) * K(column, column)))
             << (on_box ? "on a box" : "on a half-space") << ", row " << row << ", column " << column;
-      }
-    }
   }
 }
 

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "contact_test_util.h"
 #include "hydro/contact_surface_calculator.h"
 #include "hydro/make_meshes.h"
 
@@ -58,6 +59,40 @@ TEST(PointReductionTest, KeepsForceMomentAndStiffnessOfAFlatPatch) {
   ReduceContactPoints(few, 4, &reduced);
   EXPECT_EQ(reduced.size(), 3u);
   EXPECT_THROW(ReduceContactPoints(points, 0, &reduced), InvalidInput);
+}
+
+// The solver steps with the reduced points' K = Σ k·j·jᵀ, and the next step's reduced points give
+// the wrench it meets: the two must agree, or the difference acts a step late. A 0.2 m box 150 µm
+// into another's corner (a loaded pyramid's contact, at 1e8 Pa and 60 Hz) is where they did not:
+// the side-face slivers there appear with the sign of a tilt, and a grid spanning the points'
+// bounding box jumped with them, so that the reduced wrench's rocking stiffness read 4× K. Central
+// differences against K for the translation along the normal and the two tilts, to 2 % of the
+// diagonal (measured ≤ 0.5 % at 16 points, 0.2 % at 64).
+TEST(PointReductionTest, StiffnessIsTheDerivativeOfTheReducedWrench) {
+  const CompliantMesh box = MakeCompliantMesh(MakeBoxVolumeMesh(Vector3(0.2, 0.2, 0.2), 0.05), 1e8);
+  RigidTransform X_WB = RigidTransform::Identity();
+  X_WB.translation() = Vector3(0.1, 0.1, -0.1);
+  RigidTransform X_WA0 = RigidTransform::Identity();
+  X_WA0.translation() = Vector3(0, 0, 0.1 - 150e-6);
+  for (const int n : {16, 64}) {
+    auto reduced_at = [&](const RigidTransform& X_WA) {
+      ContactSurface surface;
+      ComputeContactSurface(box, X_WA, box, X_WB, &surface);
+      std::vector<ContactPoint> points, reduced;
+      MakeContactPoints(surface, &points);
+      ReduceContactPoints(points, n, &reduced);
+      return reduced;
+    };
+    const std::vector<ContactPoint> reduced = reduced_at(X_WA0);
+    ASSERT_LE(static_cast<int>(reduced.size()), n);  // some cells of the 64 are empty
+    ASSERT_GT(static_cast<int>(reduced.size()), n / 4);
+    const test::Matrix6 K = test::PointStiffness(reduced, X_WA0.translation());
+    const test::Matrix6 D = test::ElasticWrenchDerivative(X_WA0, reduced_at, 1e-7);
+    for (const int column : {0, 1, 5})
+      for (const int row : {0, 1, 5})
+        EXPECT_NEAR(D(row, column), K(row, column), 0.02 * std::sqrt(K(row, row) * K(column, column)))
+            << n << " points, row " << row << ", column " << column;
+  }
 }
 
 }  // namespace
