@@ -1,7 +1,7 @@
 #pragma once
 // A bounded number of solver points per patch (DESIGN §3): a patch's points are binned in a grid of
-// at most N cells over its weighted extent (±√3 standard deviations) along its principal axes, and each cell replaced
-// by one point that keeps
+// at most N cells over its weighted extent (±√3 standard deviations) along its principal axes, and
+// each cell replaced by one point that keeps
 //   - its total stiffness K = Σ kᵢ,
 //   - its elastic force F = Σ fn0ᵢ (so φ0 = −F/K),
 //   - the moment of that force: the point sits at the force-weighted centroid Σ fn0ᵢ·pᵢ / F,
