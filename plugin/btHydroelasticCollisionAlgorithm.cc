@@ -208,6 +208,12 @@ void btHydroelasticCollisionAlgorithm::processCollision(const btCollisionObjectW
         mapped = !m_state->points.empty();
         if (mapped) {
           MapToPresentPoses(X_WS0, X_WS0_ahead, X_WS1, X_WS1_ahead, tau);
+          // A point whose normal leans off the motion (a box's side-wall sliver in a slab) moves
+          // back by little of it: bound it again by the overlap the bodies have now. (Not against
+          // a rigid shape: its bound is its face, which lies in the polygon's plane only ahead.)
+          if (g0->kind != Kind::kRigidMesh && g1->kind != Kind::kRigidMesh)
+            hydro::bullet::BoundPointDepths(*g0, hydro::bullet::ToRigidTransform(X_WS0), *g1,
+                                            hydro::bullet::ToRigidTransform(X_WS1), &m_state->points);
           m_state->pressed_in_ahead = touching;
           break;
         }

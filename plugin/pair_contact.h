@@ -57,7 +57,9 @@ double CalcExtentRadius(const ShapeGeometry& g);
 
 // Bounds each point's depth φ0 by how far its two elements overlap along its normal
 // (hydro/depth_bound.h), for points made from a surface ComputePairSurface gave for these poses.
-// A rigid side's element lies in the polygon's plane; a compliant half-space bounds nothing.
+// A rigid side's element lies in the polygon's plane; against a compliant half-space the bound is
+// the other body's depth below its face over n̂·ν̂ (none between two half-spaces). Called again
+// at the present poses for points mapped back from poses ahead (not against a rigid shape).
 void BoundPointDepths(const ShapeGeometry& a, const RigidTransform& X_WSa, const ShapeGeometry& b,
                       const RigidTransform& X_WSb, std::vector<ContactPoint>* points);
 
