@@ -68,9 +68,8 @@ void ReduceContactPoints(const std::vector<ContactPoint>& points, int max_points
   // not the points' bounding box: polygons that carry next to no force move a bounding box as they
   // appear, and they do appear with the sign of a tilt (a box's side-face slivers where it sinks
   // into another's face), so the grid, and with it every reduced point, jumped as a resting box
-  // rocked through level. At 150 µm into a box's corner the reduced wrench's rocking stiffness then
-  // read 4× the points' Σ k·j·jᵀ, the step lagged the difference, and a 1,015-box pyramid at 1e8 Pa
-  // rocked in alternate layers, step after step.
+  // rocked through level. At 150 µm into a box's corner (hint 0.05) the reduced wrench's rocking
+  // stiffness then read 4× the points' Σ k·j·jᵀ, which the step meets a step late.
   const double per_weight = total > 0 ? 1 / total : 0;
   const double half_u = std::max(std::sqrt(3 * std::max(axes.eigenvalues()(1), 0.0) * per_weight), 1e-300);
   const double half_v = std::max(std::sqrt(3 * std::max(axes.eigenvalues()(0), 0.0) * per_weight), 1e-300);

@@ -202,7 +202,7 @@ void BoundPointDepths(const ShapeGeometry& a, const RigidTransform& X_WSa, const
   // leaves it after moving D/(n̂·ν̂) along n̂ away from it, and never when n̂ runs along the face.
   // The side walls of a box sunk into a compliant slab make polygons whose normals lean 5–10°
   // off the face (the box's field, steep across its wall, meets the slab's, gentle along ν̂): their
-  // −p0/g lay centimetres deep where the box was 50 µm in, they pushed on the walls with the
+  // −p0/g lay centimetres deep where the box was microns in, they pushed on the walls with the
   // preload of that depth, and a 0.2 m box resting on a 1 m slab at 1e8 Pa, 60 Hz, rocked out of
   // its place at 1.5 m/s.
   const ShapeGeometry& bounded = half_space_A ? b : a;

@@ -63,11 +63,11 @@ TEST(PointReductionTest, KeepsForceMomentAndStiffnessOfAFlatPatch) {
 
 // The solver steps with the reduced points' K = Σ k·j·jᵀ, and the next step's reduced points give
 // the wrench it meets: the two must agree, or the difference acts a step late. A 0.2 m box 150 µm
-// into another's corner (a loaded pyramid's contact, at 1e8 Pa and 60 Hz) is where they did not:
+// into another's corner (a loaded pyramid's contact, here at hint 0.05) is where they did not:
 // the side-face slivers there appear with the sign of a tilt, and a grid spanning the points'
 // bounding box jumped with them, so that the reduced wrench's rocking stiffness read 4× K. Central
 // differences against K for the translation along the normal and the two tilts, to 2 % of the
-// diagonal (measured ≤ 0.5 % at 16 points, 0.2 % at 64).
+// diagonal (measured ≤ 0.5 % at 16 and at 64 points).
 TEST(PointReductionTest, StiffnessIsTheDerivativeOfTheReducedWrench) {
   const CompliantMesh box = MakeCompliantMesh(MakeBoxVolumeMesh(Vector3(0.2, 0.2, 0.2), 0.05), 1e8);
   RigidTransform X_WB = RigidTransform::Identity();
