@@ -24,8 +24,9 @@ constexpr int kLoaded = 0, kRefused = 2;
 // which would report the parent's test as failed), and nothing runs at exit.
 [[noreturn]] void ReadInChild(std::vector<char> bytes) {
   for (int signal : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGALRM}) ::signal(signal, SIG_DFL);
-  // A reader caught in a loop ends too: seconds per 10 MB are far more than it needs.
-  ::alarm(30 + static_cast<unsigned>(bytes.size() >> 20));
+  // A reader caught in a loop ends too: 5 s and a second per MB are far more than it needs, and
+  // less than the fuzzer's 10 s per input (a damaged 20 kB file looped past it).
+  ::alarm(5 + static_cast<unsigned>(bytes.size() >> 20));
   btDefaultCollisionConfiguration configuration;
   btCollisionDispatcher dispatcher(&configuration);
   btDbvtBroadphase broadphase;
