@@ -303,11 +303,19 @@ ShapeGeometry MakeShapeGeometry(const btCollisionShape& shape, const btHydroelas
       for (int i = 0; i < 3; ++i) CheckPositive(size[i], name + ": size");
       if (compliant) {
         // The box's field follows its medial axis at any resolution (hydro/make_box_mesh.h), so its
-        // contact surfaces are exact on a coarse mesh: by default two cells across the smallest
-        // side (measured at 60 Hz: a 3×3×3 block of 0.2 m boxes steps 20× faster than at 1/8 and
-        // lands and rests as well at 1e6–1e10 Pa; the merged patch points keep the face's spread).
+        // contact surfaces are exact on a coarse mesh; but each polygon is one solver point at its
+        // centroid (hydro/point_approximation.h), which misses the polygon's own share of the
+        // patch's resistance to rocking. Where a tilted face presses a wedge (a box resting on
+        // others' corners, tilted by 1e-4 rad against µm of overlap), the line where the faces
+        // cross sweeps across the polygons as the box rocks, and the centroids move with it: the
+        // patch's moment then changes unlike the stiffness the solver linearizes with. At two cells
+        // across the smallest side, a pyramid box's quarter-face patch was two triangles, its
+        // moment–normal coupling 17 % off that stiffness and not symmetric, and a 1,015-box pyramid
+        // at 60 Hz rocked apart after 45 steps; at four cells across it is 5 % off and the pyramid
+        // comes to rest (pair_contact_test's wedge). The price: BasicDemo's block at 60 Hz takes
+        // 632 M instructions for its benchmark's steps instead of 388 M (stock Bullet: 137 M).
         finish_volume(MakeBoundedVolume([&](double hint) { return MakeBoxVolumeMesh(size, hint); },
-                                        std::max(size.minCoeff() / 2, size.maxCoeff() / 16), properties));
+                                        std::max(size.minCoeff() / 4, size.maxCoeff() / 16), properties));
       } else {
         // The faces are flat, but against a compliant half-space every rigid triangle becomes one
         // solver point: a grid at the hint gives a face enough points to resist rocking.
