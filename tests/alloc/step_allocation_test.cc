@@ -154,7 +154,9 @@ TEST_P(StepAllocationTest, AStepAllocatesOnlyToGrowItsBuffers) {
 }
 
 // Bullet's BasicDemo (plugin_bench's BM_StepBasicDemo): 125 compliant boxes at 1e8 Pa dropped on a
-// rigid ground box at 60 Hz. At rest (after 3 s) a step allocates nothing, surfaces carried or not.
+// rigid ground box at 60 Hz. At rest (after 4 s) a step allocates nothing, surfaces carried or not.
+// (With four mesh cells across a box, Bullet's float build still grew a buffer at 3–3.5 s, while
+// the pile settled; from 3.5 s to 6 s it allocated nothing.)
 TEST(StepAllocationTest, BasicDemosPileAtRestAllocatesNothing) {
   for (const bool reuse : {true, false}) {
     TestWorld world;
@@ -165,7 +167,7 @@ TEST(StepAllocationTest, BasicDemosPileAtRestAllocatesNothing) {
     for (int k = 0; k < 5; ++k)
       for (int i = 0; i < 5; ++i)
         for (int j = 0; j < 5; ++j) world.AddBody(&box, 1.0, btVector3(0.21 * i, 0.21 * j, 2.1 + 0.21 * k));
-    world.Step(180, 1.0 / 60);
+    world.Step(240, 1.0 / 60);
     const btHydroelasticStats before = world.state().getStats();
     EXPECT_EQ(AllocationsOver(&world, 30, 1.0 / 60), 0) << (reuse ? "surfaces carried" : "surfaces computed anew");
     EXPECT_GE(world.state().getStats().m_patches - before.m_patches, 30 * 125);
