@@ -312,7 +312,12 @@ ShapeGeometry MakeShapeGeometry(const btCollisionShape& shape, const btHydroelas
         // across the smallest side, a pyramid box's quarter-face patch was two triangles, its
         // moment–normal coupling 17 % off that stiffness and not symmetric, and a 1,015-box pyramid
         // at 60 Hz rocked apart after 45 steps; at four cells across it is 5 % off and the pyramid
-        // comes to rest (pair_contact_test's wedge). The price: BasicDemo's block at 60 Hz takes
+        // comes to rest (pair_contact_test's wedge). Putting each point at its polygon's centre
+        // of pressure instead makes the points' wrench the exact integral (its derivative then
+        // symmetric, the same at any resolution), but at two cells the solver's stiffness for
+        // rocking about the wedge's diagonal was then half the true one and the pyramid flew apart
+        // in 3 steps: a big polygon's own second moment of area is what a single point cannot
+        // carry, so the cure is smaller polygons. The price: BasicDemo's block at 60 Hz takes
         // 632 M instructions for its benchmark's steps instead of 388 M (stock Bullet: 137 M).
         finish_volume(MakeBoundedVolume([&](double hint) { return MakeBoxVolumeMesh(size, hint); },
                                         std::max(size.minCoeff() / 4, size.maxCoeff() / 16), properties));
