@@ -41,6 +41,29 @@ TEST(ContactSurfaceTest, CompliantPairActionEqualsReaction) {
   EXPECT_NEAR((w3.force - w1.force).norm(), 0, 1e-9 * scale);
 }
 
+// Two boxes resting face on face, µm deep, turned and offset: the equal-pressure plane cuts every
+// tet that touches either face, most of them in slivers a few µm wide, and candidate tet pairs are
+// culled before slicing by tests that look at one side's tet against the other's (the plane's
+// sign at the corners, the corners against the faces). Computed with either box as A, the surfaces
+// must still be the same to round-off: a sliver culled by mistake is ~1e-5 of the area.
+TEST(ContactSurfaceTest, BoxesFaceOnFaceGiveTheSameSurfaceEitherWayRound) {
+  const CompliantMesh box = MakeCompliantMesh(MakeBoxVolumeMesh(Vector3(0.2, 0.2, 0.2), 0.05), 1e8);
+  const RigidTransform X_WLower = Pose(Vector3(0, 0, 0), 7.5e-5, Vector3(1, 0.3, 0));
+  const RigidTransform X_WUpper = Pose(Vector3(0.03, 0.02, 0.2 - 1e-5), 0.3, Vector3(0, 0, 1));
+  ContactSurface upper_on_lower, lower_on_upper;
+  ComputeContactSurface(box, X_WUpper, box, X_WLower, &upper_on_lower);
+  ComputeContactSurface(box, X_WLower, box, X_WUpper, &lower_on_upper);
+  ASSERT_GT(upper_on_lower.num_polygons(), 200);
+  const double area = upper_on_lower.CalcTotalArea();
+  EXPECT_GT(area, 0.5 * 0.2 * 0.2);
+  EXPECT_NEAR(lower_on_upper.CalcTotalArea(), area, 1e-11 * area);
+  const Wrench w1 = IntegrateStaticWrench(upper_on_lower);
+  const Wrench w2 = IntegrateStaticWrench(lower_on_upper);
+  const double scale = w1.force.norm();
+  EXPECT_NEAR((w1.force + w2.force).norm(), 0, 1e-11 * scale);
+  EXPECT_NEAR((w1.torque + w2.torque).norm(), 0, 1e-11 * scale);
+}
+
 // Computed at poses moved together, or computed once and carried (TransformBy): the same wrench, moved.
 TEST(ContactSurfaceTest, ResultsMoveWithThePair) {
   const CompliantMesh sphere = MakeCompliantMesh(MakeSphereVolumeMesh(0.05, 0.0125), 2e5);
