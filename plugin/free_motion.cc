@@ -50,12 +50,6 @@ btVector3 CentreOfMass(const btCollisionObject* object) {
   return body ? body->getCenterOfMassPosition() : object->getWorldTransform().getOrigin();
 }
 
-btVector3 FreePointVelocity(const btCollisionObject* object, const btVector3& p_W, btScalar dt) {
-  btVector3 v, w;
-  if (!FreeTwist(object, dt, &v, &w)) return btVector3(0, 0, 0);
-  return v + w.cross(p_W - CentreOfMass(object));
-}
-
 FreeMotion::FreeMotion(const btCollisionObject* object, btScalar dt) {
   m_moves = FreeTwist(object, dt, &m_v, &m_w);
   if (m_moves) m_centre = CentreOfMass(object);

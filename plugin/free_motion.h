@@ -20,14 +20,11 @@ bool FreeTwist(const btCollisionObject* object, btScalar dt, btVector3* v_WC, bt
 // The object's centre of mass (world): a rigid body's, or a multibody link's frame origin.
 btVector3 CentreOfMass(const btCollisionObject* object);
 
-// The free velocity of the object's material point at p_W (world); zero when it does not move.
-btVector3 FreePointVelocity(const btCollisionObject* object, const btVector3& p_W, btScalar dt);
-
 // An object's free twist, taken once for the velocities of many of its points.
 class FreeMotion {
  public:
   FreeMotion(const btCollisionObject* object, btScalar dt);
-  // As FreePointVelocity(object, p_W, dt).
+  // The free velocity of the object's material point at p_W (world); zero when it does not move.
   btVector3 PointVelocity(const btVector3& p_W) const {
     return m_moves ? m_v + m_w.cross(p_W - m_centre) : btVector3(0, 0, 0);
   }

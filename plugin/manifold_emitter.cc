@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <string>
 
 #include "adapters/bullet_conversions.h"
@@ -88,6 +89,8 @@ void EmitPoints(PatchState* state) {
   state->point_friction.clear();
   const btTransform X_0W = state->body0->getWorldTransform().inverse();
   const btTransform X_1W = state->body1->getWorldTransform().inverse();
+  // The bodies' free twists, taken once for the points that need their free slip.
+  std::optional<FreeMotion> free_motion0, free_motion1;
   for (int k = 0; k < n; ++k) {
     const ContactPoint& point = state->points[k];
     // Both bodies act at the polygon centroid (000 §IV): Bullet's lever arms come from the two
@@ -119,8 +122,12 @@ void EmitPoints(PatchState* state) {
       if (!warm->friction_direction.isZero()) {
         // Last step's friction direction, kept while the free slip (the velocity of body 0's point
         // relative to body 1's, in the tangent plane) still runs along it.
-        const btVector3 v_WC0 = FreePointVelocity(state->body0, p_WC, state->time_step);
-        const btVector3 v_WC1 = FreePointVelocity(state->body1, p_WC, state->time_step);
+        if (!free_motion0) {
+          free_motion0.emplace(state->body0, state->time_step);
+          free_motion1.emplace(state->body1, state->time_step);
+        }
+        const btVector3 v_WC0 = free_motion0->PointVelocity(p_WC);
+        const btVector3 v_WC1 = free_motion1->PointVelocity(p_WC);
         const btVector3 that_W = warm->friction_direction - nhat_BA_W * nhat_BA_W.dot(warm->friction_direction);
         const btVector3 v_C1C0_W = v_WC0 - v_WC1;
         const btVector3 slip_W = v_C1C0_W - nhat_BA_W * nhat_BA_W.dot(v_C1C0_W);
