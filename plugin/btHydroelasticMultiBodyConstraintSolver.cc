@@ -75,12 +75,50 @@ struct btHydroelasticMultiBodyConstraintSolver::Block {
   }
 };
 
+namespace {
+
+// Factors a multibody group's mobility G = J·M⁻¹·Jᵀ (its links' twist change per wrench) as
+// G = B·Bᵀ, with W_of_z the wrenches that make a change Δz of the problem's unknowns
+// (G·W_of_z = B). Any such B will do for the solve, but Newton's matrix lives in z, and a pile at
+// rest preconditions each step's Newton systems with the last factorization: B must follow the
+// pose smoothly. Where G is positive definite (the links move independently: a lone base) its
+// Cholesky factor does, W_of_z = L⁻ᵀ. An eigenbasis does not: a cube's three equal inertias leave
+// it free within an eigenspace, it turned with round-off, and a pyramid of 30 bases at rest
+// factorized anew every step (30 in 30 steps; none with the Cholesky factor). Where G is singular
+// (links sharing joints) B = U·Λ^½ over G's range, W_of_z = U·Λ^-½.
+void FactorMobility(const Eigen::MatrixXd& G, Eigen::MatrixXd* B, Eigen::MatrixXd* W_of_z) {
+  const Eigen::LLT<Eigen::MatrixXd> cholesky(G);
+  if (cholesky.info() == Eigen::Success) {
+    *B = cholesky.matrixL();
+    if (B->diagonal().cwiseAbs2().minCoeff() > 1e-12 * G.diagonal().maxCoeff()) {
+      *W_of_z = cholesky.matrixU().solve(Eigen::MatrixXd::Identity(G.rows(), G.cols()));
+      return;
+    }
+  }
+  const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eigen(G);
+  const double largest = eigen.eigenvalues().cwiseAbs().maxCoeff();
+  std::vector<int> kept;
+  for (int i = 0; i < G.rows(); ++i)
+    if (eigen.eigenvalues()[i] > 1e-12 * largest) kept.push_back(i);
+  const int r = static_cast<int>(kept.size());
+  B->resize(G.rows(), r);
+  W_of_z->resize(G.rows(), r);
+  for (int c = 0; c < r; ++c) {
+    const double lambda = eigen.eigenvalues()[kept[c]];
+    B->col(c) = eigen.eigenvectors().col(kept[c]) * std::sqrt(lambda);
+    W_of_z->col(c) = eigen.eigenvectors().col(kept[c]) / std::sqrt(lambda);
+  }
+}
+
+}  // namespace
+
 btHydroelasticMultiBodyConstraintSolver::btHydroelasticMultiBodyConstraintSolver() : m_block(new Block) {}
 btHydroelasticMultiBodyConstraintSolver::~btHydroelasticMultiBodyConstraintSolver() = default;
 
 void btHydroelasticMultiBodyConstraintSolver::prepareSolve(int numBodies, int numManifolds) {
   btMultiBodyConstraintSolver::prepareSolve(numBodies, numManifolds);
   m_lastNewtonIterations = 0;
+  m_lastFactorizations = 0;
   m_lastLinkPatches = 0;
 }
 
@@ -206,19 +244,9 @@ bool btHydroelasticMultiBodyConstraintSolver::setUpPatches(btPersistentManifold*
       }
     Eigen::MatrixXd G = entry.J * inverse_mass_Jt;
     G = (0.5 * (G + G.transpose())).eval();
-    const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eigen(G);
-    const double largest = eigen.eigenvalues().cwiseAbs().maxCoeff();
-    std::vector<int> kept;
-    for (int i = 0; i < G.rows(); ++i)
-      if (eigen.eigenvalues()[i] > 1e-12 * largest) kept.push_back(i);
-    const int r = static_cast<int>(kept.size());
-    Eigen::MatrixXd B(6 * k, r), W_of_z(6 * k, r);  // B = U·Λ^½; the wrenches of z: U·Λ^-½
-    for (int c = 0; c < r; ++c) {
-      const double lambda = eigen.eigenvalues()[kept[c]];
-      B.col(c) = eigen.eigenvectors().col(kept[c]) * std::sqrt(lambda);
-      W_of_z.col(c) = eigen.eigenvectors().col(kept[c]) / std::sqrt(lambda);
-    }
-    // Δq̇ = M⁻¹·Jᵀ·W for the wrenches W = U·Λ^-½·Δz that make the group's change Δz.
+    Eigen::MatrixXd B, W_of_z;
+    FactorMobility(G, &B, &W_of_z);
+    // Δq̇ = M⁻¹·Jᵀ·W for the wrenches W that make the group's change Δz.
     entry.toVelocity = inverse_mass_Jt * W_of_z;
     std::vector<Vector3> centres;
     for (const btVector3& c : entry.centres) centres.push_back(hydro::bullet::ToEigen(c));
@@ -275,9 +303,11 @@ void btHydroelasticMultiBodyConstraintSolver::solvePatches(bool alone, btScalar*
   }
   // Alone the patches are the whole problem: solved once, to convergence; among Bullet's rows a few
   // Newton steps a sweep, refined as the sweeps go.
+  const int factorizations = block.problem.factorizations();
   const hydro::PatchProblemReport report =
       alone ? block.problem.Solve(V, 12, 5, &dV) : block.problem.Solve(V, 3, 1, &dV);
   m_lastNewtonIterations += report.iterations;
+  m_lastFactorizations += block.problem.factorizations() - factorizations;
   block.ApplyChange(dV, &m_tmpSolverBodyPool, &m_data.m_deltaVelocities);
   block.settled = alone;
   *residual = std::max<btScalar>(*residual, report.velocity_change * report.velocity_change);

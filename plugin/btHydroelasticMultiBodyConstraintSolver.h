@@ -37,8 +37,10 @@ class btHydroelasticMultiBodyConstraintSolver : public btMultiBodyConstraintSolv
   void setNearRigidThreshold(btScalar beta) { m_nearRigidBeta = beta; }
   void setStictionRegularization(btScalar sigma) { m_stictionSigma = sigma; }
 
-  // Newton iterations, and patches with a multibody link, in the last step.
+  // Newton iterations, factorizations of Newton's matrix (the other iterations reused one), and
+  // patches with a multibody link, in the last step.
   int lastNewtonIterations() const { return m_lastNewtonIterations; }
+  int lastFactorizations() const { return m_lastFactorizations; }
   int lastLinkPatches() const { return m_lastLinkPatches; }
 
   void prepareSolve(int numBodies, int numManifolds) override;
@@ -66,5 +68,6 @@ class btHydroelasticMultiBodyConstraintSolver : public btMultiBodyConstraintSolv
   btScalar m_nearRigidBeta{1};
   btScalar m_stictionSigma{1e-3};  // SAP's (patch_problem.h says why)
   int m_lastNewtonIterations{0};
+  int m_lastFactorizations{0};
   int m_lastLinkPatches{0};
 };
