@@ -81,12 +81,13 @@ namespace {
 // G = B·Bᵀ, with W_of_z the wrenches that make a change Δz of the problem's unknowns
 // (G·W_of_z = B). Any such B will do for the solve, but Newton's matrix lives in z, and a pile at
 // rest preconditions each step's Newton systems with the last factorization: B must follow the
-// pose smoothly. Where G is positive definite (the links move independently: a lone base) its
-// Cholesky factor does, W_of_z = L⁻ᵀ. An eigenbasis does not: a cube's three equal inertias leave
-// it free within an eigenspace, it turned with round-off, and a pyramid of 30 bases at rest
-// factorized anew every step (30 in 30 steps; none with the Cholesky factor). Where G is singular
-// (links sharing joints) B = U·Λ^½ over G's range, W_of_z = U·Λ^-½.
-void FactorMobility(const Eigen::MatrixXd& G, Eigen::MatrixXd* B, Eigen::MatrixXd* W_of_z) {
+// pose smoothly. So where G is positive definite (the links move independently: a lone base) it
+// is G's Cholesky factor L, W_of_z = L⁻ᵀ, as a rigid body's (hydro/patch_problem.cc,
+// FactorMobility). An eigenbasis turns with round-off within a cube's equal-inertia eigenspaces:
+// with one, a pyramid of 30 bases at rest factorized anew every step (30 in 30 steps; none with
+// the Cholesky factor). Where G is singular (links sharing joints) B = U·Λ^½ over G's range,
+// W_of_z = U·Λ^-½.
+void FactorGroupMobility(const Eigen::MatrixXd& G, Eigen::MatrixXd* B, Eigen::MatrixXd* W_of_z) {
   const Eigen::LLT<Eigen::MatrixXd> cholesky(G);
   if (cholesky.info() == Eigen::Success) {
     *B = cholesky.matrixL();
@@ -245,7 +246,7 @@ bool btHydroelasticMultiBodyConstraintSolver::setUpPatches(btPersistentManifold*
     Eigen::MatrixXd G = entry.J * inverse_mass_Jt;
     G = (0.5 * (G + G.transpose())).eval();
     Eigen::MatrixXd B, W_of_z;
-    FactorMobility(G, &B, &W_of_z);
+    FactorGroupMobility(G, &B, &W_of_z);
     // Δq̇ = M⁻¹·Jᵀ·W for the wrenches W that make the group's change Δz.
     entry.toVelocity = inverse_mass_Jt * W_of_z;
     std::vector<Vector3> centres;
