@@ -39,6 +39,8 @@ btHydroelasticCollisionAlgorithm::btHydroelasticCollisionAlgorithm(const btColli
   m_state->world = worldState;
   m_state->body0 = body0Wrap->getCollisionObject();
   m_state->body1 = body1Wrap->getCollisionObject();
+  m_state->child0 = body0Wrap->m_index;
+  m_state->child1 = body1Wrap->m_index;
   m_state->closest_points = closestPoints;
   if (!closestPoints) hydro::bullet::PatchRegistry::Instance().Add(m_state);
 }

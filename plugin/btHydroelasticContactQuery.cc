@@ -14,6 +14,8 @@ std::vector<btHydroelasticContactPatch> hydroGetContactPatches(const btDispatche
     btHydroelasticContactPatch patch;
     patch.m_body0 = state->body0;
     patch.m_body1 = state->body1;
+    patch.m_childIndex0 = state->child0;
+    patch.m_childIndex1 = state->child1;
     patch.m_surface = &surface;
     patch.m_numSolverPoints = state->num_points_emitted;
     patch.m_elasticForceOnBody0 = ToBullet(surface.CalcElasticForceOnA());

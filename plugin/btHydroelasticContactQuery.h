@@ -15,6 +15,11 @@ class ContactSurface;  // hydro/contact_surface.h; read it through the hydroPatc
 struct btHydroelasticContactPatch {
   const btCollisionObject* m_body0{nullptr};
   const btCollisionObject* m_body1{nullptr};
+  // Which child shape of a compound each body touches with (its index in the btCompoundShape),
+  // -1 where the body's shape is not a compound: a compound gripper's fingers tell their patches
+  // apart by it.
+  int m_childIndex0{-1};
+  int m_childIndex1{-1};
   // Polygons, vertex pressures (Pa), areas, normals, in world; normals point out of body1 into
   // body0. Valid until the next step. This is the patch the solver was given: taken at the
   // bodies' free-motion poses at the end of the step (free_motion.h), so its pressures are those

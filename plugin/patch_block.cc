@@ -14,6 +14,8 @@ bool SolvedBefore(const PatchState& a, int listed_a, const PatchState& b, int li
   if (a0 != b0) return a0 < b0;
   const int a1 = a.body1->getWorldArrayIndex(), b1 = b.body1->getWorldArrayIndex();
   if (a1 != b1) return a1 < b1;
+  if (a.child0 != b.child0) return a.child0 < b.child0;
+  if (a.child1 != b.child1) return a.child1 < b.child1;
   return listed_a < listed_b;
 }
 

@@ -18,8 +18,9 @@ namespace bullet {
 bool TakePatch(PatchState* state, unsigned serial);
 
 // The order a solver group's patches are solved in: by their bodies' places in the world
-// (btCollisionObject::getWorldArrayIndex), then by their places in Bullet's list (`listed_a`,
-// `listed_b`; pairs of one compound's children). Bullet's manifold order changes from step to step
+// (btCollisionObject::getWorldArrayIndex), then by the compound children they are (PatchState's
+// child0, child1), then by their places in Bullet's list (`listed_a`, `listed_b`: a pair met
+// twice). Bullet's manifold order changes from step to step
 // as manifolds come and go; in this order a pile at rest numbers its bodies alike every step, so
 // Newton's matrix keeps its layout and its last factorization stays a preconditioner
 // (hydro/patch_problem.h). A total order, for std::sort (std::stable_sort would allocate).

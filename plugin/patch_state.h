@@ -25,6 +25,10 @@ struct PatchState {
   btHydroelasticWorldState* world{nullptr};  // the settings and statistics of the pair's world
   const btCollisionObject* body0{nullptr};
   const btCollisionObject* body1{nullptr};
+  // Which child of a compound shape each side is (Bullet's wrapper index), -1 for a whole shape:
+  // one compound's child pairs share their bodies, and are ordered by these (SolvedBefore).
+  int child0{-1};
+  int child1{-1};
   std::vector<btPersistentManifold*> manifolds;
   // Emissions in a row that left manifolds unused, and the most any of them needed (TrimManifolds).
   int surplus_emissions{0};

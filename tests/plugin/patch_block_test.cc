@@ -6,6 +6,8 @@
 // (MakePatchPoints, then MakeCompliantPointLaw with the regime off, then CalcPointImpulse).
 #include <gtest/gtest.h>
 
+#include <BulletCollision/CollisionDispatch/btCollisionObject.h>
+
 #include <cmath>
 #include <vector>
 
@@ -57,6 +59,33 @@ TEST(PatchBlockTest, HuntCrossleyDissipationIsLinearizedAtThePointsDepth) {
         EXPECT_NEAR(force(v) - hunt_crossley(v), -k * d * dt * v * v, 1e-9 * k * x) << d << " s/m";
       }
     }
+}
+
+// One compound's child pairs share both bodies; they are solved in the order of the children
+// they are, whatever order Bullet lists their manifolds in, so that the order repeats.
+TEST(PatchBlockTest, PatchesOfOneCompoundAreSolvedInTheOrderOfItsChildren) {
+  btCollisionObject compound, ground;
+  compound.setWorldArrayIndex(1);
+  ground.setWorldArrayIndex(0);
+  PatchState first_child, second_child;
+  for (PatchState* state : {&first_child, &second_child}) {
+    state->body0 = &compound;
+    state->body1 = &ground;
+  }
+  first_child.child0 = 0;
+  second_child.child0 = 1;
+  // Listed second, solved first; and the order is strict.
+  EXPECT_TRUE(SolvedBefore(first_child, 1, second_child, 0));
+  EXPECT_FALSE(SolvedBefore(second_child, 0, first_child, 1));
+  EXPECT_FALSE(SolvedBefore(first_child, 1, first_child, 1));
+  // Bodies come first: a pair with a body earlier in the world goes before any child pair.
+  btCollisionObject earlier;
+  earlier.setWorldArrayIndex(0);
+  PatchState other;
+  other.body0 = &earlier;
+  other.body1 = &ground;
+  other.child0 = 5;
+  EXPECT_TRUE(SolvedBefore(other, 2, first_child, 0));
 }
 
 }  // namespace

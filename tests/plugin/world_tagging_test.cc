@@ -46,6 +46,18 @@ TEST(WorldTaggingTest, TaggingACompoundTagsItsChildren) {
     world.Step(500);
     const auto patches = hydroGetContactPatches(world.dispatcher(), 1e-3);
     EXPECT_EQ(patches.size(), 2u);
+    // Each patch names the dumbbell's child it is, and the ground as no child: child 0 is the cube
+    // at x = −0.15 m.
+    std::vector<int> children;
+    for (const btHydroelasticContactPatch& patch : patches) {
+      const bool dumbbell_first = patch.m_body0->getCollisionShape() == &dumbbell;
+      const int child = dumbbell_first ? patch.m_childIndex0 : patch.m_childIndex1;
+      EXPECT_EQ(dumbbell_first ? patch.m_childIndex1 : patch.m_childIndex0, -1);
+      ASSERT_TRUE(child == 0 || child == 1) << child;
+      EXPECT_NEAR(patch.m_centerOfPressure.x(), child == 0 ? -0.15 : 0.15, 0.01);
+      children.push_back(child);
+    }
+    EXPECT_NE(children[0], children[1]);
     // At rest: the patches carry m·g within 1 % (Bullet's compound algorithm hands each child pair
     // to the plugin).
     EXPECT_NEAR(SupportForce(world.dispatcher(), 1e-3), 2.0 * 9.81, 0.01 * 2.0 * 9.81);
