@@ -164,9 +164,7 @@ TEST(StepAllocationTest, BasicDemosPileAtRestAllocatesNothing) {
     btBoxShape box(btVector3(0.1, 0.1, 0.1));
     ScopedHydroelastic soft_box(&box, Compliant(1e8));
     world.AddGroundBox();
-    for (int k = 0; k < 5; ++k)
-      for (int i = 0; i < 5; ++i)
-        for (int j = 0; j < 5; ++j) world.AddBody(&box, 1.0, btVector3(0.21 * i, 0.21 * j, 2.1 + 0.21 * k));
+    world.AddBoxBlock(&box, 5, 2.1);
     world.Step(240, 1.0 / 60);
     const btHydroelasticStats before = world.state().getStats();
     EXPECT_EQ(AllocationsOver(&world, 30, 1.0 / 60), 0) << (reuse ? "surfaces carried" : "surfaces computed anew");

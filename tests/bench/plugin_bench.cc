@@ -227,9 +227,7 @@ void BM_StepBasicDemo(benchmark::State& state) {
   TestWorld& world = scene.world;
   if (mode != 0) world.state().setSurfaceReuse(mode != 3);
   btBoxShape& box = scene.box;
-  for (int k = 0; k < 5; ++k)
-    for (int i = 0; i < 5; ++i)
-      for (int j = 0; j < 5; ++j) world.AddBody(&box, 1.0, btVector3(0.21 * i, 0.21 * j, 2.1 + 0.21 * k));
+  world.AddBoxBlock(&box, 5, 2.1);
   world.Step(180, 1.0 / 60);
   RunSteps(state, &world, 1.0 / 60, mode == 2);
 }

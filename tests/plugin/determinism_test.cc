@@ -24,11 +24,7 @@ std::vector<btTransform> DropBlock(int padding) {
   const ScopedHydroelastic tag(&box, Compliant(1e8));
   TestWorld world;
   world.AddBody(&ground, 0, btVector3(0, 0, -5));
-  std::vector<btRigidBody*> bodies;
-  for (int k = 0; k < 3; ++k)
-    for (int i = 0; i < 3; ++i)
-      for (int j = 0; j < 3; ++j)
-        bodies.push_back(world.AddBody(&box, 1.0, btVector3(0.21 * i + 0.02 * k, 0.21 * j, 0.3 + 0.21 * k)));
+  const std::vector<btRigidBody*> bodies = world.AddBoxBlock(&box, 3, 0.3, 0.02);
   world.Step(60, 1.0 / 60);
   std::vector<btTransform> poses;
   for (const btRigidBody* body : bodies) poses.push_back(body->getWorldTransform());

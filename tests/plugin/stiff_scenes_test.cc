@@ -69,11 +69,7 @@ SceneRecord DropBlock(int n, double height, double modulus, void (*configure)(bt
   TestWorld world;
   if (configure) configure(&world.world()->getSolverInfo());
   world.AddGroundBox();
-  std::vector<btRigidBody*> bodies;
-  for (int k = 0; k < n; ++k)
-    for (int i = 0; i < n; ++i)
-      for (int j = 0; j < n; ++j)
-        bodies.push_back(world.AddBody(&box, 1.0, btVector3(0.21 * i, 0.21 * j, height + 0.1 + 0.21 * k)));
+  const std::vector<btRigidBody*> bodies = world.AddBoxBlock(&box, n, height + 0.1);
   return RunScene(&world, bodies, 5.0);
 }
 

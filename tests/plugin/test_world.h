@@ -104,6 +104,20 @@ class TestWorld {
     return cubes;
   }
 
+  // Bullet's BasicDemo block: side³ boxes (shape `box`, 1 kg; made for 0.2 m cubes) 0.21 m apart,
+  // layer k's centres at z = lowest_centre_z + 0.21·k and shifted by k·shift_per_layer along x;
+  // added layer by layer, each along x, then y.
+  std::vector<btRigidBody*> AddBoxBlock(btCollisionShape* box, int side, double lowest_centre_z,
+                                        double shift_per_layer = 0) {
+    std::vector<btRigidBody*> boxes;
+    for (int k = 0; k < side; ++k)
+      for (int i = 0; i < side; ++i)
+        for (int j = 0; j < side; ++j)
+          boxes.push_back(
+              AddBody(box, 1.0, btVector3(0.21 * i + shift_per_layer * k, 0.21 * j, lowest_centre_z + 0.21 * k)));
+    return boxes;
+  }
+
   void Step(int steps, btScalar dt = 1e-3) {
     for (int i = 0; i < steps; ++i) world_->stepSimulation(dt, 0, dt);
   }
