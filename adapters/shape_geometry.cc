@@ -82,6 +82,14 @@ double DefaultHint(double smallest_dimension, double largest_dimension) {
   return std::max(smallest_dimension / 8, largest_dimension / 16);
 }
 
+// A shape whose field its mesh represents exactly at any resolution (a box's medial-axis mesh, a
+// hull's gauge prisms) needs the mesh only for its patches' solver points: a quarter of the
+// smallest dimension keeps a wedge patch's response to the stiffness the solver uses (the box's
+// case below says why), with the same bound by the largest.
+double ExactFieldDefaultHint(double smallest_dimension, double largest_dimension) {
+  return std::max(smallest_dimension / 4, largest_dimension / 16);
+}
+
 double HintOrDefault(double smallest_dimension, double largest_dimension, const btHydroelasticProperties* properties) {
   if (properties && properties->m_resolutionHint > 0) return properties->m_resolutionHint;
   return DefaultHint(smallest_dimension, largest_dimension);
@@ -320,7 +328,7 @@ ShapeGeometry MakeShapeGeometry(const btCollisionShape& shape, const btHydroelas
         // carry, so the cure is smaller polygons. The price: BasicDemo's block at 60 Hz takes
         // 632 M instructions for its benchmark's steps instead of 388 M (stock Bullet: 137 M).
         finish_volume(MakeBoundedVolume([&](double hint) { return MakeBoxVolumeMesh(size, hint); },
-                                        std::max(size.minCoeff() / 4, size.maxCoeff() / 16), properties));
+                                        ExactFieldDefaultHint(size.minCoeff(), size.maxCoeff()), properties));
       } else {
         // The faces are flat, but against a compliant half-space every rigid triangle becomes one
         // solver point: a grid at the hint gives a face enough points to resist rocking.
@@ -394,8 +402,12 @@ ShapeGeometry MakeShapeGeometry(const btCollisionShape& shape, const btHydroelas
       for (const Vector3& p : hull.vertices()) lo = lo.cwiseMin(p), hi = hi.cwiseMax(p);
       const double default_hint = DefaultHint((hi - lo).minCoeff(), (hi - lo).maxCoeff());
       if (compliant) {
-        finish_volume(
-            MakeBoundedVolume([&](double hint) { return MakeConvexVolumeMesh(hull, hint); }, default_hint, properties));
+        // The gauge field is exact on any prism mesh, as the box's (a box-shaped hull at a quarter
+        // of its side: 4,320 tets instead of 9,984 at an eighth, its wedge patch 0.6 % off the
+        // solver's stiffness instead of 0.1 %; a 91-hull pyramid at 60 Hz rests as before, in 3.6 s
+        // instead of 6.3 s for 3 s).
+        finish_volume(MakeBoundedVolume([&](double hint) { return MakeConvexVolumeMesh(hull, hint); },
+                                        ExactFieldDefaultHint((hi - lo).minCoeff(), (hi - lo).maxCoeff()), properties));
       } else {
         g.kind = ShapeGeometry::Kind::kRigidMesh;
         g.rigid_mesh = std::make_shared<RigidMesh>(MakeSubdividedHull(hull, default_hint, properties));

@@ -179,7 +179,7 @@ TEST(PairContactTest, ReducedPointsKeepACoinsFaceApartFromItsSideWall) {
 // solve did not see back into the next one. With two cells across the box (the default before),
 // the patch was two triangles and its moment's response to an approach was 17 % off K (and not
 // symmetric): the pyramid rocked apart after 45 steps. The default four cells give 5 %. A
-// cylinder's or a convex hull's flat face on the same corner: 0.2 % and 0.1 % at their defaults.
+// cylinder's or a convex hull's flat face on the same corner: 0.2 % and 0.6 % at their defaults.
 // The cylinder at hint 0.1 m (one cell across its 0.1 m face) gives 17 %, at 0.05 m 2 %; the hull mesher's
 // faces keep it within 5 % even at a hint of 0.4 m, so its case guards the mesher, not the hint.
 //
