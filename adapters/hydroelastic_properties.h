@@ -25,9 +25,10 @@ struct btHydroelasticProperties {
   // Hydroelastic modulus E (Pa) of p0 = E·e. Required (> 0) for COMPLIANT.
   btScalar m_hydroelasticModulus{btScalar(kDefaultHydroelasticModulus)};
   // Target edge length of the generated mesh (m). 0 picks 1/8 of the shape's smallest dimension
-  // (1/4 for a box or a convex hull, whose fields are exact on any mesh), but at least 1/16 of its largest, and
-  // coarsens a default mesh that would exceed the tet cap (adapters/shape_geometry.cc); 001
-  // §5.0.1: compliant meshes only need to follow the nominal shape.
+  // (1/4 for a box or a convex hull, whose fields are exact on any mesh), but at least 1/16 of its
+  // largest, and coarsens a default mesh that would exceed the tet cap
+  // (adapters/shape_geometry.cc); 001 §5.0.1: compliant meshes only need to follow the nominal
+  // shape.
   btScalar m_resolutionHint{0};
   // Hunt–Crossley dissipation d (s/m): p = p0·max(1 − d·vn, 0) (001 eq. 5.12).
   btScalar m_huntCrossleyDissipation{0};

@@ -325,8 +325,9 @@ ShapeGeometry MakeShapeGeometry(const btCollisionShape& shape, const btHydroelas
         // symmetric, the same at any resolution), but at two cells the solver's stiffness for
         // rocking about the wedge's diagonal was then half the true one and the pyramid flew apart
         // in 3 steps: a big polygon's own second moment of area is what a single point cannot
-        // carry, so the cure is smaller polygons. The price: BasicDemo's block at 60 Hz takes
-        // 632 M instructions for its benchmark's steps instead of 388 M (stock Bullet: 137 M).
+        // carry, so the cure is smaller polygons. The price, measured when the default went from
+        // two cells to four: BasicDemo's benchmark steps took 632 M instructions instead of 388 M
+        // (stock Bullet: 137 M).
         finish_volume(MakeBoundedVolume([&](double hint) { return MakeBoxVolumeMesh(size, hint); },
                                         ExactFieldDefaultHint(size.minCoeff(), size.maxCoeff()), properties));
       } else {
@@ -400,7 +401,6 @@ ShapeGeometry MakeShapeGeometry(const btCollisionShape& shape, const btHydroelas
       const TriangleSurfaceMesh hull = MakeConvexHull(points);
       Vector3 lo = hull.vertex(0), hi = lo;
       for (const Vector3& p : hull.vertices()) lo = lo.cwiseMin(p), hi = hi.cwiseMax(p);
-      const double default_hint = DefaultHint((hi - lo).minCoeff(), (hi - lo).maxCoeff());
       if (compliant) {
         // The gauge field is exact on any prism mesh, as the box's (a box-shaped hull at a quarter
         // of its side: 4,320 tets instead of 9,984 at an eighth, its wedge patch 0.6 % off the
@@ -410,7 +410,8 @@ ShapeGeometry MakeShapeGeometry(const btCollisionShape& shape, const btHydroelas
                                         ExactFieldDefaultHint((hi - lo).minCoeff(), (hi - lo).maxCoeff()), properties));
       } else {
         g.kind = ShapeGeometry::Kind::kRigidMesh;
-        g.rigid_mesh = std::make_shared<RigidMesh>(MakeSubdividedHull(hull, default_hint, properties));
+        g.rigid_mesh = std::make_shared<RigidMesh>(
+            MakeSubdividedHull(hull, DefaultHint((hi - lo).minCoeff(), (hi - lo).maxCoeff()), properties));
       }
       break;
     }
