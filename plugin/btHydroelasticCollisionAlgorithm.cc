@@ -103,10 +103,15 @@ void btHydroelasticCollisionAlgorithm::processCollision(const btCollisionObjectW
       const hydro::RigidTransform X_WS0_at = hydro::bullet::ToRigidTransform(X0);
       const hydro::RigidTransform X_WS1_at = hydro::bullet::ToRigidTransform(X1);
       hydro::RigidTransform carry;
-      if (reuse && max_points == m_state->kept_max_points &&
-          m_state->kept_surface.Reuse(g0.get(), X_WS0_at, g1.get(), X_WS1_at, &m_state->points, &carry)) {
+      using hydro::bullet::SurfaceReuseOutcome;
+      const SurfaceReuseOutcome outcome =
+          reuse && max_points == m_state->kept_max_points
+              ? m_state->kept_surface.Reuse(g0.get(), X_WS0_at, g1.get(), X_WS1_at, &m_state->points, &carry)
+              : SurfaceReuseOutcome::kNotReused;
+      if (outcome != SurfaceReuseOutcome::kNotReused) {
         m_state->CarryKeptSurface(carry);
         world.recordSurface(true);
+        if (outcome == SurfaceReuseOutcome::kReusedWhole) ReducePoints(max_points);
         return true;
       }
       m_state->kept_surface.Clear();

@@ -41,15 +41,17 @@ class btHydroelasticWorldState {
   // friction (hydro/point_reduction.h). 16 by default: averaging the slanted polygons between the
   // rim tets of two stacked boxes keeps a pile of stiff boxes at 60 Hz from pushing itself apart
   // (a 3×3×3 block of 0.2 m boxes at 1e8 Pa stays within free-fall speed with 16 points a patch,
-  // and is thrown apart at 17 m/s with whole patches). A sliding and spinning coin needs whole
-  // patches (0): with 16–64 merged points its ε is off by 10–45 %. Negative values are refused
-  // (false, through the error callback).
+  // and is thrown apart at 17 m/s with whole patches). A sliding and spinning coin needs more:
+  // with 64 points its ε is within 3 % (4 % as it stops spinning), with 16 off by up to 47 %
+  // (tests/plugin/coin_test.cc). Negative values are refused (false, through the error callback).
   bool setDefaultMaxPatchPoints(int maxPoints);
   int getDefaultMaxPatchPoints() const { return m_defaultMaxPatchPoints.load(std::memory_order_relaxed); }
 
   // On by default: a pair whose bodies have moved less relative to each other than a tolerance
   // since its contact surface was computed keeps that surface, its points' depths updated to first
-  // order (plugin/surface_reuse.h states the error bound). Off computes every surface anew.
+  // order (plugin/surface_reuse.h states the error bound). On a plane (btStaticPlaneShape) only the
+  // motion along its normal counts: a body sliding and spinning on the ground keeps its surface.
+  // Off computes every surface anew.
   void setSurfaceReuse(bool on) { m_surfaceReuse = on; }
   bool getSurfaceReuse() const { return m_surfaceReuse.load(std::memory_order_relaxed); }
 

@@ -45,6 +45,10 @@ double Reach(const ShapeGeometry& g) {
   return std::numeric_limits<double>::infinity();
 }
 
+bool IsHalfSpace(const ShapeGeometry& g) {
+  return g.kind == Kind::kCompliantHalfSpace || g.kind == Kind::kRigidHalfSpace;
+}
+
 }  // namespace
 
 void SurfaceReuse::Clear() {
@@ -83,16 +87,24 @@ void SurfaceReuse::Keep(const std::shared_ptr<const ShapeGeometry>& a, const Rig
   X_WSa_ = X_WSa;
   X_WSb_ = X_WSb;
   surface_ = surface;
-  CopyGrowing(&points_, reduced ? *reduced : points);
   carried_by_b_ = Reach(*b) < Reach(*a);
-  // Σ k·s and Σ k·p over the points each kept point stands for (the point itself, unreduced).
-  AssignGrowing(&sensitivity_, points_.size(), Vector3::Zero().eval());
-  AssignGrowing(&anchor_, points_.size(), Vector3::Zero().eval());
-  AssignGrowing(&weight_, points_.size(), 0.0);
+  half_space_ = IsHalfSpace(*a) ? 0 : IsHalfSpace(*b) ? 1 : -1;
+  if (half_space_ >= 0) {
+    const ShapeGeometry& h = half_space_ == 0 ? *a : *b;
+    nhat_H_W_ = ((half_space_ == 0 ? X_WSa : X_WSb) * h.X_SG).linear().col(2);  // G's z: the outward normal
+  }
+  CopyGrowing(&all_.points, points);
+  AssignGrowing(&all_.sensitivity, points.size(), Vector3::Zero().eval());
+  AssignGrowing(&all_.anchor, points.size(), Vector3::Zero().eval());
+  has_reduced_ = reduced != nullptr;
+  const size_t num_reduced = reduced ? reduced->size() : 0;
+  if (reduced) CopyGrowing(&reduced_.points, *reduced);
+  // Σ k·s and Σ k·p over the points each reduced point stands for.
+  AssignGrowing(&reduced_.sensitivity, num_reduced, Vector3::Zero().eval());
+  AssignGrowing(&reduced_.anchor, num_reduced, Vector3::Zero().eval());
+  AssignGrowing(&weight_, num_reduced, 0.0);
   for (size_t i = 0; i < points.size(); ++i) {
     const ContactPoint& point = points[i];
-    const int j = reduced ? (*merged_into)[i] : static_cast<int>(i);
-    if (j < 0) continue;
     // A point whose depth was bounded by the elements' overlap (hydro/depth_bound.h) moves with
     // that overlap, along the normal.
     Vector3 s;
@@ -106,30 +118,29 @@ void SurfaceReuse::Keep(const std::shared_ptr<const ShapeGeometry>& a, const Rig
       s = CalcDepthSensitivity(point.nhat_BA_W, point.g_Pa_per_m, compliant_A ? &grad_A : nullptr,
                                compliant_B ? &grad_B : nullptr);
     }
-    if (!reduced) {
-      sensitivity_[i] = s;
-      anchor_[i] = point.p_WC;
-      continue;
-    }
-    sensitivity_[j] += point.stiffness_N_per_m * s;
-    anchor_[j] += point.stiffness_N_per_m * point.p_WC;
+    all_.sensitivity[i] = s;
+    all_.anchor[i] = point.p_WC;
+    const int j = reduced ? (*merged_into)[i] : -1;
+    if (j < 0) continue;
+    reduced_.sensitivity[j] += point.stiffness_N_per_m * s;
+    reduced_.anchor[j] += point.stiffness_N_per_m * point.p_WC;
     weight_[j] += point.stiffness_N_per_m;
   }
-  if (reduced)
-    for (size_t j = 0; j < points_.size(); ++j) {
-      if (weight_[j] > 0) {
-        sensitivity_[j] /= weight_[j];
-        anchor_[j] /= weight_[j];
-      } else {
-        anchor_[j] = points_[j].p_WC;
-      }
+  for (size_t j = 0; j < num_reduced; ++j) {
+    if (weight_[j] > 0) {
+      reduced_.sensitivity[j] /= weight_[j];
+      reduced_.anchor[j] /= weight_[j];
+    } else {
+      reduced_.anchor[j] = reduced_.points[j].p_WC;
     }
+  }
   kept_ = true;
 }
 
-bool SurfaceReuse::Reuse(const ShapeGeometry* a, const RigidTransform& X_WSa, const ShapeGeometry* b,
-                         const RigidTransform& X_WSb, std::vector<ContactPoint>* points, RigidTransform* carry) const {
-  if (!kept_ || a != a_.get() || b != b_.get()) return false;
+SurfaceReuseOutcome SurfaceReuse::Reuse(const ShapeGeometry* a, const RigidTransform& X_WSa, const ShapeGeometry* b,
+                                        const RigidTransform& X_WSb, std::vector<ContactPoint>* points,
+                                        RigidTransform* carry) const {
+  if (!kept_ || a != a_.get() || b != b_.get()) return SurfaceReuseOutcome::kNotReused;
   // B's motion relative to A since the surface was computed, expressed at the kept poses: a point
   // of B at p then is at M·p now, seen from A. A point p = c + r of the patch moves by
   // (M·c − c) + (R − I)·r, at most |M·c − c| + ‖R − I‖₂·radius. For a rotation by θ,
@@ -138,21 +149,41 @@ bool SurfaceReuse::Reuse(const ShapeGeometry* a, const RigidTransform& X_WSa, co
   // rounding noise.
   const RigidTransform M = X_WSa_ * X_WSa.inverse() * X_WSb * X_WSb_.inverse();
   const double spin = (M.linear() - Matrix3::Identity()).norm() / std::sqrt(2.0);
-  const double moved = (M * centre_ - centre_).norm() + spin * radius_;
-  if (!(moved <= tolerance_m_)) return false;  // NaN: no
+  const bool barely_moved = (M * centre_ - centre_).norm() + spin * radius_ <= tolerance_m_;  // NaN: no
+  // Against a half-space H only the other body's displacement along n̂ relative to H counts: for
+  // the motion N of that body relative to H, at H's kept pose, a point p = c + r moves along n̂ by
+  // n̂·(N·c − c) + ((Rᵀ − I)·n̂)·r.
+  RigidTransform N = RigidTransform::Identity();
+  bool rests_on_half_space = false;
+  if (half_space_ >= 0) {
+    N = half_space_ == 0 ? M : M.inverse();
+    const Vector3 tilt = N.linear().transpose() * nhat_H_W_ - nhat_H_W_;
+    rests_on_half_space = std::abs(nhat_H_W_.dot(N * centre_ - centre_)) + tilt.norm() * radius_ <= tolerance_m_;
+  }
+  if (!barely_moved && !rests_on_half_space) return SurfaceReuseOutcome::kNotReused;
+  const bool whole = has_reduced_ && !barely_moved;
+  const Points& from = has_reduced_ && !whole ? reduced_ : all_;
   // The carrier's motion takes the kept surface to the present poses.
   *carry = carried_by_b_ ? RigidTransform(X_WSb * X_WSb_.inverse()) : RigidTransform(X_WSa * X_WSa_.inverse());
-  points->resize(points_.size());
-  for (size_t i = 0; i < points_.size(); ++i) {
-    const ContactPoint& kept = points_[i];
+  points->resize(from.points.size());
+  for (size_t i = 0; i < from.points.size(); ++i) {
+    const ContactPoint& kept = from.points[i];
     ContactPoint& point = (*points)[i];
     point = kept;
-    point.phi0_m = kept.phi0_m + sensitivity_[i].dot(M * anchor_[i] - anchor_[i]);
+    // δ: B's displacement relative to A at the point; against a half-space, its part along n̂
+    // (B's approach is A's retreat), exact under the slides and turns that leave H as it was.
+    const Vector3& anchor = from.anchor[i];
+    Vector3 delta;
+    if (half_space_ < 0)
+      delta = M * anchor - anchor;
+    else
+      delta = (half_space_ == 0 ? 1.0 : -1.0) * nhat_H_W_.dot(N * anchor - anchor) * nhat_H_W_;
+    point.phi0_m = kept.phi0_m + from.sensitivity[i].dot(delta);
     point.fn0_N = point.stiffness_N_per_m * std::max(-point.phi0_m, 0.0);
     point.p_WC = *carry * kept.p_WC;
     point.nhat_BA_W = carry->linear() * kept.nhat_BA_W;
   }
-  return true;
+  return whole ? SurfaceReuseOutcome::kReusedWhole : SurfaceReuseOutcome::kReused;
 }
 
 }  // namespace bullet

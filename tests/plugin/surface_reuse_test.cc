@@ -66,11 +66,19 @@ std::vector<ContactPoint> FreshPoints(const ShapeGeometry& a, const RigidTransfo
 
 using test::Pose;
 
-// SurfaceReuse::Reuse, with the kept surface carried as the plugin carries it when it is read.
+// SurfaceReuse::Reuse, with the kept surface carried as the plugin carries it when it is read, and
+// the points reduced to max_points anew when it gives them whole.
 bool Reuse(const SurfaceReuse& reuse, const ShapeGeometry* a, const RigidTransform& X_WA, const ShapeGeometry* b,
-           const RigidTransform& X_WB, ContactSurface* surface, std::vector<ContactPoint>* points) {
+           const RigidTransform& X_WB, ContactSurface* surface, std::vector<ContactPoint>* points, int max_points = 0) {
   RigidTransform carry;
-  if (!reuse.Reuse(a, X_WA, b, X_WB, points, &carry)) return false;
+  const SurfaceReuseOutcome outcome = reuse.Reuse(a, X_WA, b, X_WB, points, &carry);
+  if (outcome == SurfaceReuseOutcome::kNotReused) return false;
+  if (outcome == SurfaceReuseOutcome::kReusedWhole) {
+    EXPECT_GT(max_points, 0);
+    std::vector<ContactPoint> reduced;
+    ReduceContactPoints(*points, max_points, &reduced);
+    *points = reduced;
+  }
   *surface = reuse.surface();
   surface->TransformBy(carry);
   return true;
@@ -329,6 +337,118 @@ TEST(SurfaceReuseTest, MovedBeyondTheToleranceTheSurfaceIsComputedAnew) {
   EXPECT_FALSE(Reuse(reuse, other.get(), X_WA, b.get(), X_WB, &surface, &points));
   reuse.Clear();
   EXPECT_FALSE(Reuse(reuse, a.get(), X_WA, b.get(), X_WB, &surface, &points));
+}
+
+// A half-space is unchanged by slides along its face and turns about its normal: a body that slides
+// and spins on one keeps its surface, however far it goes, and the surface carried with it matches
+// the one computed there — while it neither sinks, rises nor tilts by more than the tolerance.
+// `body_is_a`: which of the two geometries is the body (the other is the half-space); the motion
+// is applied to the body, about its patch's centre.
+void CheckSlidAndTurnedOnAHalfSpace(const std::shared_ptr<const ShapeGeometry>& body, const RigidTransform& X_WBody,
+                                    const std::shared_ptr<const ShapeGeometry>& half_space, bool body_is_a,
+                                    const char* what) {
+  const RigidTransform X_WH = Pose(Vector3::Zero());
+  const auto& a = body_is_a ? body : half_space;
+  const auto& b = body_is_a ? half_space : body;
+  auto pose_of_a = [&](const RigidTransform& X_WBody_now) { return body_is_a ? X_WBody_now : X_WH; };
+  auto pose_of_b = [&](const RigidTransform& X_WBody_now) { return body_is_a ? X_WH : X_WBody_now; };
+  ContactSurface surface;
+  const std::vector<ContactPoint> kept = FreshPoints(*a, pose_of_a(X_WBody), *b, pose_of_b(X_WBody), &surface);
+  SurfaceReuse reuse;
+  reuse.Keep(a, pose_of_a(X_WBody), b, pose_of_b(X_WBody), surface, kept);
+  ASSERT_TRUE(reuse.has_surface());
+  const double tolerance = reuse.tolerance_m();
+  const Vector3 c(X_WBody.translation().x(), X_WBody.translation().y(), 0);  // under the body
+  double reach = 0;
+  for (const ContactPoint& point : kept) reach = std::max(reach, (point.p_WC - c).norm());
+  Errors errors;
+  for (const double turn : {0.3, 1.0, 2.5}) {
+    for (const double sink : {-0.8, 0.0, 0.8}) {
+      // Slid by 5 cm and turned about the vertical through c, sunk by a fraction of the tolerance.
+      const Vector3 slide(0.05 * std::cos(turn), -0.05 * std::sin(turn), -sink * tolerance);
+      const RigidTransform motion = Pose(c + slide, turn, Vector3::UnitZ()) * Pose(-c);
+      const RigidTransform X_WBody_moved = motion * X_WBody;
+      ContactSurface reused_surface, fresh_surface;
+      std::vector<ContactPoint> reused;
+      ASSERT_TRUE(
+          Reuse(reuse, a.get(), pose_of_a(X_WBody_moved), b.get(), pose_of_b(X_WBody_moved), &reused_surface, &reused))
+          << what << ", turn " << turn << ", sink " << sink;
+      EXPECT_EQ(reused.size(), kept.size());
+      const std::vector<ContactPoint> fresh =
+          FreshPoints(*a, pose_of_a(X_WBody_moved), *b, pose_of_b(X_WBody_moved), &fresh_surface);
+      const Vector3 c_moved = motion * c;
+      const PatchSummary r = Summarize(reused, c_moved), f = Summarize(fresh, c_moved);
+      errors.force = std::max(errors.force, std::abs(r.force - f.force) / f.force);
+      errors.moment = std::max(errors.moment, (r.moment - f.moment).norm() / (f.force * reach));
+      errors.stiffness = std::max(errors.stiffness, std::abs(r.stiffness - f.stiffness) / f.stiffness);
+    }
+  }
+  Report(what, errors, tolerance);
+  EXPECT_LT(errors.force, kForceBound) << what;
+  EXPECT_LT(errors.moment, kMomentBound) << what;
+  EXPECT_LT(errors.stiffness, kStiffnessBound) << what;
+  // Sunk, raised or tilted further than the tolerance, it is computed anew.
+  std::vector<ContactPoint> unused_points;
+  ContactSurface unused_surface;
+  const RigidTransform slid = Pose(Vector3(0.05, 0, 0)) * X_WBody;
+  for (const double sink : {-1.2, 1.2})
+    EXPECT_FALSE(Reuse(reuse, a.get(), pose_of_a(Pose(Vector3(0, 0, -sink * tolerance)) * slid), b.get(),
+                       pose_of_b(Pose(Vector3(0, 0, -sink * tolerance)) * slid), &unused_surface, &unused_points))
+        << what << ", sink " << sink;
+  const RigidTransform tilted =
+      Pose(slid.translation(), 1.2 * tolerance / reach, Vector3::UnitX()) * Pose(-slid.translation()) * slid;
+  EXPECT_FALSE(Reuse(reuse, a.get(), pose_of_a(tilted), b.get(), pose_of_b(tilted), &unused_surface, &unused_points))
+      << what << ", tilted";
+}
+
+TEST(SurfaceReuseTest, ABodySlidAndTurnedOnAHalfSpaceMatchesSurfacesComputedAnew) {
+  // 000 §V-A's coin, rigid, on a 1 GPa slab 1 cm thick, 0.1 µm deep (the body first).
+  const double R = 0.01213, half_thickness = 0.000875;
+  btCylinderShapeZ coin(btVector3(R, R, half_thickness));
+  btStaticPlaneShape plane(btVector3(0, 0, 1), 0);
+  btHydroelasticProperties rigid;
+  rigid.m_kind = btHydroelasticProperties::RIGID;
+  rigid.m_resolutionHint = R / 8;
+  btHydroelasticProperties slab = Soft(1e9);
+  slab.m_slabThickness = 0.01;
+  CheckSlidAndTurnedOnAHalfSpace(Geometry(coin, &rigid), Pose(Vector3(0.01, 0.02, half_thickness - 1e-7)),
+                                 Geometry(plane, &slab), true, "rigid coin on a compliant half-space");
+  // A compliant box at 1e8 Pa, slightly tilted, 10 µm into a rigid plane (the half-space first).
+  btBoxShape box(btVector3(0.1, 0.1, 0.1));
+  const btHydroelasticProperties soft = Soft(1e8);
+  const double tilt = 1e-4;
+  CheckSlidAndTurnedOnAHalfSpace(
+      Geometry(box, &soft),
+      Pose(Vector3(-0.02, 0.03, 0.1 * (std::cos(tilt) + std::sin(tilt)) - 1e-5), tilt, Vector3(1, 1, 0)),
+      Geometry(plane, nullptr), false, "compliant box on a rigid plane");
+}
+
+// A reduced patch slid along a half-space comes back whole, to be reduced anew: its reduced points,
+// fixed on the body, no longer stand for the patch's motion (see plugin/surface_reuse.h). Barely
+// moved, it stays reduced.
+TEST(SurfaceReuseTest, AReducedPatchSlidOnAHalfSpaceIsGivenBackWhole) {
+  btBoxShape box(btVector3(0.1, 0.1, 0.1));
+  btStaticPlaneShape plane(btVector3(0, 0, 1), 0);
+  const btHydroelasticProperties soft = Soft(1e8);
+  const auto a = Geometry(box, &soft), b = Geometry(plane, nullptr);
+  const RigidTransform X_WA = Pose(Vector3(0, 0, 0.1 - 1e-5)), X_WB = Pose(Vector3::Zero());
+  ContactSurface surface;
+  const std::vector<ContactPoint> all = FreshPoints(*a, X_WA, *b, X_WB, &surface);
+  std::vector<int> merged_into;
+  const std::vector<ContactPoint> reduced = Reduced(all, 16, &merged_into);
+  ASSERT_LT(reduced.size(), all.size());
+  SurfaceReuse reuse;
+  reuse.Keep(a, X_WA, b, X_WB, surface, all, &reduced, &merged_into);
+  std::vector<ContactPoint> points;
+  RigidTransform carry;
+  const double tolerance = reuse.tolerance_m();
+  EXPECT_EQ(reuse.Reuse(a.get(), Pose(Vector3(0.5 * tolerance, 0, 0)) * X_WA, b.get(), X_WB, &points, &carry),
+            SurfaceReuseOutcome::kReused);
+  EXPECT_EQ(points.size(), reduced.size());
+  EXPECT_EQ(reuse.Reuse(a.get(), Pose(Vector3(0.05, 0, 0)) * X_WA, b.get(), X_WB, &points, &carry),
+            SurfaceReuseOutcome::kReusedWhole);
+  EXPECT_EQ(points.size(), all.size());
+  EXPECT_NEAR(carry.translation().x(), 0.05, 1e-12);
 }
 
 // Bodies carried together (a box held in a gripper, two stacked boxes falling) keep their
