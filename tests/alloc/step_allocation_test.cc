@@ -172,6 +172,35 @@ TEST(StepAllocationTest, BasicDemosPileAtRestAllocatesNothing) {
   }
 }
 
+// 000 §V-A's coin, rigid, sliding and spinning on a 1 GPa slab (a tagged plane) at 1 ms steps,
+// reduced to 64 points: its surface is kept while it slides and turns, and each step's 676 points
+// are reduced anew (plugin/surface_reuse.h). After the first steps that path allocates nothing.
+TEST(StepAllocationTest, ACoinSlidingAndSpinningOnAPlaneAllocatesNothing) {
+  const double R = 0.01213;
+  btCylinderShapeZ coin(btVector3(R, R, 0.000875));
+  btStaticPlaneShape floor(btVector3(0, 0, 1), 0);
+  btHydroelasticProperties slab = Compliant(1e9, 0, 1.0);
+  slab.m_slabThickness = 0.01;
+  btHydroelasticProperties rigid = Compliant(1e9, R / 8, 1.0);
+  rigid.m_kind = btHydroelasticProperties::RIGID;
+  ScopedHydroelastic floor_tag(&floor, slab), coin_tag(&coin, rigid);
+  TestWorld world;
+  world.SetMaxPatchPoints(64);
+  world.AddBody(&floor, 0, btVector3(0, 0, 0))->setFriction(1.0);
+  btRigidBody* body = world.AddBody(&coin, 0.00567, btVector3(0, 0, 0.000875));
+  body->setFriction(0.2);
+  world.Step(10);
+  body->setLinearVelocity(btVector3(0.3, 0, 0));
+  body->setAngularVelocity(btVector3(0, 0, 30));
+  world.Step(10);
+  const btHydroelasticStats before = world.state().getStats();
+  EXPECT_EQ(AllocationsOver(&world, 100, 1e-3), 0);
+  const btHydroelasticStats after = world.state().getStats();
+  EXPECT_EQ(after.m_surfacesReused - before.m_surfacesReused, 100);  // kept while it slid
+  EXPECT_EQ(after.m_points - before.m_points, 100 * 64);             // and reduced each step
+  EXPECT_GT(body->getLinearVelocity().length(), 0.1);                // still sliding
+}
+
 INSTANTIATE_TEST_SUITE_P(ReuseAndPointBudget, StepAllocationTest,
                          ::testing::Combine(::testing::Bool(), ::testing::Values(0, 4, 16)),
                          [](const ::testing::TestParamInfo<std::tuple<bool, int>>& info) {
