@@ -28,6 +28,7 @@ namespace hydro {
 namespace urdf {
 namespace internal {
 struct Builder;
+class MultibodyBuild;
 }  // namespace internal
 
 struct BuildOptions {
@@ -72,6 +73,7 @@ class BuiltScene {
   friend std::unique_ptr<BuiltScene> BuildScene(const Scene&, btMultiBodyDynamicsWorld*, const BuildOptions&,
                                                 Diagnostics*);
   friend struct internal::Builder;
+  friend class internal::MultibodyBuild;
   friend std::unique_ptr<BuiltScene> LoadBulletWorldFile(const std::string&, btMultiBodyDynamicsWorld*,
                                                          const std::vector<struct ComplianceRule>&, bool, Diagnostics*);
   btMultiBodyDynamicsWorld* world_{nullptr};
