@@ -228,9 +228,24 @@ ContactProblemResult SolveContactProblem(double dt, const std::vector<ContactPro
   std::vector<double> gamma_n(contacts.size(), 0.0);
   rows.Gather(u, &local);
   for (size_t i = 0; i < contacts.size(); ++i) gamma_n[i] = impulse(i, contact_velocity(i, local), 0, nullptr).second;
-  // The gradient A(u − u*) − Σ Jᵀγ + Σ δt·k·Jᵀe, and Newton's matrix triplets.
-  auto gradient_of = [&](const Eigen::VectorXd& x, HessianAssembly* H_triplets) {
-    Eigen::VectorXd gradient = A * (x - u_star);
+  // Newton's vectors, sized once: none is allocated per iteration. (Eigen's SimplicialLDLT still
+  // allocates its permuted copy of the matrix in each factorization.)
+  struct Workspace {
+    Eigen::VectorXd difference, momentum, gradient, negative_gradient, step, A_step;
+  } work;
+  for (Eigen::VectorXd* v :
+       {&work.difference, &work.momentum, &work.gradient, &work.negative_gradient, &work.step, &work.A_step})
+    v->resize(num_unknowns);
+  // A(x − u*), into work.momentum.
+  auto momentum_of = [&](const Eigen::VectorXd& x) -> const Eigen::VectorXd& {
+    work.difference = x - u_star;
+    work.momentum.noalias() = A * work.difference;
+    return work.momentum;
+  };
+  // The gradient A(u − u*) − Σ Jᵀγ + Σ δt·k·Jᵀe into work.gradient, and Newton's matrix triplets.
+  auto gradient_of = [&](const Eigen::VectorXd& x, HessianAssembly* H_triplets) -> const Eigen::VectorXd& {
+    Eigen::VectorXd& gradient = work.gradient;
+    gradient = momentum_of(x);
     rows.Gather(x, &local);
     rows.ClearSums(H_triplets != nullptr);
     for (size_t k = 0; k < springs.size(); ++k) {
@@ -265,8 +280,10 @@ ContactProblemResult SolveContactProblem(double dt, const std::vector<ContactPro
   // solution: with stiff contacts their differences drown in round-off.)
   StepFactorization solver;
   HessianAssembly hessian;
-  // The line search's scratch, kept across iterations: constraint velocities at u and along the step.
+  // The line search's scratch, kept across iterations: constraint velocities (and the targets'
+  // speeds) at u and along the step.
   std::vector<Vector3> vc0(contacts.size()), dvc(contacts.size()), v0(springs.size()), dv(springs.size());
+  std::vector<double> s0(targets.size()), ds(targets.size());
   std::vector<Eigen::VectorXd> step_local;
   bool analyzed = false;
   // SAP's stopping rule (Castro et al. 2022, used with εr = 1e-6 by 002 §VII): the momentum
@@ -274,7 +291,7 @@ ContactProblemResult SolveContactProblem(double dt, const std::vector<ContactPro
   // larger of the scaled momentum change A(u − u*) and the scaled constraint impulses Jᵀγ.
   const Eigen::VectorXd D = A.diagonal().cwiseMax(std::numeric_limits<double>::min()).cwiseSqrt().cwiseInverse();
   auto balanced = [&](const Eigen::VectorXd& gradient) {
-    const Eigen::VectorXd momentum = A * (u - u_star);
+    const Eigen::VectorXd& momentum = momentum_of(u);
     const double scale = std::max(D.cwiseProduct(momentum).norm(), D.cwiseProduct(momentum - gradient).norm());
     return D.cwiseProduct(gradient).norm() <= kAbsoluteTolerance + kRelativeTolerance * scale;
   };
@@ -288,9 +305,9 @@ ContactProblemResult SolveContactProblem(double dt, const std::vector<ContactPro
     bool reuse = start_with_last_matrix && factored && num_unknowns >= options.reuse_factorization_from_unknowns;
     double previous_residual = std::numeric_limits<double>::infinity();
     for (int iteration = 0; iteration < max_iterations; ++iteration) {
-      Eigen::VectorXd gradient;
+      const Eigen::VectorXd& gradient = work.gradient;
       if (reuse) {
-        gradient = gradient_of(u, nullptr);
+        gradient_of(u, nullptr);
         const double residual = D.cwiseProduct(gradient).norm();
         if (!balanced(gradient) && residual > 0.5 * previous_residual) reuse = false;
         previous_residual = residual;
@@ -299,7 +316,7 @@ ContactProblemResult SolveContactProblem(double dt, const std::vector<ContactPro
         hessian.Begin();
         for (const Eigen::Triplet<double>& t : A_triplets)
           if (t.row() >= t.col()) hessian.Add(t.row(), t.col(), t.value());
-        gradient = gradient_of(u, &hessian);
+        gradient_of(u, &hessian);
       }
       if (balanced(gradient)) return true;
       ++result.iterations;
@@ -311,12 +328,16 @@ ContactProblemResult SolveContactProblem(double dt, const std::vector<ContactPro
         factored = true;
         ++result.factorizations;
       }
-      const Eigen::VectorXd step = solver.solve(-gradient);
+      work.negative_gradient = -gradient;
+      Eigen::VectorXd& step = work.step;
+      step = solver.solve(work.negative_gradient);
       const double slope0 = gradient.dot(step);
       if (!(slope0 < 0)) return true;  // no descent left: stationary to round-off
       // Every constraint's velocity is affine in α, so the slope along the step costs O(constraints):
       // d·A(u + αd − u*) − Σ γᵢ(vcᵢ + α·Δvcᵢ)·Δvcᵢ + Σ kₖ·(eₖ + α·Δeₖ)·Δeₖ − Σ λₖ(sₖ + α·Δsₖ)·Δsₖ.
-      const double d_r0 = step.dot(A * (u - u_star)), d_Ad = step.dot(A * step);
+      const double d_r0 = step.dot(momentum_of(u));
+      work.A_step.noalias() = A * step;
+      const double d_Ad = step.dot(work.A_step);
       rows.Gather(u, &local);
       rows.Gather(step, &step_local);
       for (size_t i = 0; i < contacts.size(); ++i) {
@@ -327,7 +348,6 @@ ContactProblemResult SolveContactProblem(double dt, const std::vector<ContactPro
         v0[k] = spring_velocity(k, local);
         dv[k] = rows.Times(spring_row + static_cast<int>(k), step_local);
       }
-      std::vector<double> s0(targets.size()), ds(targets.size());
       for (size_t k = 0; k < targets.size(); ++k) s0[k] = target_speed(k, u), ds[k] = target_speed(k, step);
       auto slope = [&](double a) {
         double s = d_r0 + a * d_Ad;
