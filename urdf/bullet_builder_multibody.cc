@@ -9,6 +9,7 @@
 #include <map>
 
 #include "adapters/bullet_conversions.h"
+#include "hydro/check.h"
 #include "urdf/bullet_builder_internal.h"
 
 namespace hydro {
@@ -42,6 +43,7 @@ class MultibodyBuild {
     int num_roots = 0;
     for (int l : order_)
       num_roots += parent_joint_[l] < 0 || (world_joint && model_.joints[parent_joint_[l]].parent == "world");
+    // (CheckJointTree lets SDF models have several roots; a multibody has one base.)
     if (num_roots > 1 && !world_joint) {
       b_.Error(model_.where, "model '" + model_.name + "': more than one root link; joint them or use separate models");
       return false;
@@ -59,15 +61,10 @@ class MultibodyBuild {
     fixed_ = base_is_world_ || model_.fixed_base || !(base_mass_ > 0);
     for (int l : order_)
       if (base_is_world_ || l != root_) links_.push_back(l);
-    for (int l : links_) {
-      const Joint& joint = model_.joints[parent_joint_[l]];
-      if (joint.type == JointType::kFloating) {
-        b_.Error(joint.where, "joint '" + joint.name +
-                                  "': a floating joint inside a multibody is not supported; use rigid bodies (--rigid) "
-                                  "or make the child a separate model");
-        return false;
-      }
-    }
+    // AddModel split the model at its floating joints.
+    for (int l : links_)
+      HYDRO_DEMAND(model_.joints[parent_joint_[l]].type != JointType::kFloating,
+                   "joint '" + model_.joints[parent_joint_[l]].name + "' is floating inside a multibody");
     return true;
   }
 

@@ -243,6 +243,76 @@ TEST(BulletBuilderTest, UnsupportedCombinationsAreReported) {
   EXPECT_EQ(world.world->getNumCollisionObjects(), 0);
 }
 
+// A build stops at the first model with an error, reports it with its place, and takes out of the
+// world all it had added, the models before included: here a pendulum multibody built first, then
+// a link that would move on its joint with no mass at all.
+TEST(BulletBuilderTest, AFailedBuildReportsItsErrorAndLeavesNothingInTheWorld) {
+  const Scene scene = MustRead(R"(<sdf version="1.9"><world name="w">
+    <model name="pendulum"><link name="base"/>
+      <joint name="pivot" type="revolute"><parent>world</parent><child>arm</child><axis><xyz>1 0 0</xyz></axis></joint>
+      <link name="arm"><inertial><mass>1</mass></inertial>
+        <collision name="c"><geometry><box><size>0.1 0.1 0.5</size></box></geometry></collision></link>
+      <joint name="weld" type="fixed"><parent>world</parent><child>base</child></joint></model>
+    <model name="broken"><link name="root"><inertial><mass>1</mass></inertial></link>
+      <joint name="slide" type="prismatic"><parent>root</parent><child>tip</child><axis><xyz>1 0 0</xyz></axis></joint>
+      <link name="tip"><inertial><mass>0</mass></inertial>
+        <collision name="c"><geometry><sphere><radius>0.1</radius></sphere></geometry></collision></link>
+    </model></world></sdf>)",
+                               "two_models.sdf");
+  World world;
+  Diagnostics d;
+  EXPECT_FALSE(BuildScene(scene, world.world.get(), BuildOptions{}, &d));
+  EXPECT_EQ(d.num_errors(), 1) << d.ToString();
+  EXPECT_NE(d.FirstError().find("two_models.sdf:9: error: link 'broken::tip' moves on joint 'slide' but has no mass"),
+            std::string::npos)
+      << d.ToString();
+  EXPECT_EQ(world.world->getNumCollisionObjects(), 0);
+  EXPECT_EQ(world.world->getNumMultibodies(), 0);
+  EXPECT_EQ(world.world->getNumMultiBodyConstraints(), 0);
+  // Without the broken model the same pendulum builds.
+  Scene good = scene;
+  good.models.pop_back();
+  Diagnostics fine;
+  auto built = BuildScene(good, world.world.get(), BuildOptions{}, &fine);
+  ASSERT_TRUE(built) << fine.ToString();
+  EXPECT_EQ(world.world->getNumMultibodies(), 1);
+}
+
+// An SDF model may leave several links unjointed (each its own body with --rigid), but a
+// multibody has one base: the builder says so at the model's line.
+TEST(BulletBuilderTest, AnSdfModelWithTwoRootsIsNotOneMultibody) {
+  const Scene scene = MustRead(R"(<sdf version="1.9">
+    <model name="pair"><link name="a"><inertial><mass>1</mass></inertial></link>
+      <link name="b"><inertial><mass>1</mass></inertial></link>
+      <joint name="j" type="revolute"><parent>a</parent><child>c</child><axis><xyz>1 0 0</xyz></axis></joint>
+      <link name="c"><inertial><mass>1</mass></inertial></link></model></sdf>)",
+                               "pair.sdf");
+  World world;
+  Diagnostics d;
+  EXPECT_FALSE(BuildScene(scene, world.world.get(), BuildOptions{}, &d));
+  EXPECT_NE(d.FirstError().find("pair.sdf:2: error: model 'pair': more than one root link"), std::string::npos)
+      << d.ToString();
+  EXPECT_EQ(world.world->getNumMultibodies(), 0);
+  BuildOptions rigid;
+  rigid.multibody = false;
+  Diagnostics fine;
+  auto built = BuildScene(scene, world.world.get(), rigid, &fine);
+  ASSERT_TRUE(built) << fine.ToString();
+  EXPECT_NE(built->Find("pair::b"), nullptr);
+}
+
+// A build fails on its own errors only: diagnostics that already hold one (from reading another
+// file, say) do not stop a good scene from building.
+TEST(BulletBuilderTest, EarlierErrorsInTheDiagnosticsDoNotFailABuild) {
+  const Scene scene = MustRead(kPendulumUrdf, "pendulum.urdf");
+  World world;
+  Diagnostics d;
+  d.Error("earlier.urdf", 3, "an earlier problem");
+  auto built = BuildScene(scene, world.world.get(), BuildOptions{}, &d);
+  EXPECT_TRUE(built) << d.ToString();
+  EXPECT_EQ(d.num_errors(), 1);
+}
+
 }  // namespace
 }  // namespace urdf
 }  // namespace hydro
