@@ -20,7 +20,7 @@ int main() {
     RigidTransform X_WBall = RigidTransform::Identity();
     X_WBall.translation() = Vector3(0.0, 0.0, 0.05 + radius - depth);
     ContactSurface surface;
-    ComputeContactSurface(ball, X_WBall, box, RigidTransform::Identity(), &surface);
+    CalcContactSurface(ball, X_WBall, box, RigidTransform::Identity(), &surface);
 
     const Vector3 force = surface.CalcElasticForceOnA();
     const double exact = M_PI / 3.0 * modulus * depth * depth * (3.0 - 2.0 * depth / radius);

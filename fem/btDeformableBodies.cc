@@ -275,7 +275,7 @@ void btDeformableBodies::Step(btScalar dt) {
   std::vector<Box> bounds;
   for (Entry& entry : m_bodies) {
     hydro::fem::FemBody& body = *entry.body;
-    free_motions.push_back(body.ComputeFreeMotion(dt, gravity));
+    free_motions.push_back(body.CalcFreeMotion(dt, gravity));
     const FreeMotion& free_motion = free_motions.back();
     m_timings.assembly += body.last_step_timings().assembly_s;
     m_timings.factorization += body.last_step_timings().factorization_s + body.last_step_timings().solve_s;

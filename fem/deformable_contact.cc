@@ -105,7 +105,7 @@ std::vector<DeformableContactPoint> FindContactsWith(const FemBody& body, const 
                                                      const Other& other, const RigidTransform& X_WO, double friction,
                                                      Representation representation, bool other_is_rigid) {
   ContactSurface surface;
-  ComputeContactSurface(deformed, RigidTransform::Identity(), other, X_WO, &surface);
+  CalcContactSurface(deformed, RigidTransform::Identity(), other, X_WO, &surface);
   return ToPoints(body, surface, friction, representation, other_is_rigid);
 }
 
@@ -150,7 +150,7 @@ std::vector<DeformablePairContactPoint> FindContacts(const FemBody& A, const Com
                                                      const FemBody& B, const CompliantMesh& deformed_B, double friction,
                                                      Representation representation) {
   ContactSurface surface;
-  ComputeContactSurface(deformed_A, RigidTransform::Identity(), deformed_B, RigidTransform::Identity(), &surface);
+  CalcContactSurface(deformed_A, RigidTransform::Identity(), deformed_B, RigidTransform::Identity(), &surface);
   const std::vector<ContactPoint> points = PointsOf(surface, representation);
   std::vector<DeformablePairContactPoint> out;
   out.reserve(points.size());
@@ -233,7 +233,7 @@ ContactSolveReport FemBody::StepWithContacts(double dt, const Vector3& gravity,
     if (a.rigid < 0 || a.rigid >= num_rigid || a.vertex < 0 || a.vertex >= num_vertices() || !(a.stiffness_N_per_m > 0))
       throw InvalidInput("deformable '" + name_ +
                          "': an attachment names a missing vertex or body, or has no stiffness");
-  const FreeMotion free_motion = ComputeFreeMotion(dt, gravity);
+  const FreeMotion free_motion = CalcFreeMotion(dt, gravity);
   // Block 0 is this body (its free DoFs), blocks 1… the rigid participants.
   std::vector<ContactProblemBlock> blocks{MakeFemBlock(free_motion)};
   for (const RigidParticipant& body : rigid ? *rigid : std::vector<RigidParticipant>{})

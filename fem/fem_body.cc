@@ -242,7 +242,7 @@ Eigen::SparseMatrix<double> FemBody::StepMatrix(double dt, double theta) const {
   return FreeBlock(A_triplets, index, num_free);
 }
 
-FreeMotion FemBody::ComputeFreeMotion(double dt, const Vector3& gravity, double theta) {
+FreeMotion FemBody::CalcFreeMotion(double dt, const Vector3& gravity, double theta) {
   if (material_.model == MaterialModel::kNeoHookean) {
     if (theta != 1)
       throw InvalidInput("deformable '" + name_ + "': the Neo-Hookean model steps with backward Euler (θ = 1)");
@@ -332,7 +332,7 @@ void FemBody::Step(double dt, const Vector3& gravity, double theta) {
     v_ = free_motion.v_star;
     return;
   }
-  const FreeMotion free_motion = ComputeFreeMotion(dt, gravity, theta);
+  const FreeMotion free_motion = CalcFreeMotion(dt, gravity, theta);
   q_ += dt * ((1 - theta) * v_ + theta * free_motion.v_star);
   v_ = free_motion.v_star;
 }

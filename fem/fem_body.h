@@ -101,7 +101,7 @@ class FemBody {
   // updates the rotations; Neo-Hookean: Newton's solve, with A its matrix at the solution), then
   // the step's end velocities of the free DoFs, from the contact problem: v = v⁺ there (0 at
   // fixed DoFs), q += δt·v.
-  FreeMotion ComputeFreeMotion(double dt, const Vector3& gravity, double theta = 1.0);
+  FreeMotion CalcFreeMotion(double dt, const Vector3& gravity, double theta = 1.0);
   void CommitStep(double dt, const FreeMotion& free_motion, const Eigen::VectorXd& v_free);
   // Newton iterations of the last Neo-Hookean step, and whether it met its tolerance.
   int last_newton_iterations() const { return newton_iterations_; }

@@ -19,26 +19,26 @@ constexpr double kMaxNormalGradientAngle = 5.0 * M_PI / 8.0;
 
 // Compliant mesh A vs rigid triangle mesh B: each rigid triangle clipped by each overlapping tet;
 // pressure from the tet's linear field (001 §5.0.2 "Rigid-compliant contacts").
-void ComputeContactSurface(const CompliantMesh& A, const RigidTransform& X_WA, const RigidMesh& B,
-                           const RigidTransform& X_WB, ContactSurface* surface);
+void CalcContactSurface(const CompliantMesh& A, const RigidTransform& X_WA, const RigidMesh& B,
+                        const RigidTransform& X_WB, ContactSurface* surface);
 
 // Compliant mesh A vs rigid half-space B: each tet sliced by B's boundary plane.
-void ComputeContactSurface(const CompliantMesh& A, const RigidTransform& X_WA, const RigidHalfSpace& B,
-                           const RigidTransform& X_WB, ContactSurface* surface);
+void CalcContactSurface(const CompliantMesh& A, const RigidTransform& X_WA, const RigidHalfSpace& B,
+                        const RigidTransform& X_WB, ContactSurface* surface);
 
 // Compliant half-space A vs rigid mesh B: the rigid triangles below A's plane, p0 = E·depth/H.
-void ComputeContactSurface(const CompliantHalfSpace& A, const RigidTransform& X_WA, const RigidMesh& B,
-                           const RigidTransform& X_WB, ContactSurface* surface);
+void CalcContactSurface(const CompliantHalfSpace& A, const RigidTransform& X_WA, const RigidMesh& B,
+                        const RigidTransform& X_WB, ContactSurface* surface);
 
 // Compliant mesh A vs compliant mesh B: per overlapping tet pair, the plane where the two linear
 // fields are equal (004 App. X-B, eq. 16), sliced by tet A and clipped by tet B, with the
 // duplicate-clip rule of 001 §5.0.2.
-void ComputeContactSurface(const CompliantMesh& A, const RigidTransform& X_WA, const CompliantMesh& B,
-                           const RigidTransform& X_WB, ContactSurface* surface);
+void CalcContactSurface(const CompliantMesh& A, const RigidTransform& X_WA, const CompliantMesh& B,
+                        const RigidTransform& X_WB, ContactSurface* surface);
 
 // Compliant mesh A vs compliant half-space B: as compliant–compliant with B's field linear
 // everywhere below its plane.
-void ComputeContactSurface(const CompliantMesh& A, const RigidTransform& X_WA, const CompliantHalfSpace& B,
-                           const RigidTransform& X_WB, ContactSurface* surface);
+void CalcContactSurface(const CompliantMesh& A, const RigidTransform& X_WA, const CompliantHalfSpace& B,
+                        const RigidTransform& X_WB, ContactSurface* surface);
 
 }  // namespace hydro

@@ -47,8 +47,8 @@ bool PlaneMissesTet(const Vector3& g, double c, const VolumeMesh& mesh, int tet)
 
 }  // namespace
 
-void ComputeContactSurface(const CompliantMesh& A, const RigidTransform& X_WA, const CompliantMesh& B,
-                           const RigidTransform& X_WB, ContactSurface* surface) {
+void CalcContactSurface(const CompliantMesh& A, const RigidTransform& X_WA, const CompliantMesh& B,
+                        const RigidTransform& X_WB, ContactSurface* surface) {
   CheckPose(X_WA, "pose of compliant mesh A (X_WA)");
   CheckPose(X_WB, "pose of compliant mesh B (X_WB)");
   surface->Clear();
@@ -107,8 +107,8 @@ void ComputeContactSurface(const CompliantMesh& A, const RigidTransform& X_WA, c
       /*cull_by_value_range=*/true);
 }
 
-void ComputeContactSurface(const CompliantMesh& A, const RigidTransform& X_WA, const CompliantHalfSpace& B,
-                           const RigidTransform& X_WB, ContactSurface* surface) {
+void CalcContactSurface(const CompliantMesh& A, const RigidTransform& X_WA, const CompliantHalfSpace& B,
+                        const RigidTransform& X_WB, ContactSurface* surface) {
   CheckPose(X_WA, "pose of the compliant mesh (X_WA)");
   CheckPose(X_WB, "pose of the compliant half-space (X_WB)");
   surface->Clear();

@@ -17,8 +17,8 @@ namespace {
 constexpr double kInfinity = std::numeric_limits<double>::infinity();
 }  // namespace
 
-void ComputeContactSurface(const CompliantMesh& A, const RigidTransform& X_WA, const RigidMesh& B,
-                           const RigidTransform& X_WB, ContactSurface* surface) {
+void CalcContactSurface(const CompliantMesh& A, const RigidTransform& X_WA, const RigidMesh& B,
+                        const RigidTransform& X_WB, ContactSurface* surface) {
   CheckPose(X_WA, "pose of the compliant mesh (X_WA)");
   CheckPose(X_WB, "pose of the rigid mesh (X_WB)");
   surface->Clear();
@@ -49,8 +49,8 @@ void ComputeContactSurface(const CompliantMesh& A, const RigidTransform& X_WA, c
   });
 }
 
-void ComputeContactSurface(const CompliantMesh& A, const RigidTransform& X_WA, const RigidHalfSpace&,
-                           const RigidTransform& X_WB, ContactSurface* surface) {
+void CalcContactSurface(const CompliantMesh& A, const RigidTransform& X_WA, const RigidHalfSpace&,
+                        const RigidTransform& X_WB, ContactSurface* surface) {
   CheckPose(X_WA, "pose of the compliant mesh (X_WA)");
   CheckPose(X_WB, "pose of the rigid half-space (X_WB)");
   surface->Clear();
@@ -70,8 +70,8 @@ void ComputeContactSurface(const CompliantMesh& A, const RigidTransform& X_WA, c
   });
 }
 
-void ComputeContactSurface(const CompliantHalfSpace& A, const RigidTransform& X_WA, const RigidMesh& B,
-                           const RigidTransform& X_WB, ContactSurface* surface) {
+void CalcContactSurface(const CompliantHalfSpace& A, const RigidTransform& X_WA, const RigidMesh& B,
+                        const RigidTransform& X_WB, ContactSurface* surface) {
   CheckPose(X_WA, "pose of the compliant half-space (X_WA)");
   CheckPose(X_WB, "pose of the rigid mesh (X_WB)");
   surface->Clear();

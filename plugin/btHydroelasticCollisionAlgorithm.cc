@@ -117,7 +117,7 @@ void btHydroelasticCollisionAlgorithm::processCollision(const btCollisionObjectW
       m_state->kept_surface.Clear();
       hydro::ContactSurface* surface = m_state->MutableSurface();
       // A non-finite or sheared pose (kInvalidPose) leaves the surface empty: no contact this step.
-      if (hydro::bullet::ComputePairSurface(*g0, X_WS0_at, *g1, X_WS1_at, surface) ==
+      if (hydro::bullet::CalcPairSurface(*g0, X_WS0_at, *g1, X_WS1_at, surface) ==
           hydro::bullet::PairSurfaceOutcome::kNoPressureField)
         return false;
       hydro::MakeContactPoints(*surface, &m_state->points);
@@ -180,7 +180,7 @@ void btHydroelasticCollisionAlgorithm::processCollision(const btCollisionObjectW
     }
     m_state->pressed_in_ahead = false;
     if (apart) {
-      patch = true;  // a supported pair with a compliant side, as ComputePairSurface would say
+      patch = true;  // a supported pair with a compliant side, as CalcPairSurface would say
       m_state->MutableSurface()->Clear();
       m_state->points.clear();
       m_state->kept_surface.Clear();

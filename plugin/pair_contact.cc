@@ -19,16 +19,16 @@ bool CompliantFirst(const ShapeGeometry& c, const RigidTransform& X_WC, const Sh
     const CompliantMesh& mesh = *c.compliant_mesh;
     switch (o.kind) {
       case Kind::kCompliantMesh:
-        ComputeContactSurface(mesh, X_WC, *o.compliant_mesh, X_WO, surface);
+        CalcContactSurface(mesh, X_WC, *o.compliant_mesh, X_WO, surface);
         return true;
       case Kind::kCompliantHalfSpace:
-        ComputeContactSurface(mesh, X_WC, *o.compliant_half_space, X_WO, surface);
+        CalcContactSurface(mesh, X_WC, *o.compliant_half_space, X_WO, surface);
         return true;
       case Kind::kRigidMesh:
-        ComputeContactSurface(mesh, X_WC, *o.rigid_mesh, X_WO, surface);
+        CalcContactSurface(mesh, X_WC, *o.rigid_mesh, X_WO, surface);
         return true;
       case Kind::kRigidHalfSpace:
-        ComputeContactSurface(mesh, X_WC, RigidHalfSpace{}, X_WO, surface);
+        CalcContactSurface(mesh, X_WC, RigidHalfSpace{}, X_WO, surface);
         return true;
       default:
         return false;
@@ -36,11 +36,11 @@ bool CompliantFirst(const ShapeGeometry& c, const RigidTransform& X_WC, const Sh
   }
   if (c.kind == Kind::kCompliantHalfSpace) {
     if (o.kind == Kind::kRigidMesh) {
-      ComputeContactSurface(*c.compliant_half_space, X_WC, *o.rigid_mesh, X_WO, surface);
+      CalcContactSurface(*c.compliant_half_space, X_WC, *o.rigid_mesh, X_WO, surface);
       return true;
     }
     if (o.kind == Kind::kCompliantMesh) {
-      ComputeContactSurface(*o.compliant_mesh, X_WO, *c.compliant_half_space, X_WC, surface);
+      CalcContactSurface(*o.compliant_mesh, X_WO, *c.compliant_half_space, X_WC, surface);
       surface->SwapAB();
       return true;
     }
@@ -50,8 +50,8 @@ bool CompliantFirst(const ShapeGeometry& c, const RigidTransform& X_WC, const Sh
 
 }  // namespace
 
-PairSurfaceOutcome ComputePairSurface(const ShapeGeometry& a, const RigidTransform& X_WSa, const ShapeGeometry& b,
-                                      const RigidTransform& X_WSb, ContactSurface* surface) {
+PairSurfaceOutcome CalcPairSurface(const ShapeGeometry& a, const RigidTransform& X_WSa, const ShapeGeometry& b,
+                                   const RigidTransform& X_WSb, ContactSurface* surface) {
   surface->Clear();
   const RigidTransform X_WA = X_WSa * a.X_SG;
   const RigidTransform X_WB = X_WSb * b.X_SG;

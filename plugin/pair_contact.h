@@ -10,7 +10,7 @@
 namespace hydro {
 namespace bullet {
 
-// What ComputePairSurface found.
+// What CalcPairSurface found.
 enum class PairSurfaceOutcome {
   kComputed,         // *surface is the pair's contact surface (empty when they do not touch)
   kNoPressureField,  // rigid–rigid, half-space–half-space or an unsupported kind: Bullet's contact
@@ -19,8 +19,8 @@ enum class PairSurfaceOutcome {
 
 // Computes the contact surface between geometry a (shape frame posed at X_WSa) and b, with the
 // normal out of b into a. *surface is left empty unless the outcome is kComputed.
-PairSurfaceOutcome ComputePairSurface(const ShapeGeometry& a, const RigidTransform& X_WSa, const ShapeGeometry& b,
-                                      const RigidTransform& X_WSb, ContactSurface* surface);
+PairSurfaceOutcome CalcPairSurface(const ShapeGeometry& a, const RigidTransform& X_WSa, const ShapeGeometry& b,
+                                   const RigidTransform& X_WSb, ContactSurface* surface);
 
 // How much deeper than now a speculative patch may be taken (m): a quarter of the smallest
 // compliant field's reach (its mesh's smallest bounding half-size, or a slab's thickness); +∞ when
@@ -56,7 +56,7 @@ int CalcGapsAlongAxes(const ShapeGeometry& a, const RigidTransform& X_WSa, const
 double CalcExtentRadius(const ShapeGeometry& g);
 
 // Bounds each point's depth φ0 by how far its two elements overlap along its normal
-// (hydro/depth_bound.h), for points made from a surface ComputePairSurface gave for these poses.
+// (hydro/depth_bound.h), for points made from a surface CalcPairSurface gave for these poses.
 // A rigid side's element lies in the polygon's plane; against a compliant half-space the bound is
 // the other body's depth below its face over n̂·ν̂ (none between two half-spaces). Called again
 // at the present poses for points mapped back from poses ahead (not against a rigid shape).

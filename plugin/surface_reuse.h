@@ -63,7 +63,7 @@ class SurfaceReuse {
   void Clear();
 
   // Keeps the surface and points computed for geometry a posed at X_WSa and b at X_WSb
-  // (ComputePairSurface, MakeContactPoints, BoundPointDepths). An empty surface is not kept: the
+  // (CalcPairSurface, MakeContactPoints, BoundPointDepths). An empty surface is not kept: the
   // slightest approach may give it polygons. When the solver takes the points reduced
   // (hydro/point_reduction.h), `reduced` and `merged_into` are ReduceContactPoints' output for
   // `points`: the reduced points are kept, each moving its φ0 by its points' stiffness-weighted

@@ -16,7 +16,7 @@ void Run(benchmark::State& state, const GeometryA& a, const RigidTransform& X_WA
          const RigidTransform& X_WB, int elements) {
   ContactSurface surface;
   for (auto _ : state) {
-    ComputeContactSurface(a, X_WA, b, X_WB, &surface);
+    CalcContactSurface(a, X_WA, b, X_WB, &surface);
     benchmark::DoNotOptimize(surface.polygons().data());
   }
   const double polygons = surface.num_polygons();

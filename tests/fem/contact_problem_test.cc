@@ -29,7 +29,7 @@ struct SlidingBlock {
     X.translation() = Vector3(0, 0, -0.003);  // 3 mm into the floor
     body->SetRigidState(X, Vector3(0.3, 0.1, -0.2), Vector3(0, 0, 1.5));
     const double dt = 0.01;
-    free_motion = body->ComputeFreeMotion(dt, Vector3(0, 0, -9.81));
+    free_motion = body->CalcFreeMotion(dt, Vector3(0, 0, -9.81));
     ContactProblemBlock fem_block;
     fem_block.A = free_motion.A;
     if (reduce) fem_block.factorization = free_motion.factorization;

@@ -34,13 +34,13 @@ TEST(ElementAssemblyTest, StepMatrixMatchesTheTripletSum) {
     }
     body.SetState(q, v);
     const double dt = 0.01, theta = 0.75;
-    const FreeMotion free_motion = body.ComputeFreeMotion(dt, Vector3(0, 0, -9.81), theta);
+    const FreeMotion free_motion = body.CalcFreeMotion(dt, Vector3(0, 0, -9.81), theta);
     const Eigen::SparseMatrix<double> reference = body.StepMatrix(dt, theta);  // same rotations
     const double scale = Eigen::MatrixXd(reference).cwiseAbs().maxCoeff();
     EXPECT_LT(LargestDifference(free_motion.A, reference), 1e-12 * scale);
     // A new fixed vertex: a smaller pattern, assembled afresh.
     body.FixVertex(body.num_vertices() - 1);
-    const FreeMotion after = body.ComputeFreeMotion(dt, Vector3(0, 0, -9.81), theta);
+    const FreeMotion after = body.CalcFreeMotion(dt, Vector3(0, 0, -9.81), theta);
     ASSERT_EQ(after.A.rows(), free_motion.A.rows() - 3);
     EXPECT_LT(LargestDifference(after.A, body.StepMatrix(dt, theta)), 1e-12 * scale);
   }

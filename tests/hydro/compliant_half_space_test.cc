@@ -15,9 +15,9 @@ TEST(CompliantHalfSpaceTest, VeryStiffSlabApproachesTheRigidPlane) {
   const CompliantMesh sphere = MakeCompliantMesh(MakeSphereVolumeMesh(R, R / 8), 1e5);
   const RigidTransform X_WA = Translation(Vector3(0, 0, R - d));
   ContactSurface rigid, stiff;
-  ComputeContactSurface(sphere, X_WA, RigidHalfSpace{}, RigidTransform::Identity(), &rigid);
+  CalcContactSurface(sphere, X_WA, RigidHalfSpace{}, RigidTransform::Identity(), &rigid);
   // Slab gradient 1e12 Pa/m against the sphere's 1e6 Pa/m: the surface moves by p/G ≈ 1e-8 m.
-  ComputeContactSurface(sphere, X_WA, CompliantHalfSpace(1e10, 0.01), RigidTransform::Identity(), &stiff);
+  CalcContactSurface(sphere, X_WA, CompliantHalfSpace(1e10, 0.01), RigidTransform::Identity(), &stiff);
   const double f_rigid = rigid.CalcElasticForceOnA().z();
   EXPECT_NEAR(stiff.CalcElasticForceOnA().z(), f_rigid, 1e-4 * f_rigid);
   for (const ContactPolygon& poly : stiff.polygons()) {
@@ -35,7 +35,7 @@ TEST(CompliantHalfSpaceTest, EqualStiffnessesMeetHalfWay) {
   const double delta = 0.002;
   const RigidTransform X_WA = Translation(Vector3(0, 0, 0.1 - delta));
   ContactSurface surface;
-  ComputeContactSurface(box, X_WA, CompliantHalfSpace(1e5, 0.01), RigidTransform::Identity(), &surface);
+  CalcContactSurface(box, X_WA, CompliantHalfSpace(1e5, 0.01), RigidTransform::Identity(), &surface);
   ASSERT_FALSE(surface.empty());
   int central = 0;
   for (const ContactPolygon& poly : surface.polygons()) {
@@ -59,8 +59,8 @@ TEST(CompliantHalfSpaceTest, EqualStiffnessesMeetHalfWay) {
 TEST(CompliantHalfSpaceTest, NoContactAboveTheSlab) {
   const CompliantMesh sphere = MakeCompliantMesh(MakeSphereVolumeMesh(0.1, 0.05), 1e5);
   ContactSurface surface;
-  ComputeContactSurface(sphere, Translation(Vector3(0, 0, 0.2)), CompliantHalfSpace(1e5, 0.01),
-                        RigidTransform::Identity(), &surface);
+  CalcContactSurface(sphere, Translation(Vector3(0, 0, 0.2)), CompliantHalfSpace(1e5, 0.01), RigidTransform::Identity(),
+                     &surface);
   EXPECT_TRUE(surface.empty());
 }
 

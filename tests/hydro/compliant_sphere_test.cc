@@ -27,7 +27,7 @@ double PlaneForce(const CompliantMesh& sphere, double d, const Matrix3& R_WA = M
   RigidTransform X_WA = RigidTransform::Identity();
   X_WA.linear() = R_WA;
   ContactSurface surface;
-  ComputeContactSurface(sphere, X_WA, RigidHalfSpace{}, Translation(Vector3(0, 0, -(kRadius - d))), &surface);
+  CalcContactSurface(sphere, X_WA, RigidHalfSpace{}, Translation(Vector3(0, 0, -(kRadius - d))), &surface);
   return surface.CalcElasticForceOnA().z();
 }
 
@@ -78,7 +78,7 @@ TEST(CompliantSphereTest, TwoIdenticalSpheresMeetOnTheBisectingPlane) {
     RigidTransform X_WB = Translation(Vector3(2 * (kRadius - d), 0, 0));
     X_WB.linear() = Eigen::AngleAxisd(M_PI, Vector3::UnitZ()).toRotationMatrix();
     ContactSurface surface;
-    ComputeContactSurface(sphere, RigidTransform::Identity(), sphere, X_WB, &surface);
+    CalcContactSurface(sphere, RigidTransform::Identity(), sphere, X_WB, &surface);
     ASSERT_FALSE(surface.empty());
     for (const Vector3& p : surface.vertices()) EXPECT_NEAR(p.x(), kRadius - d, 1e-12);
     for (const ContactPolygon& poly : surface.polygons()) {

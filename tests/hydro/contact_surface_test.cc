@@ -25,8 +25,8 @@ TEST(ContactSurfaceTest, CompliantPairActionEqualsReaction) {
   const RigidTransform X_WS = Pose(Vector3(0.01, 0.02, 0.05 + 0.05 - 0.012), 0.3, Vector3(1, 1, 1));
   const RigidTransform X_WB = Pose(Vector3(0, 0, 0), 0.1, Vector3(0, 0, 1));
   ContactSurface s_on_b, b_on_s;
-  ComputeContactSurface(sphere, X_WS, box, X_WB, &s_on_b);
-  ComputeContactSurface(box, X_WB, sphere, X_WS, &b_on_s);
+  CalcContactSurface(sphere, X_WS, box, X_WB, &s_on_b);
+  CalcContactSurface(box, X_WB, sphere, X_WS, &b_on_s);
   ASSERT_FALSE(s_on_b.empty());
   const Wrench w1 = IntegrateStaticWrench(s_on_b);
   const Wrench w2 = IntegrateStaticWrench(b_on_s);
@@ -51,8 +51,8 @@ TEST(ContactSurfaceTest, BoxesFaceOnFaceGiveTheSameSurfaceEitherWayRound) {
   const RigidTransform X_WLower = Pose(Vector3(0, 0, 0), 7.5e-5, Vector3(1, 0.3, 0));
   const RigidTransform X_WUpper = Pose(Vector3(0.03, 0.02, 0.2 - 1e-5), 0.3, Vector3(0, 0, 1));
   ContactSurface upper_on_lower, lower_on_upper;
-  ComputeContactSurface(box, X_WUpper, box, X_WLower, &upper_on_lower);
-  ComputeContactSurface(box, X_WLower, box, X_WUpper, &lower_on_upper);
+  CalcContactSurface(box, X_WUpper, box, X_WLower, &upper_on_lower);
+  CalcContactSurface(box, X_WLower, box, X_WUpper, &lower_on_upper);
   ASSERT_GT(upper_on_lower.num_polygons(), 200);
   const double area = upper_on_lower.CalcTotalArea();
   EXPECT_GT(area, 0.5 * 0.2 * 0.2);
@@ -91,18 +91,18 @@ TEST(ContactSurfaceTest, ResultsMoveWithThePair) {
     EXPECT_NEAR((w2.torque - w1.torque).norm(), 0, 1e-9 * scale) << what;
     EXPECT_NEAR(carried.CalcTotalArea(), after.CalcTotalArea(), 1e-9 * after.CalcTotalArea()) << what;
   };
-  ComputeContactSurface(sphere, X_1, box, X_2, &before);
-  ComputeContactSurface(sphere, X_moved * X_1, box, X_moved * X_2, &after);
+  CalcContactSurface(sphere, X_1, box, X_2, &before);
+  CalcContactSurface(sphere, X_moved * X_1, box, X_moved * X_2, &after);
   check("compliant-compliant");
-  ComputeContactSurface(sphere, X_1, rigid_box, X_2, &before);
-  ComputeContactSurface(sphere, X_moved * X_1, rigid_box, X_moved * X_2, &after);
+  CalcContactSurface(sphere, X_1, rigid_box, X_2, &before);
+  CalcContactSurface(sphere, X_moved * X_1, rigid_box, X_moved * X_2, &after);
   check("compliant-rigid mesh");
-  ComputeContactSurface(sphere, X_1, RigidHalfSpace{}, Pose(Vector3(0, 0, 0.05)), &before);
-  ComputeContactSurface(sphere, X_moved * X_1, RigidHalfSpace{}, X_moved * Pose(Vector3(0, 0, 0.05)), &after);
+  CalcContactSurface(sphere, X_1, RigidHalfSpace{}, Pose(Vector3(0, 0, 0.05)), &before);
+  CalcContactSurface(sphere, X_moved * X_1, RigidHalfSpace{}, X_moved * Pose(Vector3(0, 0, 0.05)), &after);
   check("compliant-rigid half-space");
   const CompliantHalfSpace slab(1e6, 0.1);
-  ComputeContactSurface(sphere, X_1, slab, Pose(Vector3(0, 0, 0.05)), &before);
-  ComputeContactSurface(sphere, X_moved * X_1, slab, X_moved * Pose(Vector3(0, 0, 0.05)), &after);
+  CalcContactSurface(sphere, X_1, slab, Pose(Vector3(0, 0, 0.05)), &before);
+  CalcContactSurface(sphere, X_moved * X_1, slab, X_moved * Pose(Vector3(0, 0, 0.05)), &after);
   check("compliant-compliant half-space");
 }
 
@@ -110,8 +110,8 @@ TEST(ContactSurfaceTest, TriangleFanCarriesTheSameWrench) {
   const CompliantMesh sphere = MakeCompliantMesh(MakeSphereVolumeMesh(0.05, 0.0125), 2e5);
   const RigidMesh rigid_box(MakeBoxSurfaceMesh(Vector3(0.2, 0.15, 0.1), 0.05));
   ContactSurface surface;
-  ComputeContactSurface(sphere, Pose(Vector3(0.01, 0.02, 0.09), 0.3, Vector3(1, 1, 1)), rigid_box,
-                        RigidTransform::Identity(), &surface);
+  CalcContactSurface(sphere, Pose(Vector3(0.01, 0.02, 0.09), 0.3, Vector3(1, 1, 1)), rigid_box,
+                     RigidTransform::Identity(), &surface);
   const ContactSurface fan = surface.MakeTriangleFan();
   ASSERT_GT(fan.num_polygons(), surface.num_polygons());
   const Wrench w0 = IntegrateStaticWrench(surface);
@@ -169,19 +169,19 @@ TEST(ContactSurfaceTest, ForcesAreContinuousUnderSliding) {
   const RigidMesh rigid_box(MakeBoxSurfaceMesh(Vector3(0.1, 0.08, 0.05), 0.05));
   ExpectContinuous("rigid box across coarse compliant box", [&](double s, ContactSurface* surface) {
     const RigidTransform X_WB = Pose(Vector3(-0.1 + 0.2 * s, 0.03 * s, 0.1 + 0.025 - 0.01), 0.05, Vector3(1, 2, 0));
-    ComputeContactSurface(coarse_box, RigidTransform::Identity(), rigid_box, X_WB, surface);
+    CalcContactSurface(coarse_box, RigidTransform::Identity(), rigid_box, X_WB, surface);
   });
   // A coarse compliant sphere rolling-and-sliding on a rigid box face.
   const CompliantMesh coarse_sphere = MakeCompliantMesh(MakeSphereVolumeMesh(0.05, 0.05), 1e5);
   const RigidMesh floor(MakeBoxSurfaceMesh(Vector3(0.6, 0.6, 0.1), 0.2));
   ExpectContinuous("coarse compliant sphere over a rigid face", [&](double s, ContactSurface* surface) {
     const RigidTransform X_WA = Pose(Vector3(-0.05 + 0.1 * s, 0, 0.05 + 0.05 - 0.012), 1.5 * s, Vector3(1, 1, 0));
-    ComputeContactSurface(coarse_sphere, X_WA, floor, RigidTransform::Identity(), surface);
+    CalcContactSurface(coarse_sphere, X_WA, floor, RigidTransform::Identity(), surface);
   });
   // Two coarse compliant spheres sliding past each other.
   ExpectContinuous("coarse compliant spheres sliding", [&](double s, ContactSurface* surface) {
     const RigidTransform X_WB = Pose(Vector3(0.09, -0.03 + 0.06 * s, 0.01), 2.0 * s, Vector3(0, 1, 1));
-    ComputeContactSurface(coarse_sphere, RigidTransform::Identity(), coarse_sphere, X_WB, surface);
+    CalcContactSurface(coarse_sphere, RigidTransform::Identity(), coarse_sphere, X_WB, surface);
   });
 }
 
@@ -191,18 +191,18 @@ TEST(ContactSurfaceTest, OneBodyInsideTheOtherStaysFinite) {
   const RigidMesh rigid_small(MakeBoxSurfaceMesh(Vector3(0.05, 0.05, 0.05), 0.05));
   ContactSurface surface;
   for (const Vector3& at : {Vector3(0, 0, 0), Vector3(0.1, 0.2, -0.1)}) {
-    ComputeContactSurface(big, RigidTransform::Identity(), small, Pose(at), &surface);
+    CalcContactSurface(big, RigidTransform::Identity(), small, Pose(at), &surface);
     EXPECT_TRUE(surface.CalcElasticForceOnA().allFinite());
     for (double p : surface.pressures()) EXPECT_TRUE(std::isfinite(p) && p >= 0);
-    ComputeContactSurface(big, RigidTransform::Identity(), rigid_small, Pose(at), &surface);
+    CalcContactSurface(big, RigidTransform::Identity(), rigid_small, Pose(at), &surface);
     EXPECT_TRUE(surface.CalcElasticForceOnA().allFinite());
   }
   // A rigid box at the centre: every face opposes the inward pressure gradient, no contact.
-  ComputeContactSurface(big, RigidTransform::Identity(), rigid_small, Pose(Vector3::Zero()), &surface);
+  CalcContactSurface(big, RigidTransform::Identity(), rigid_small, Pose(Vector3::Zero()), &surface);
   EXPECT_NEAR(surface.CalcElasticForceOnA().norm(), 0, 1e-9);
   // Off-centre, the faces turned toward the centre push the box outward.
   const Vector3 off_centre(0.1, 0.2, -0.1);
-  ComputeContactSurface(big, RigidTransform::Identity(), rigid_small, Pose(off_centre), &surface);
+  CalcContactSurface(big, RigidTransform::Identity(), rigid_small, Pose(off_centre), &surface);
   ASSERT_FALSE(surface.empty());
   EXPECT_GT((-surface.CalcElasticForceOnA()).dot(off_centre), 0);
 }
@@ -211,16 +211,16 @@ TEST(ContactSurfaceTest, SeparatedPairsHaveNoSurface) {
   const CompliantMesh sphere = MakeCompliantMesh(MakeSphereVolumeMesh(0.05, 0.02), 1e5);
   const RigidMesh rigid_box(MakeBoxSurfaceMesh(Vector3(0.1, 0.1, 0.1), 0.05));
   ContactSurface surface;
-  ComputeContactSurface(sphere, Pose(Vector3(0.2, 0, 0)), sphere, RigidTransform::Identity(), &surface);
+  CalcContactSurface(sphere, Pose(Vector3(0.2, 0, 0)), sphere, RigidTransform::Identity(), &surface);
   EXPECT_TRUE(surface.empty());
-  ComputeContactSurface(sphere, Pose(Vector3(0.2, 0, 0)), rigid_box, RigidTransform::Identity(), &surface);
+  CalcContactSurface(sphere, Pose(Vector3(0.2, 0, 0)), rigid_box, RigidTransform::Identity(), &surface);
   EXPECT_TRUE(surface.empty());
-  ComputeContactSurface(sphere, Pose(Vector3(0, 0, 0.2)), RigidHalfSpace{}, RigidTransform::Identity(), &surface);
+  CalcContactSurface(sphere, Pose(Vector3(0, 0, 0.2)), RigidHalfSpace{}, RigidTransform::Identity(), &surface);
   EXPECT_TRUE(surface.empty());
   // Spheres touching at their outermost vertices: zero pressure on whatever is found.
   double outermost = 0;
   for (const Vector3& p : sphere.mesh().vertices()) outermost = std::max(outermost, std::abs(p.x()));
-  ComputeContactSurface(sphere, Pose(Vector3(2 * outermost, 0, 0)), sphere, RigidTransform::Identity(), &surface);
+  CalcContactSurface(sphere, Pose(Vector3(2 * outermost, 0, 0)), sphere, RigidTransform::Identity(), &surface);
   EXPECT_NEAR(surface.CalcElasticForceOnA().norm(), 0, 1e-9);
 }
 

@@ -276,7 +276,7 @@ TEST(MeshGeneratorsTest, AThinDiskPressedOnAPlaneHasUniformPressure) {
     const CompliantMesh coin = MakeCompliantMesh(MakeCylinderVolumeMesh(R, L, hint), E);
     ContactSurface surface;
     const RigidTransform X_WA(Eigen::Translation3d(0, 0, 0.5 * L - delta));
-    ComputeContactSurface(coin, X_WA, RigidHalfSpace{}, RigidTransform::Identity(), &surface);
+    CalcContactSurface(coin, X_WA, RigidHalfSpace{}, RigidTransform::Identity(), &surface);
     ASSERT_FALSE(surface.empty());
     double force = 0, band_area = 0;
     for (const ContactPolygon& polygon : surface.polygons()) {

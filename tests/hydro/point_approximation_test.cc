@@ -76,7 +76,7 @@ TEST(PointApproximationTest, PointsCarryTheSurfaceNormalForce) {
   RigidTransform X_WA = RigidTransform::Identity();
   X_WA.translation() = Vector3(0, 0, 0.04);
   ContactSurface surface;
-  ComputeContactSurface(sphere, X_WA, RigidHalfSpace{}, RigidTransform::Identity(), &surface);
+  CalcContactSurface(sphere, X_WA, RigidHalfSpace{}, RigidTransform::Identity(), &surface);
   std::vector<ContactPoint> points;
   MakeContactPoints(surface, &points);
   ASSERT_EQ(static_cast<int>(points.size()), surface.num_polygons());
@@ -114,9 +114,9 @@ TEST(PointApproximationTest, StiffnessIsTheDerivativeOfTheElasticWrenchInPose) {
     auto points_at = [&](const RigidTransform& X_WA) {
       ContactSurface surface;
       if (on_box)
-        ComputeContactSurface(box, X_WA, box, X_WB, &surface);
+        CalcContactSurface(box, X_WA, box, X_WB, &surface);
       else
-        ComputeContactSurface(box, X_WA, RigidHalfSpace{}, X_WB, &surface);
+        CalcContactSurface(box, X_WA, RigidHalfSpace{}, X_WB, &surface);
       std::vector<ContactPoint> points;
       MakeContactPoints(surface, &points);
       return points;

@@ -31,7 +31,7 @@ TEST(PointReductionTest, KeepsForceMomentAndStiffnessOfAFlatPatch) {
   X_WA.translation() = Vector3(0.3, -0.2, 0.04);
   X_WA.linear() = Eigen::AngleAxisd(0.3, Vector3(1, 2, 0).normalized()).toRotationMatrix();
   ContactSurface surface;
-  ComputeContactSurface(sphere, X_WA, RigidHalfSpace{}, RigidTransform::Identity(), &surface);
+  CalcContactSurface(sphere, X_WA, RigidHalfSpace{}, RigidTransform::Identity(), &surface);
   std::vector<ContactPoint> points, reduced;
   MakeContactPoints(surface, &points);
   ASSERT_GT(points.size(), 100u);
@@ -77,7 +77,7 @@ TEST(PointReductionTest, StiffnessIsTheDerivativeOfTheReducedWrench) {
   for (const int n : {16, 64}) {
     auto reduced_at = [&](const RigidTransform& X_WA) {
       ContactSurface surface;
-      ComputeContactSurface(box, X_WA, box, X_WB, &surface);
+      CalcContactSurface(box, X_WA, box, X_WB, &surface);
       std::vector<ContactPoint> points, reduced;
       MakeContactPoints(surface, &points);
       ReduceContactPoints(points, n, &reduced);
@@ -111,7 +111,7 @@ TEST(PointReductionTest, KeepsTheTorsionalFrictionMomentOfAUniformDisk) {
   RigidTransform X_WC = RigidTransform::Identity();
   X_WC.translation() = Vector3(0.1, 0.2, 0.000875 - 1e-6);
   ContactSurface surface;
-  ComputeContactSurface(slab, RigidTransform::Identity(), coin, X_WC, &surface);
+  CalcContactSurface(slab, RigidTransform::Identity(), coin, X_WC, &surface);
   std::vector<ContactPoint> points, reduced;
   MakeContactPoints(surface, &points);
   ASSERT_GT(points.size(), 50u);

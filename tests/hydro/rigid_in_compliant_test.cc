@@ -64,7 +64,7 @@ TEST(RigidInCompliantTest, RigidMeshesInCompliantHalfSpaceFollowArchimedes) {
   for (const RigidCase& c : RigidCases()) {
     const RigidMesh rigid(c.mesh);
     const RigidTransform X_WB = X_WH * c.X_HB;
-    ComputeContactSurface(slab, X_WH, rigid, X_WB, &surface);
+    CalcContactSurface(slab, X_WH, rigid, X_WB, &surface);
     ASSERT_FALSE(surface.empty()) << c.name;
     ExpectArchimedes(surface, c.mesh, X_WH, c.X_HB, c.name);
     // No tangential force: everything is along the half-space normal.
@@ -84,7 +84,7 @@ TEST(RigidInCompliantTest, RigidMeshesNearTheTopOfALargeCompliantBox) {
   for (const RigidCase& c : RigidCases()) {
     const RigidMesh rigid(c.mesh);
     const RigidTransform X_WB = X_WA * X_AH * c.X_HB;
-    ComputeContactSurface(box, X_WA, rigid, X_WB, &surface);
+    CalcContactSurface(box, X_WA, rigid, X_WB, &surface);
     ASSERT_FALSE(surface.empty()) << c.name;
     ExpectArchimedes(surface, c.mesh, X_WA * X_AH, c.X_HB, c.name);
   }
@@ -96,7 +96,7 @@ TEST(RigidInCompliantTest, ThinPlateBuriedInSoftBoxIsPushedOutNotIn) {
   const CompliantMesh box = MakeCompliantMesh(MakeBoxVolumeMesh(Vector3(0.4, 0.4, 0.2), 0.05), kModulus);
   const RigidMesh plate(MakeBoxSurfaceMesh(Vector3(0.1, 0.1, 0.002), 0.05));
   ContactSurface surface;
-  ComputeContactSurface(box, RigidTransform::Identity(), plate, Pose(Vector3(0, 0, 0.08)), &surface);
+  CalcContactSurface(box, RigidTransform::Identity(), plate, Pose(Vector3(0, 0, 0.08)), &surface);
   ASSERT_FALSE(surface.empty());
   for (const ContactPolygon& poly : surface.polygons()) EXPECT_LT(poly.nhat_BA_W.z(), 0.5);
   // Force on the plate (−force on A) is up, out of the box, and equals the bottom face's load.
@@ -110,19 +110,19 @@ TEST(RigidInCompliantTest, NoOverlapTouchingAndBadPoses) {
   const CompliantHalfSpace slab(kModulus, kThickness);
   const RigidMesh sphere(MakeSphereSurfaceMesh(0.04, 0.01));
   ContactSurface surface;
-  ComputeContactSurface(slab, RigidTransform::Identity(), sphere, Pose(Vector3(0, 0, 0.05)), &surface);
+  CalcContactSurface(slab, RigidTransform::Identity(), sphere, Pose(Vector3(0, 0, 0.05)), &surface);
   EXPECT_TRUE(surface.empty());
   // Touching: the lowest vertex on the plane gives no area and no force.
   double lowest = 1e9;
   for (const Vector3& p : sphere.mesh().vertices()) lowest = std::min(lowest, p.z());
-  ComputeContactSurface(slab, RigidTransform::Identity(), sphere, Pose(Vector3(0, 0, -lowest)), &surface);
+  CalcContactSurface(slab, RigidTransform::Identity(), sphere, Pose(Vector3(0, 0, -lowest)), &surface);
   EXPECT_NEAR(surface.CalcElasticForceOnA().norm(), 0, 1e-12);
   RigidTransform bad = Pose(Vector3(0, 0, 0));
   bad.translation().x() = std::nan("");
-  EXPECT_THROW(ComputeContactSurface(slab, RigidTransform::Identity(), sphere, bad, &surface), InvalidInput);
+  EXPECT_THROW(CalcContactSurface(slab, RigidTransform::Identity(), sphere, bad, &surface), InvalidInput);
   RigidTransform sheared = RigidTransform::Identity();
   sheared.linear()(0, 1) = 0.5;
-  EXPECT_THROW(ComputeContactSurface(slab, sheared, sphere, RigidTransform::Identity(), &surface), InvalidInput);
+  EXPECT_THROW(CalcContactSurface(slab, sheared, sphere, RigidTransform::Identity(), &surface), InvalidInput);
   EXPECT_THROW(CompliantHalfSpace(0.0, 1.0), InvalidInput);
   EXPECT_THROW(CompliantHalfSpace(1e6, -1.0), InvalidInput);
 }

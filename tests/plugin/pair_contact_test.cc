@@ -51,14 +51,13 @@ TEST(PairContactTest, ThePairSurfaceSaysWhatItFound) {
   RigidTransform X_WA = RigidTransform::Identity();
   X_WA.translation() = Vector3(0, 0, 0.11);  // 1 cm into the slab's top at z = 0.02
   ContactSurface surface;
-  EXPECT_EQ(ComputePairSurface(g_box, X_WA, g_slab, RigidTransform::Identity(), &surface),
-            PairSurfaceOutcome::kComputed);
+  EXPECT_EQ(CalcPairSurface(g_box, X_WA, g_slab, RigidTransform::Identity(), &surface), PairSurfaceOutcome::kComputed);
   EXPECT_FALSE(surface.empty());
-  EXPECT_EQ(ComputePairSurface(g_rigid_box, X_WA, g_slab, RigidTransform::Identity(), &surface),
+  EXPECT_EQ(CalcPairSurface(g_rigid_box, X_WA, g_slab, RigidTransform::Identity(), &surface),
             PairSurfaceOutcome::kNoPressureField);
   EXPECT_TRUE(surface.empty());
   X_WA.translation().x() = NAN;
-  EXPECT_EQ(ComputePairSurface(g_box, X_WA, g_slab, RigidTransform::Identity(), &surface),
+  EXPECT_EQ(CalcPairSurface(g_box, X_WA, g_slab, RigidTransform::Identity(), &surface),
             PairSurfaceOutcome::kInvalidPose);
   EXPECT_TRUE(surface.empty());
 }
@@ -83,7 +82,7 @@ TEST(PairContactTest, APositiveGapAlongAnyAxisMeansNoContact) {
       const RigidTransform X_WA = RandomPose(&rng, 0.3);
       const RigidTransform X_WB = other == &g_plane ? RandomPose(&rng, 0.1) : RandomPose(&rng, 0.3);
       ContactSurface surface;
-      ASSERT_EQ(ComputePairSurface(g_box, X_WA, *other, X_WB, &surface), PairSurfaceOutcome::kComputed);
+      ASSERT_EQ(CalcPairSurface(g_box, X_WA, *other, X_WB, &surface), PairSurfaceOutcome::kComputed);
       const double gap = LargestGap(g_box, X_WA, *other, X_WB);
       if (gap > 0) {
         EXPECT_TRUE(surface.empty()) << "trial " << trial << ": gap " << gap;
@@ -140,8 +139,7 @@ TEST(PairContactTest, ReducedPointsKeepACoinsFaceApartFromItsSideWall) {
   // hundreds of metres), where upright they carry none.
   X_WC.linear() = Eigen::AngleAxisd(1e-8, Vector3::UnitX()).toRotationMatrix();
   ContactSurface surface;
-  ASSERT_EQ(ComputePairSurface(g_slab, RigidTransform::Identity(), g_coin, X_WC, &surface),
-            PairSurfaceOutcome::kComputed);
+  ASSERT_EQ(CalcPairSurface(g_slab, RigidTransform::Identity(), g_coin, X_WC, &surface), PairSurfaceOutcome::kComputed);
   std::vector<ContactPoint> points, reduced;
   MakeContactPoints(surface, &points);
   int sides = 0;
@@ -197,7 +195,7 @@ double WedgeStiffnessMismatch(const btCollisionShape& upper, const Vector3& p_WU
   auto points_at = [&](const RigidTransform& X_WUpper) {
     ContactSurface surface;
     std::vector<ContactPoint> points;
-    EXPECT_EQ(ComputePairSurface(upper_geometry, X_WUpper, lower_geometry, X_WLower, &surface),
+    EXPECT_EQ(CalcPairSurface(upper_geometry, X_WUpper, lower_geometry, X_WLower, &surface),
               PairSurfaceOutcome::kComputed);
     MakeContactPoints(surface, &points);
     BoundPointDepths(upper_geometry, X_WUpper, lower_geometry, X_WLower, &points);

@@ -75,7 +75,7 @@ TEST(SeparationCertificateTest, AHeldCertificateNeverHidesAContact) {
     if (certificate.StillApartBy(0.0, X_WA_now, 1.0, X_WB_now, 2.0)) {
       ++held;
       ContactSurface surface;
-      ASSERT_EQ(ComputePairSurface(g_a, X_WA_now, g_b, X_WB_now, &surface), PairSurfaceOutcome::kComputed);
+      ASSERT_EQ(CalcPairSurface(g_a, X_WA_now, g_b, X_WB_now, &surface), PairSurfaceOutcome::kComputed);
       EXPECT_TRUE(surface.empty()) << "trial " << trial;
       // The closing bound counts against the gap, and a changed shape voids the certificate.
       EXPECT_FALSE(certificate.StillApartBy(1.0, X_WA_now, 1.0, X_WB_now, 2.0));

@@ -58,7 +58,7 @@ PatchSummary Summarize(const std::vector<ContactPoint>& points, const Vector3& c
 std::vector<ContactPoint> FreshPoints(const ShapeGeometry& a, const RigidTransform& X_WA, const ShapeGeometry& b,
                                       const RigidTransform& X_WB, ContactSurface* surface) {
   std::vector<ContactPoint> points;
-  EXPECT_EQ(ComputePairSurface(a, X_WA, b, X_WB, surface), PairSurfaceOutcome::kComputed);
+  EXPECT_EQ(CalcPairSurface(a, X_WA, b, X_WB, surface), PairSurfaceOutcome::kComputed);
   MakeContactPoints(*surface, &points);
   BoundPointDepths(a, X_WA, b, X_WB, &points);
   return points;
