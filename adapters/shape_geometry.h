@@ -27,6 +27,7 @@ struct ShapeGeometry {
   double dissipation_s_per_m{0};
   std::string error;  // why the shape is unsupported
   bool is_compliant() const { return kind == Kind::kCompliantMesh || kind == Kind::kCompliantHalfSpace; }
+  bool is_half_space() const { return kind == Kind::kCompliantHalfSpace || kind == Kind::kRigidHalfSpace; }
 };
 
 // The most tets a generated mesh has when the shape gives no resolution hint (with one, the user

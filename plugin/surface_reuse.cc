@@ -45,10 +45,6 @@ double Reach(const ShapeGeometry& g) {
   return std::numeric_limits<double>::infinity();
 }
 
-bool IsHalfSpace(const ShapeGeometry& g) {
-  return g.kind == Kind::kCompliantHalfSpace || g.kind == Kind::kRigidHalfSpace;
-}
-
 }  // namespace
 
 void SurfaceReuse::Clear() {
@@ -88,7 +84,7 @@ void SurfaceReuse::Keep(const std::shared_ptr<const ShapeGeometry>& a, const Rig
   X_WSb_ = X_WSb;
   surface_ = surface;
   carried_by_b_ = Reach(*b) < Reach(*a);
-  half_space_ = IsHalfSpace(*a) ? 0 : IsHalfSpace(*b) ? 1 : -1;
+  half_space_ = a->is_half_space() ? 0 : b->is_half_space() ? 1 : -1;
   if (half_space_ >= 0) {
     const ShapeGeometry& h = half_space_ == 0 ? *a : *b;
     nhat_H_W_ = ((half_space_ == 0 ? X_WSa : X_WSb) * h.X_SG).linear().col(2);  // G's z: the outward normal

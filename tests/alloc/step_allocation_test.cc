@@ -176,22 +176,11 @@ TEST(StepAllocationTest, BasicDemosPileAtRestAllocatesNothing) {
 // reduced to 64 points: its surface is kept while it slides and turns, and each step's 676 points
 // are reduced anew (plugin/surface_reuse.h). After the first steps that path allocates nothing.
 TEST(StepAllocationTest, ACoinSlidingAndSpinningOnAPlaneAllocatesNothing) {
-  const double R = 0.01213;
-  btCylinderShapeZ coin(btVector3(R, R, 0.000875));
-  btStaticPlaneShape floor(btVector3(0, 0, 1), 0);
-  btHydroelasticProperties slab = Compliant(1e9, 0, 1.0);
-  slab.m_slabThickness = 0.01;
-  btHydroelasticProperties rigid = Compliant(1e9, R / 8, 1.0);
-  rigid.m_kind = btHydroelasticProperties::RIGID;
-  ScopedHydroelastic floor_tag(&floor, slab), coin_tag(&coin, rigid);
-  TestWorld world;
-  world.SetMaxPatchPoints(64);
-  world.AddBody(&floor, 0, btVector3(0, 0, 0))->setFriction(1.0);
-  btRigidBody* body = world.AddBody(&coin, 0.00567, btVector3(0, 0, 0.000875));
-  body->setFriction(0.2);
+  test::CoinOnPlane scene(/*patch=*/true, /*compliant_coin=*/false, 1e9, 8, 64);
+  TestWorld& world = scene.world;
+  btRigidBody* body = scene.body;
   world.Step(10);
-  body->setLinearVelocity(btVector3(0.3, 0, 0));
-  body->setAngularVelocity(btVector3(0, 0, 30));
+  scene.KeepMoving();
   world.Step(10);
   const btHydroelasticStats before = world.state().getStats();
   EXPECT_EQ(AllocationsOver(&world, 100, 1e-3), 0);

@@ -124,32 +124,14 @@ BENCHMARK(BM_StepCoin)->Arg(0)->Arg(1)->Unit(benchmark::kMicrosecond);
 // time. The coin keeps its surface while it slides and spins (plugin/surface_reuse.h): what is timed
 // is the solve, and with 64 points the reduction of each step's carried points.
 void BM_StepGigapascalCoin(benchmark::State& state) {
-  const bool compliant_coin = state.range(0) != 0;
-  const double R = 0.01213;
-  btCylinderShapeZ coin(btVector3(R, R, 0.000875));
-  btStaticPlaneShape floor(btVector3(0, 0, 1), 0);
-  btHydroelasticProperties coin_properties = Compliant(1e9, R / state.range(1), 1.0);
-  std::unique_ptr<ScopedHydroelastic> floor_tag;
-  if (!compliant_coin) {
-    btHydroelasticProperties slab = Compliant(1e9, 0, 1.0);
-    slab.m_slabThickness = 0.01;
-    floor_tag = std::make_unique<ScopedHydroelastic>(&floor, slab);
-    coin_properties.m_kind = btHydroelasticProperties::RIGID;
-  }
-  const ScopedHydroelastic coin_tag(&coin, coin_properties);
-  TestWorld world;
-  world.SetMaxPatchPoints(static_cast<int>(state.range(2)));
-  world.AddBody(&floor, 0, btVector3(0, 0, 0))->setFriction(1.0);  // μ = 0.2 by Bullet's product rule
-  btRigidBody* body = world.AddBody(&coin, 0.00567, btVector3(0, 0, 0.000875));
-  body->setFriction(0.2);
+  test::CoinOnPlane scene(/*patch=*/true, /*compliant_coin=*/state.range(0) != 0, 1e9,
+                          static_cast<double>(state.range(1)), static_cast<int>(state.range(2)));
+  TestWorld& world = scene.world;
   world.Step(10);
   world.state().resetStats();
   for (auto _ : state) {
     state.PauseTiming();
-    if (body->getLinearVelocity().length() < 0.05) {  // keep it sliding and spinning
-      body->setLinearVelocity(btVector3(0.3, 0, 0));
-      body->setAngularVelocity(btVector3(0, 0, 30));
-    }
+    scene.KeepMoving();
     state.ResumeTiming();
     world.Step(1);
   }

@@ -146,5 +146,45 @@ class TestWorld {
   std::vector<std::unique_ptr<btRigidBody>> bodies_;
 };
 
+// Seed 000 §V-A's coin (R = 12.13 mm, 1.75 mm thick, 5.67 g) lying on a plane, μ = 0.2 by
+// Bullet's product rule with the floor's 1.0. With patch contact, either a rigid coin (mesh hint
+// R/hint_divisor) on a compliant slab 1 cm thick, or a compliant coin on a rigid plane, both at
+// `modulus` with Hunt–Crossley dissipation 1 s/m; without, stock Bullet. max_patch_points < 0
+// keeps the world's default.
+struct CoinOnPlane {
+  static constexpr double kRadius = 0.01213, kHalfThickness = 0.000875, kMass = 0.00567;
+  CoinOnPlane(bool patch, bool compliant_coin, double modulus, double hint_divisor, int max_patch_points = -1)
+      : floor_tag(patch && !compliant_coin ? std::make_unique<ScopedHydroelastic>(&floor, Slab(modulus)) : nullptr),
+        coin_tag(patch ? std::make_unique<ScopedHydroelastic>(&coin, Coin(compliant_coin, modulus, hint_divisor))
+                       : nullptr),
+        world(patch) {
+    if (patch && max_patch_points >= 0) world.SetMaxPatchPoints(max_patch_points);
+    world.AddBody(&floor, 0, btVector3(0, 0, 0))->setFriction(1.0);
+    body = world.AddBody(&coin, kMass, btVector3(0, 0, kHalfThickness));
+    body->setFriction(0.2);
+  }
+  // Sets it sliding at 0.3 m/s and spinning at 30 rad/s when it has slowed below 5 cm/s.
+  void KeepMoving() {
+    if (body->getLinearVelocity().length() >= 0.05) return;
+    body->setLinearVelocity(btVector3(0.3, 0, 0));
+    body->setAngularVelocity(btVector3(0, 0, 30));
+  }
+  static btHydroelasticProperties Slab(double modulus) {
+    btHydroelasticProperties slab = Compliant(modulus, 0, 1.0);
+    slab.m_slabThickness = 0.01;
+    return slab;
+  }
+  static btHydroelasticProperties Coin(bool compliant, double modulus, double hint_divisor) {
+    btHydroelasticProperties properties = Compliant(modulus, kRadius / hint_divisor, 1.0);
+    if (!compliant) properties.m_kind = btHydroelasticProperties::RIGID;
+    return properties;
+  }
+  btCylinderShapeZ coin{btVector3(kRadius, kRadius, kHalfThickness)};
+  btStaticPlaneShape floor{btVector3(0, 0, 1), 0};
+  std::unique_ptr<ScopedHydroelastic> floor_tag, coin_tag;  // before the world, as a program tags
+  TestWorld world;                                          // after the shapes and tags: goes first
+  btRigidBody* body{nullptr};
+};
+
 }  // namespace test
 }  // namespace hydro
