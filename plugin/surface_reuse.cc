@@ -71,9 +71,27 @@ void SurfaceReuse::Keep(const std::shared_ptr<const ShapeGeometry>& a, const Rig
   }
   if (!(stiffness > 0 && force > 0 && area > 0)) return;
   const double depth = force / stiffness;
-  const double length = std::min({ElementSize(*a), ElementSize(*b), std::sqrt(area / M_PI)});
-  tolerance_m_ = std::min(std::sqrt(kSurfaceReuseRelativeError * length * depth), kSurfaceReuseStiffnessError * depth);
-  if (!(tolerance_m_ > 0 && std::isfinite(tolerance_m_))) return;
+  const double patch_radius = std::sqrt(area / M_PI);
+  const double length = std::min({ElementSize(*a), ElementSize(*b), patch_radius});
+  const double kinks = std::sqrt(kSurfaceReuseRelativeError * length * depth);
+  tolerance_m_ = std::min(kinks, kSurfaceReuseStiffnessError * depth);
+  // A slide along the patch moves its rim over a strip of the rim's length P times the slide, at
+  // most the rim's pressure: a relative error of slide·P/A ≤ slide·2/a, P/A at least that of a
+  // disk of radius a. The depths do not change: no stiffness cap.
+  Vector3 normal = Vector3::Zero();
+  for (const ContactPoint& point : points) normal += point.stiffness_N_per_m * point.nhat_BA_W;
+  // Where the points' normals disagree too much for one direction of approach (a box wedged in a
+  // corner), every displacement is held to the tolerance; the displacement along any n̄ is at most
+  // the whole.
+  const double normal_norm = normal.norm();
+  if (normal_norm > 0.5 * stiffness) {
+    nbar_W_ = normal / normal_norm;
+    slide_tolerance_m_ = std::max(tolerance_m_, std::min(kinks, 0.5 * kSurfaceReuseRelativeError * patch_radius));
+  } else {
+    nbar_W_ = Vector3::UnitZ();
+    slide_tolerance_m_ = tolerance_m_;
+  }
+  if (!(tolerance_m_ > 0 && std::isfinite(tolerance_m_) && std::isfinite(slide_tolerance_m_))) return;
   centre_ = centre / area;
   radius_ = 0;
   for (const ContactPoint& point : points) radius_ = std::max(radius_, (point.p_WC - centre_).norm());
@@ -145,7 +163,14 @@ SurfaceReuseOutcome SurfaceReuse::Reuse(const ShapeGeometry* a, const RigidTrans
   // rounding noise.
   const RigidTransform M = X_WSa_ * X_WSa.inverse() * X_WSb * X_WSb_.inverse();
   const double spin = (M.linear() - Matrix3::Identity()).norm() / std::sqrt(2.0);
-  const bool barely_moved = (M * centre_ - centre_).norm() + spin * radius_ <= tolerance_m_;  // NaN: no
+  // Along the patch's normal n̄ a point moves by n̄·(M·c − c) + ((Rᵀ − I)·n̄)·r: the part that
+  // changes depths, held to the tolerance; the whole displacement (a slide, a turn about n̄) to
+  // the slide tolerance.
+  const Vector3 centre_moved = M * centre_ - centre_;
+  const double approach =
+      std::abs(nbar_W_.dot(centre_moved)) + (M.linear().transpose() * nbar_W_ - nbar_W_).norm() * radius_;
+  const bool barely_moved =
+      approach <= tolerance_m_ && centre_moved.norm() + spin * radius_ <= slide_tolerance_m_;  // NaN: no
   // Against a half-space H only the other body's displacement along n̂ relative to H counts: for
   // the motion N of that body relative to H, at H's kept pose, a point p = c + r moves along n̂ by
   // n̂·(N·c − c) + ((Rᵀ − I)·n̂)·r.
