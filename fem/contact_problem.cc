@@ -11,6 +11,7 @@
 
 #include "fem/contact_impulse.h"
 #include "fem/contact_problem_assembly.h"
+#include "fem/contact_problem_layout.h"
 #include "fem/spring_law.h"
 #include "fem/velocity_target_law.h"
 #include "hydro/convex_line_search.h"
@@ -63,77 +64,23 @@ ContactProblemResult SolveContactProblem(double dt, const std::vector<ContactPro
       throw InvalidInput(
           "contact problem: a velocity target names a missing block or has a bad size, stiffness or bound");
 
-  // Participating DoFs and the problem's unknowns.
-  ContactProblemResult result;
-  std::vector<BlockLayout> layout(num_blocks);
-  std::vector<std::vector<char>> participates(num_blocks);
   for (int b = 0; b < num_blocks; ++b) {
     const int n = static_cast<int>(blocks[b].u_star.size());
     if (blocks[b].A.rows() != n || blocks[b].A.cols() != n)
       throw InvalidInput("contact problem: block " + std::to_string(b) + "'s matrix does not match its velocities");
-    participates[b].assign(n, 0);
-    result.total_dofs += n;
   }
-  auto mark = [&](const std::vector<VelocityTerm>& terms) {
-    for (const VelocityTerm& t : terms)
-      for (int c = 0; c < t.J.cols(); ++c) participates[t.block][t.first_dof + c] = 1;
-  };
-  for (const ContactConstraint& c : contacts) mark(c.terms);
-  for (const SpringConstraint& s : springs) mark(s.terms);
-  for (const VelocityTargetConstraint& t : targets)
-    for (int i = 0; i < t.J.size(); ++i)
-      if (t.J[i] != 0) participates[t.block][i] = 1;
 
-  const auto schur_start = Clock::now();
-  std::vector<Eigen::Triplet<double>> A_triplets;
-  int num_unknowns = 0;
-  for (int b = 0; b < num_blocks; ++b) {
-    BlockLayout& L = layout[b];
-    const ContactProblemBlock& block = blocks[b];
-    const int n = static_cast<int>(block.u_star.size());
-    L.offset = num_unknowns;
-    L.unknown.assign(n, -1);
-    for (int i = 0; i < n; ++i)
-      if (participates[b][i]) L.participating.push_back(i);
-    const int p = static_cast<int>(L.participating.size());
-    // The Schur complement S is dense: it pays where few DoFs participate. Past a third of a
-    // block, Newton's matrix factors faster with the block kept whole and sparse (the grasp's
-    // 1,296-tet cube, 462 of its 1,029 DoFs participating: 165 ms a step reduced, 41 ms whole).
-    // Small blocks are reduced whatever p, for the exact Delassus estimate below.
-    constexpr int kSmallBlock = 512;
-    L.reduced = block.factorization != nullptr && p > 0 && (3 * p <= n || n <= kSmallBlock);
-    if (!L.reduced) {
-      if (n <= 64) {
-        L.W = Eigen::MatrixXd(block.A).ldlt().solve(Eigen::MatrixXd::Identity(n, n));
-      } else {
-        L.W_diagonal = Eigen::VectorXd(block.A.diagonal()).cwiseInverse();
-      }
-      for (int i = 0; i < n; ++i) L.unknown[i] = num_unknowns + i;
-      for (int k = 0; k < block.A.outerSize(); ++k)
-        for (Eigen::SparseMatrix<double>::InnerIterator it(block.A, k); it; ++it)
-          A_triplets.emplace_back(num_unknowns + it.row(), num_unknowns + it.col(), it.value());
-      num_unknowns += n;
-      continue;
-    }
-    // 002 §VI-B: (A⁻¹)_PP from the free motion's factorization, then its inverse.
-    L.W = InverseSubmatrix(*block.factorization, L.participating);
-    L.S = L.W.ldlt().solve(Eigen::MatrixXd::Identity(p, p));
-    L.S = 0.5 * (L.S + L.S.transpose());
-    for (int j = 0; j < p; ++j) {
-      L.unknown[L.participating[j]] = num_unknowns + j;
-      for (int k = 0; k < p; ++k) A_triplets.emplace_back(num_unknowns + j, num_unknowns + k, L.S(j, k));
-    }
-    num_unknowns += p;
-  }
-  result.schur_s = Seconds(schur_start);
+  // Participating DoFs and the problem's unknowns.
+  ContactProblemResult result;
+  const internal::ContactProblemLayout problem = internal::MakeContactProblemLayout(blocks, contacts, springs, targets);
+  const std::vector<BlockLayout>& layout = problem.blocks;
+  const std::vector<Eigen::Triplet<double>>& A_triplets = problem.A_triplets;
+  const Eigen::SparseMatrix<double>& A = problem.A;
+  const Eigen::VectorXd& u_star = problem.u_star;
+  const int num_unknowns = problem.num_unknowns;
+  result.total_dofs = problem.total_dofs;
+  result.schur_s = problem.schur_s;
   result.unknowns = num_unknowns;
-
-  Eigen::SparseMatrix<double> A(num_unknowns, num_unknowns);
-  A.setFromTriplets(A_triplets.begin(), A_triplets.end());
-  Eigen::VectorXd u_star(num_unknowns);
-  for (int b = 0; b < num_blocks; ++b)
-    for (size_t i = 0; i < layout[b].unknown.size(); ++i)
-      if (layout[b].unknown[i] >= 0) u_star[layout[b].unknown[i]] = blocks[b].u_star[i];
 
   // The velocity targets' rows over the unknowns.
   std::vector<std::vector<std::pair<int, double>>> target_rows(targets.size());
@@ -171,23 +118,9 @@ ContactProblemResult SolveContactProblem(double dt, const std::vector<ContactPro
   // instead of within it, which keeps Newton's matrix well conditioned (stone blocks of 20 GPa
   // with a 200 GPa contact field would otherwise be 10⁸ stiffer than their mass at 40 ms).
   // A⁻¹ over each group's unknowns (zero between blocks), then w = trace(J·A⁻¹·Jᵀ)/3 per point.
-  std::vector<int> block_of(num_unknowns, -1);
-  for (int b = 0; b < num_blocks; ++b)
-    for (int x : layout[b].unknown)
-      if (x >= 0) block_of[x] = b;
   std::vector<Eigen::MatrixXd> group_inverse(rows.num_groups());
-  for (int g = 0; g < rows.num_groups(); ++g) {
-    const std::vector<int>& unknowns = rows.unknowns(g);
-    const int m = static_cast<int>(unknowns.size());
-    group_inverse[g].setZero(m, m);
-    for (int r = 0; r < m; ++r)
-      for (int c = 0; c < m; ++c) {
-        if (block_of[unknowns[r]] != block_of[unknowns[c]]) continue;
-        const BlockLayout& L = layout[block_of[unknowns[r]]];
-        const int x = unknowns[r] - L.offset, y = unknowns[c] - L.offset;
-        group_inverse[g](r, c) = L.W.size() > 0 ? L.W(x, y) : (x == y ? L.W_diagonal[x] : 0.0);
-      }
-  }
+  for (int g = 0; g < rows.num_groups(); ++g)
+    group_inverse[g] = internal::CalcInverseOverUnknowns(problem, rows.unknowns(g));
   std::vector<double> stiffness(contacts.size());
   for (size_t i = 0; i < contacts.size(); ++i) {
     const int row = static_cast<int>(i);
@@ -219,12 +152,9 @@ ContactProblemResult SolveContactProblem(double dt, const std::vector<ContactPro
     return Vector3(springs[k].bias + rows.Times(spring_row + static_cast<int>(k), x_local));
   };
   Eigen::VectorXd u = u_star;
-  for (int b = 0; b < num_blocks; ++b) {
-    if (blocks[b].u_guess.size() != blocks[b].u_star.size()) continue;
-    const BlockLayout& L = layout[b];
-    for (size_t i = 0; i < L.unknown.size(); ++i)
-      if (L.unknown[i] >= 0) u[L.unknown[i]] = blocks[b].u_guess[i];
-  }
+  for (int b = 0; b < num_blocks; ++b)
+    if (blocks[b].u_guess.size() == blocks[b].u_star.size())
+      internal::ScatterToUnknowns(layout[b], blocks[b].u_guess, &u);
   std::vector<double> gamma_n(contacts.size(), 0.0);
   rows.Gather(u, &local);
   for (size_t i = 0; i < contacts.size(); ++i) gamma_n[i] = impulse(i, contact_velocity(i, local), 0, nullptr).second;

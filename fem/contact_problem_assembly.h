@@ -1,8 +1,8 @@
 #pragma once
-// The pieces SolveContactProblem (fem/contact_problem.h) assembles its problem from: how each
-// block's DoFs map to the unknowns, the constraints' Jacobians grouped by the unknowns they name,
-// and Newton's matrix written in place once its pattern is known. Internal to hydro_fem; tested
-// in tests/fem/contact_problem_assembly_test.cc.
+// The pieces SolveContactProblem (fem/contact_problem.h) assembles its problem from: the
+// constraints' Jacobians grouped by the unknowns they name (each block's DoFs mapped to the
+// unknowns by fem/contact_problem_layout.h), and Newton's matrix written in place once its
+// pattern is known. Internal to hydro_fem; tested in tests/fem/contact_problem_assembly_test.cc.
 #include <Eigen/Sparse>
 
 #include <algorithm>
@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "fem/contact_problem.h"
+#include "fem/contact_problem_layout.h"
 
 namespace hydro {
 namespace fem {
@@ -57,19 +58,6 @@ class HessianAssembly {
   std::vector<int> rows_, cols_, slots_;
   std::vector<double> values_;
   Eigen::SparseMatrix<double> H_;
-};
-
-// How a block's DoFs map to the problem's unknowns.
-struct BlockLayout {
-  std::vector<int> unknown;  // per DoF, -1 where it does not participate
-  bool reduced{false};
-  std::vector<int> participating;  // reduced: the DoFs P, in order
-  Eigen::MatrixXd S;               // reduced: ((A⁻¹)_PP)⁻¹
-  // A⁻¹ over the block's unknowns (reduced: (A⁻¹)_PP), or, for a large block that was not
-  // reduced, only its diagonal estimate diag(A)⁻¹: for the Delassus estimate of each contact.
-  Eigen::MatrixXd W;
-  Eigen::VectorXd W_diagonal;
-  int offset{0};
 };
 
 // The constraints' Jacobians, each dense over the unknowns its terms name. Constraints that name
