@@ -12,6 +12,7 @@
 #include "fem/contact_impulse.h"
 #include "fem/contact_problem_assembly.h"
 #include "fem/contact_problem_layout.h"
+#include "fem/near_rigid_softening.h"
 #include "fem/spring_law.h"
 #include "fem/velocity_target_law.h"
 #include "hydro/convex_line_search.h"
@@ -110,25 +111,10 @@ ContactProblemResult SolveContactProblem(double dt, const std::vector<ContactPro
     return Vector3(contacts[i].bias + rows.Times(static_cast<int>(i), x_local));
   };
 
-  // The near-rigid regime of SAP (Castro et al. 2022, used by 002 §VI): a contact stiffer than
-  // the time step can resolve is softened to the stiffness k_max = 4π²/(β²·δt²·w), w the
-  // Delassus estimate of the point (the inverse effective mass it sees, trace(J A⁻¹ Jᵀ)/3), so
-  // that its compliance never falls below β²/(4π²)·w, with β = 1. The velocity it aims at,
-  // −φ0/δt, is unchanged; what changes is that the stiffest contacts settle over about a step
-  // instead of within it, which keeps Newton's matrix well conditioned (stone blocks of 20 GPa
-  // with a 200 GPa contact field would otherwise be 10⁸ stiffer than their mass at 40 ms).
-  // A⁻¹ over each group's unknowns (zero between blocks), then w = trace(J·A⁻¹·Jᵀ)/3 per point.
-  std::vector<Eigen::MatrixXd> group_inverse(rows.num_groups());
-  for (int g = 0; g < rows.num_groups(); ++g)
-    group_inverse[g] = internal::CalcInverseOverUnknowns(problem, rows.unknowns(g));
-  std::vector<double> stiffness(contacts.size());
-  for (size_t i = 0; i < contacts.size(); ++i) {
-    const int row = static_cast<int>(i);
-    const double w = rows.CongruenceTrace(row, group_inverse[rows.group(row)]) / 3;
-    const double k_max = w > 0 ? 4 * M_PI * M_PI / (dt * dt * w) : std::numeric_limits<double>::infinity();
-    stiffness[i] = std::min(contacts[i].stiffness_N_per_m, k_max);
-    if (stiffness[i] < contacts[i].stiffness_N_per_m) ++result.near_rigid_contacts;
-  }
+  // Contacts stiffer than the step resolves are softened (fem/near_rigid_softening.h).
+  const std::vector<double> stiffness = internal::SoftenNearRigidContacts(
+      dt, contacts, internal::CalcDelassusEstimates(problem, rows, static_cast<int>(contacts.size())),
+      &result.near_rigid_contacts);
 
   const auto newton_start = Clock::now();
   double friction_scale = 0;
