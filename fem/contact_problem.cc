@@ -12,6 +12,7 @@
 #include "fem/contact_impulse.h"
 #include "fem/contact_problem_assembly.h"
 #include "fem/contact_problem_layout.h"
+#include "fem/contact_problem_recovery.h"
 #include "fem/near_rigid_softening.h"
 #include "fem/spring_law.h"
 #include "fem/velocity_target_law.h"
@@ -334,34 +335,20 @@ ContactProblemResult SolveContactProblem(double dt, const std::vector<ContactPro
   result.impulse.resize(num_blocks);
   result.target_impulse.resize(num_blocks);
   for (int b = 0; b < num_blocks; ++b) {
-    const BlockLayout& L = layout[b];
     result.impulse[b] = Eigen::VectorXd::Zero(blocks[b].u_star.size());
     result.target_impulse[b] = Eigen::VectorXd::Zero(blocks[b].u_star.size());
-    if (!L.reduced) {
-      result.u[b] = u.segment(L.offset, blocks[b].u_star.size());
-      continue;
-    }
-    // u = u* + A⁻¹·E_P·S·(u_P − u*_P): one solve with the factorization.
-    const int p = static_cast<int>(L.participating.size());
-    const Eigen::VectorXd delta = L.S * (u.segment(L.offset, p) - u_star.segment(L.offset, p));
-    Eigen::VectorXd E_P_delta = Eigen::VectorXd::Zero(blocks[b].u_star.size());
-    for (int j = 0; j < p; ++j) E_P_delta[L.participating[j]] = delta[j];
-    result.u[b] = blocks[b].u_star + blocks[b].factorization->solve(E_P_delta);
+    result.u[b] = internal::CalcBlockVelocities(blocks[b], layout[b], u, u_star);
   }
-  auto add_block_impulses = [&](const std::vector<VelocityTerm>& terms, const Vector3& on_A) {
-    for (const VelocityTerm& t : terms)
-      result.impulse[t.block].segment(t.first_dof, t.J.cols()) += t.J.transpose() * on_A;
-  };
   rows.Gather(u, &local);
   for (size_t i = 0; i < contacts.size(); ++i) {
     const Vector3 gamma = impulse(i, contact_velocity(i, local), gamma_n[i], nullptr).first;
     result.contact_impulse_W.push_back(gamma);
-    add_block_impulses(contacts[i].terms, gamma);
+    internal::AddBlockImpulses(contacts[i].terms, gamma, &result.impulse);
   }
   for (size_t k = 0; k < springs.size(); ++k) {
     const Vector3 on_A = CalcSpringImpulse(spring_law(k), spring_velocity(k, local));
     result.spring_impulse_W.push_back(on_A);
-    add_block_impulses(springs[k].terms, on_A);
+    internal::AddBlockImpulses(springs[k].terms, on_A, &result.impulse);
   }
   for (size_t k = 0; k < targets.size(); ++k)
     result.target_impulse[targets[k].block] += targets[k].J.transpose() * target_impulse(k, u, nullptr);
