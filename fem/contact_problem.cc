@@ -11,11 +11,11 @@
 
 #include "fem/contact_problem_assembly.h"
 #include "fem/contact_problem_layout.h"
+#include "fem/contact_problem_newton.h"
 #include "fem/contact_problem_objective.h"
 #include "fem/contact_problem_recovery.h"
 #include "fem/contact_problem_workspace.h"
 #include "fem/near_rigid_softening.h"
-#include "hydro/convex_line_search.h"
 
 namespace hydro {
 namespace fem {
@@ -33,12 +33,9 @@ double Seconds(Clock::time_point since) { return std::chrono::duration<double>(C
 
 using internal::BlockLayout;
 using internal::GroupedJacobian;
-using internal::HessianAssembly;
 
-constexpr int kMaxIterations = 100;           // Newton iterations per round
-constexpr int kMaxFrictionRounds = 5;         // refreshes of the lagged γn
-constexpr double kRelativeTolerance = 1e-6;   // εr of SAP's stopping rule (see newton below)
-constexpr double kAbsoluteTolerance = 1e-14;  // εa, in units of √kg·m/s
+constexpr int kMaxIterations = 100;    // Newton iterations per round
+constexpr int kMaxFrictionRounds = 5;  // refreshes of the lagged γn
 
 }  // namespace
 
@@ -75,8 +72,6 @@ ContactProblemResult SolveContactProblem(double dt, const std::vector<ContactPro
   ContactProblemResult result;
   const internal::ContactProblemLayout problem = internal::MakeContactProblemLayout(blocks, contacts, springs, targets);
   const std::vector<BlockLayout>& layout = problem.blocks;
-  const std::vector<Eigen::Triplet<double>>& A_triplets = problem.A_triplets;
-  const Eigen::SparseMatrix<double>& A = problem.A;
   const Eigen::VectorXd& u_star = problem.u_star;
   const int num_unknowns = problem.num_unknowns;
   result.total_dofs = problem.total_dofs;
@@ -106,69 +101,8 @@ ContactProblemResult SolveContactProblem(double dt, const std::vector<ContactPro
   std::vector<double>& gamma_n = objective.lagged_normal_impulses();
   objective.CalcNormalImpulses(u, &gamma_n);
 
-  // Newton's method on the objective for the current lagged γn, with an exact line search: the
-  // objective is convex along the step, so its slope g(u + α·d)·d rises through zero, found by
-  // safeguarded secant steps. (Comparing objective values, as Armijo's rule does, fails near the
-  // solution: with stiff contacts their differences drown in round-off.)
-  StepFactorization solver;
-  HessianAssembly hessian;
-  bool analyzed = false;
-  // SAP's stopping rule (Castro et al. 2022, used with εr = 1e-6 by 002 §VII): the momentum
-  // residual, scaled by D = diag(A)^(-1/2) so that every DoF weighs alike, is below εr times the
-  // larger of the scaled momentum change A(u − u*) and the scaled constraint impulses Jᵀγ.
-  const Eigen::VectorXd D = A.diagonal().cwiseMax(std::numeric_limits<double>::min()).cwiseSqrt().cwiseInverse();
-  auto balanced = [&](const Eigen::VectorXd& gradient) {
-    const Eigen::VectorXd& momentum = objective.CalcMomentum(u);
-    const double scale = std::max(D.cwiseProduct(momentum).norm(), D.cwiseProduct(momentum - gradient).norm());
-    return D.cwiseProduct(gradient).norm() <= kAbsoluteTolerance + kRelativeTolerance * scale;
-  };
-  // A refinement round (γn refreshed, the solution moved little) may start with the matrix the
-  // last round factored: its step is still a descent direction (the matrix is positive definite)
-  // and the line search exact, so the iteration converges to the same solution, linearly, for a
-  // solve instead of a factorization each step. Once the scaled residual falls by less than half
-  // in a step, the matrix is refreshed. (The grasp's 1,029-DoF cube: ~5 ms a factorization.)
-  bool factored = false;
-  auto newton = [&](int max_iterations, bool start_with_last_matrix) {
-    bool reuse = start_with_last_matrix && factored && num_unknowns >= options.reuse_factorization_from_unknowns;
-    double previous_residual = std::numeric_limits<double>::infinity();
-    for (int iteration = 0; iteration < max_iterations; ++iteration) {
-      const Eigen::VectorXd& gradient = work.gradient;
-      if (reuse) {
-        objective.CalcGradient(u, nullptr);
-        const double residual = D.cwiseProduct(gradient).norm();
-        if (!balanced(gradient) && residual > 0.5 * previous_residual) reuse = false;
-        previous_residual = residual;
-      }
-      if (!reuse) {
-        hessian.Begin();
-        for (const Eigen::Triplet<double>& t : A_triplets)
-          if (t.row() >= t.col()) hessian.Add(t.row(), t.col(), t.value());
-        objective.CalcGradient(u, &hessian);
-      }
-      if (balanced(gradient)) return true;
-      ++result.iterations;
-      if (!reuse) {
-        const Eigen::SparseMatrix<double>& H = hessian.Finish(num_unknowns);
-        if (!analyzed) solver.analyzePattern(H), analyzed = true;
-        solver.factorize(H);
-        if (solver.info() != Eigen::Success) return false;
-        factored = true;
-        ++result.factorizations;
-      }
-      work.negative_gradient = -gradient;
-      Eigen::VectorXd& step = work.step;
-      step = solver.solve(work.negative_gradient);
-      const double slope0 = gradient.dot(step);
-      if (!(slope0 < 0)) return true;  // no descent left: stationary to round-off
-      objective.PrepareLineSearch(u, step);
-      // Near exact (1e-12): this solve's convergence test is on the step's size.
-      const double alpha = hydro::ConvexLineSearch([&](double a) { return objective.CalcSlope(a); }, slope0, 1e-12);
-      u += alpha * step;
-      const double size = u.cwiseAbs().maxCoeff();
-      if (alpha * step.cwiseAbs().maxCoeff() <= 1e-10 + 1e-10 * size) return true;
-    }
-    return false;
-  };
+  // Newton's method with the exact line search (fem/contact_problem_newton.h).
+  internal::ContactNewton newton(problem, &objective, &work, options.reuse_factorization_from_unknowns);
   // The normal impulses at u into work.normal_impulse, and whether they match the lagged ones to
   // 1e-3 of the largest.
   auto refresh_gamma_n = [&]() {
@@ -195,13 +129,13 @@ ContactProblemResult SolveContactProblem(double dt, const std::vector<ContactPro
     // start, where they already stick, ~8.
     bool warm = false;
     for (const ContactProblemBlock& b : blocks) warm = warm || b.u_guess.size() > 0;
-    result.converged = warm && any_friction ? true : newton(kMaxIterations, false);
+    result.converged = warm && any_friction ? true : newton.Minimize(kMaxIterations, false, &u);
     bool settled = refresh_gamma_n();
     gamma_n.swap(work.normal_impulse);
     if (any_friction && result.converged) {
       objective.set_friction_scale(1);
       for (int round = 0; round < kMaxFrictionRounds; ++round) {
-        result.converged = newton(kMaxIterations, /*start_with_last_matrix=*/round > 0);
+        result.converged = newton.Minimize(kMaxIterations, /*start_with_last_matrix=*/round > 0, &u);
         result.friction_rounds = round + 1;
         settled = refresh_gamma_n();
         // The impulses applied are those of the problem just solved (its lagged γn), so that
@@ -213,6 +147,8 @@ ContactProblemResult SolveContactProblem(double dt, const std::vector<ContactPro
     }
   }
   result.residual = num_unknowns > 0 ? objective.CalcGradient(u, nullptr).cwiseAbs().maxCoeff() : 0.0;
+  result.iterations = newton.iterations();
+  result.factorizations = newton.factorizations();
   result.newton_s = Seconds(newton_start);
 
   // Velocities of every DoF, and what each constraint gave each block.
