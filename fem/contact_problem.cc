@@ -1,12 +1,8 @@
 #include "fem/contact_problem.h"
 
-#include <Eigen/Cholesky>
-
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <limits>
-#include <map>
 #include <string>
 
 #include "fem/contact_problem_assembly.h"
@@ -31,22 +27,23 @@ namespace {
 using Clock = std::chrono::steady_clock;
 double Seconds(Clock::time_point since) { return std::chrono::duration<double>(Clock::now() - since).count(); }
 
-using internal::BlockLayout;
+using internal::ContactNewton;
+using internal::ContactObjective;
+using internal::ContactProblemLayout;
+using internal::ContactProblemWorkspace;
 using internal::GroupedJacobian;
 
 constexpr int kMaxIterations = 100;    // Newton iterations per round
 constexpr int kMaxFrictionRounds = 5;  // refreshes of the lagged γn
 
-}  // namespace
-
-ContactProblemResult SolveContactProblem(double dt, const std::vector<ContactProblemBlock>& blocks,
-                                         const std::vector<ContactConstraint>& contacts,
-                                         const std::vector<SpringConstraint>& springs,
-                                         const std::vector<VelocityTargetConstraint>& targets,
-                                         const ContactProblemOptions& options) {
+// Throws InvalidInput, naming what is wrong, unless the problem is well formed.
+void ValidateContactProblem(double dt, const std::vector<ContactProblemBlock>& blocks,
+                            const std::vector<ContactConstraint>& contacts,
+                            const std::vector<SpringConstraint>& springs,
+                            const std::vector<VelocityTargetConstraint>& targets,
+                            const ContactProblemOptions& options) {
   CheckPositive(dt, "contact problem time step");
   CheckPositive(options.stiction_speed_m_per_s, "contact problem stiction speed");
-  const double kStictionSpeed = options.stiction_speed_m_per_s;
   const int num_blocks = static_cast<int>(blocks.size());
   auto check_terms = [&](const std::vector<VelocityTerm>& terms) {
     for (const VelocityTerm& t : terms)
@@ -61,114 +58,177 @@ ContactProblemResult SolveContactProblem(double dt, const std::vector<ContactPro
         !(t.max_impulse >= 0) || !std::isfinite(t.target))
       throw InvalidInput(
           "contact problem: a velocity target names a missing block or has a bad size, stiffness or bound");
-
   for (int b = 0; b < num_blocks; ++b) {
     const int n = static_cast<int>(blocks[b].u_star.size());
     if (blocks[b].A.rows() != n || blocks[b].A.cols() != n)
       throw InvalidInput("contact problem: block " + std::to_string(b) + "'s matrix does not match its velocities");
   }
+}
 
-  // Participating DoFs and the problem's unknowns.
-  ContactProblemResult result;
-  const internal::ContactProblemLayout problem = internal::MakeContactProblemLayout(blocks, contacts, springs, targets);
-  const std::vector<BlockLayout>& layout = problem.blocks;
-  const Eigen::VectorXd& u_star = problem.u_star;
-  const int num_unknowns = problem.num_unknowns;
-  result.total_dofs = problem.total_dofs;
-  result.schur_s = problem.schur_s;
-  result.unknowns = num_unknowns;
-
-  // Rows 0 … contacts − 1 are the contacts', then the springs'.
+// Rows 0 … contacts − 1 are the contacts', then the springs'.
+GroupedJacobian MakeConstraintRows(const std::vector<ContactConstraint>& contacts,
+                                   const std::vector<SpringConstraint>& springs, const ContactProblemLayout& layout) {
   GroupedJacobian rows;
-  for (const ContactConstraint& c : contacts) rows.Add(c.terms, layout);
-  for (const SpringConstraint& s : springs) rows.Add(s.terms, layout);
+  for (const ContactConstraint& c : contacts) rows.Add(c.terms, layout.blocks);
+  for (const SpringConstraint& s : springs) rows.Add(s.terms, layout.blocks);
+  return rows;
+}
 
-  // Contacts stiffer than the step resolves are softened (fem/near_rigid_softening.h).
-  const std::vector<double> stiffness = internal::SoftenNearRigidContacts(
-      dt, contacts, internal::CalcDelassusEstimates(problem, rows, static_cast<int>(contacts.size())),
-      &result.near_rigid_contacts);
+// One contact problem, from its (validated) input to its result: laid out over its participating
+// DoFs, its contacts softened where near rigid, solved in rounds of Newton's method with the
+// lagged γn refreshed, then recovered for every DoF. Holds references to the input.
+class ContactProblem {
+ public:
+  ContactProblem(double dt, const std::vector<ContactProblemBlock>& blocks,
+                 const std::vector<ContactConstraint>& contacts, const std::vector<SpringConstraint>& springs,
+                 const std::vector<VelocityTargetConstraint>& targets, const ContactProblemOptions& options)
+      : blocks_(blocks),
+        contacts_(contacts),
+        springs_(springs),
+        targets_(targets),
+        layout_(internal::MakeContactProblemLayout(blocks, contacts, springs, targets)),
+        rows_(MakeConstraintRows(contacts, springs, layout_)),
+        stiffness_(internal::SoftenNearRigidContacts(
+            dt, contacts, internal::CalcDelassusEstimates(layout_, rows_, static_cast<int>(contacts.size())),
+            &result_.near_rigid_contacts)),
+        objective_(dt, options.stiction_speed_m_per_s, contacts, springs, targets, layout_, &rows_, stiffness_, &work_),
+        newton_(layout_, &objective_, &work_, options.reuse_factorization_from_unknowns) {
+    result_.total_dofs = layout_.total_dofs;
+    result_.schur_s = layout_.schur_s;
+    result_.unknowns = layout_.num_unknowns;
+    work_.Resize(layout_.num_unknowns, static_cast<int>(contacts.size()), static_cast<int>(springs.size()),
+                 static_cast<int>(targets.size()));
+  }
+  ContactProblem(const ContactProblem&) = delete;
+  ContactProblem& operator=(const ContactProblem&) = delete;
 
+  // Solves for the unknowns u and reports how (iterations, rounds, residual).
+  void Solve();
+  // Every DoF's velocity and what each constraint gave, after Solve().
+  ContactProblemResult TakeResult();
+
+ private:
+  // Whether it has anything to solve: unknowns, and constraints on them.
+  bool HasConstraints() const;
+  // The frictionless start (unless warm-started) and the frictional rounds.
+  void SolveInRounds();
+  // γn at u into the workspace, and whether it matches the lagged γn to 1e-3 of the largest.
+  bool RefreshNormalImpulses();
+  // Makes the γn last refreshed the lagged one.
+  void LagNormalImpulses() { objective_.lagged_normal_impulses().swap(work_.normal_impulse); }
+
+  const std::vector<ContactProblemBlock>& blocks_;
+  const std::vector<ContactConstraint>& contacts_;
+  const std::vector<SpringConstraint>& springs_;
+  const std::vector<VelocityTargetConstraint>& targets_;
+  ContactProblemResult result_;
+  const ContactProblemLayout layout_;
+  GroupedJacobian rows_;
+  const std::vector<double> stiffness_;  // per contact, softened
+  ContactProblemWorkspace work_;
+  ContactObjective objective_;
+  ContactNewton newton_;
+  Eigen::VectorXd u_;  // per unknown
+};
+
+void ContactProblem::Solve() {
   const auto newton_start = Clock::now();
-  internal::ContactProblemWorkspace work;
-  work.Resize(num_unknowns, static_cast<int>(contacts.size()), static_cast<int>(springs.size()),
-              static_cast<int>(targets.size()));
-  internal::ContactObjective objective(dt, kStictionSpeed, contacts, springs, targets, problem, &rows, stiffness,
-                                       &work);
-  Eigen::VectorXd u = u_star;
-  for (int b = 0; b < num_blocks; ++b)
-    if (blocks[b].u_guess.size() == blocks[b].u_star.size())
-      internal::ScatterToUnknowns(layout[b], blocks[b].u_guess, &u);
-  std::vector<double>& gamma_n = objective.lagged_normal_impulses();
-  objective.CalcNormalImpulses(u, &gamma_n);
-
-  // Newton's method with the exact line search (fem/contact_problem_newton.h).
-  internal::ContactNewton newton(problem, &objective, &work, options.reuse_factorization_from_unknowns);
-  // The normal impulses at u into work.normal_impulse, and whether they match the lagged ones to
-  // 1e-3 of the largest.
-  auto refresh_gamma_n = [&]() {
-    std::vector<double>& updated = work.normal_impulse;
-    objective.CalcNormalImpulses(u, &updated);
-    double change = 0, largest = 0;
-    for (size_t i = 0; i < contacts.size(); ++i) {
-      change = std::max(change, std::abs(updated[i] - gamma_n[i]));
-      largest = std::max(largest, updated[i]);
-    }
-    return change <= 1e-3 * largest + 1e-14;
-  };
-  bool any_friction = false;
-  for (const ContactConstraint& c : contacts) any_friction = any_friction || c.friction > 0;
-  if (num_unknowns == 0 || (contacts.empty() && springs.empty() && targets.empty())) {
-    u = u_star;  // nothing to solve: the free motion (not the warm start)
-    result.converged = true;
+  // Newton starts from the warm start where a block has one, else from the free motion; the first
+  // lagged γn is the warm start's.
+  u_ = layout_.u_star;
+  for (size_t b = 0; b < blocks_.size(); ++b)
+    if (blocks_[b].u_guess.size() == blocks_[b].u_star.size())
+      internal::ScatterToUnknowns(layout_.blocks[b], blocks_[b].u_guess, &u_);
+  objective_.CalcNormalImpulses(u_, &objective_.lagged_normal_impulses());
+  if (HasConstraints()) {
+    SolveInRounds();
   } else {
-    // Rounds of the frictional problem, each convex with γn held fixed (the lagged model of
-    // Castro et al.), γn refreshed between rounds until it settles. The first lagged γn is that
-    // of the warm start (the last step's velocities) when there is one, else that of the
-    // frictionless problem's solution. From the frictionless solution, where the joints of a
-    // resting arch slide, the first frictional round took ~35 Newton iterations; from the warm
-    // start, where they already stick, ~8.
-    bool warm = false;
-    for (const ContactProblemBlock& b : blocks) warm = warm || b.u_guess.size() > 0;
-    result.converged = warm && any_friction ? true : newton.Minimize(kMaxIterations, false, &u);
-    bool settled = refresh_gamma_n();
-    gamma_n.swap(work.normal_impulse);
-    if (any_friction && result.converged) {
-      objective.set_friction_scale(1);
-      for (int round = 0; round < kMaxFrictionRounds; ++round) {
-        result.converged = newton.Minimize(kMaxIterations, /*start_with_last_matrix=*/round > 0, &u);
-        result.friction_rounds = round + 1;
-        settled = refresh_gamma_n();
-        // The impulses applied are those of the problem just solved (its lagged γn), so that
-        // momentum balances exactly; γn is refreshed only for another round.
-        if (settled || !result.converged || round + 1 == kMaxFrictionRounds) break;
-        gamma_n.swap(work.normal_impulse);
-      }
-      result.friction_settled = settled;
-    }
+    u_ = layout_.u_star;  // nothing to solve: the free motion (not the warm start)
+    result_.converged = true;
   }
-  result.residual = num_unknowns > 0 ? objective.CalcGradient(u, nullptr).cwiseAbs().maxCoeff() : 0.0;
-  result.iterations = newton.iterations();
-  result.factorizations = newton.factorizations();
-  result.newton_s = Seconds(newton_start);
+  result_.residual = layout_.num_unknowns > 0 ? objective_.CalcGradient(u_, nullptr).cwiseAbs().maxCoeff() : 0.0;
+  result_.iterations = newton_.iterations();
+  result_.factorizations = newton_.factorizations();
+  result_.newton_s = Seconds(newton_start);
+}
 
-  // Velocities of every DoF, and what each constraint gave each block.
-  result.u.resize(num_blocks);
-  result.impulse.resize(num_blocks);
-  result.target_impulse.resize(num_blocks);
-  for (int b = 0; b < num_blocks; ++b) {
-    result.impulse[b] = Eigen::VectorXd::Zero(blocks[b].u_star.size());
-    result.target_impulse[b] = Eigen::VectorXd::Zero(blocks[b].u_star.size());
-    result.u[b] = internal::CalcBlockVelocities(blocks[b], layout[b], u, u_star);
+bool ContactProblem::HasConstraints() const {
+  return layout_.num_unknowns > 0 && !(contacts_.empty() && springs_.empty() && targets_.empty());
+}
+
+void ContactProblem::SolveInRounds() {
+  // Rounds of the frictional problem, each convex with γn held fixed (the lagged model of
+  // Castro et al.), γn refreshed between rounds until it settles. The first lagged γn is that
+  // of the warm start (the last step's velocities) when there is one, else that of the
+  // frictionless problem's solution. From the frictionless solution, where the joints of a
+  // resting arch slide, the first frictional round took ~35 Newton iterations; from the warm
+  // start, where they already stick, ~8.
+  bool any_friction = false;
+  for (const ContactConstraint& c : contacts_) any_friction = any_friction || c.friction > 0;
+  bool warm = false;
+  for (const ContactProblemBlock& b : blocks_) warm = warm || b.u_guess.size() > 0;
+  result_.converged = warm && any_friction ? true : newton_.Minimize(kMaxIterations, false, &u_);
+  bool settled = RefreshNormalImpulses();
+  LagNormalImpulses();
+  if (!any_friction || !result_.converged) return;
+  objective_.set_friction_scale(1);
+  for (int round = 0; round < kMaxFrictionRounds; ++round) {
+    result_.converged = newton_.Minimize(kMaxIterations, /*start_with_last_matrix=*/round > 0, &u_);
+    result_.friction_rounds = round + 1;
+    settled = RefreshNormalImpulses();
+    // The impulses applied are those of the problem just solved (its lagged γn), so that
+    // momentum balances exactly; γn is refreshed only for another round.
+    if (settled || !result_.converged || round + 1 == kMaxFrictionRounds) break;
+    LagNormalImpulses();
   }
-  objective.CalcConstraintImpulses(u, &result.contact_impulse_W, &result.spring_impulse_W);
-  for (size_t i = 0; i < contacts.size(); ++i)
-    internal::AddBlockImpulses(contacts[i].terms, result.contact_impulse_W[i], &result.impulse);
-  for (size_t k = 0; k < springs.size(); ++k)
-    internal::AddBlockImpulses(springs[k].terms, result.spring_impulse_W[k], &result.impulse);
-  for (size_t k = 0; k < targets.size(); ++k)
-    result.target_impulse[targets[k].block] +=
-        targets[k].J.transpose() * objective.CalcTargetImpulse(static_cast<int>(k), u);
-  return result;
+  result_.friction_settled = settled;
+}
+
+bool ContactProblem::RefreshNormalImpulses() {
+  std::vector<double>& updated = work_.normal_impulse;
+  const std::vector<double>& lagged = objective_.lagged_normal_impulses();
+  objective_.CalcNormalImpulses(u_, &updated);
+  double change = 0, largest = 0;
+  for (size_t i = 0; i < contacts_.size(); ++i) {
+    change = std::max(change, std::abs(updated[i] - lagged[i]));
+    largest = std::max(largest, updated[i]);
+  }
+  return change <= 1e-3 * largest + 1e-14;
+}
+
+ContactProblemResult ContactProblem::TakeResult() {
+  // Velocities of every DoF, and what each constraint gave each block.
+  const size_t num_blocks = blocks_.size();
+  result_.u.resize(num_blocks);
+  result_.impulse.resize(num_blocks);
+  result_.target_impulse.resize(num_blocks);
+  for (size_t b = 0; b < num_blocks; ++b) {
+    result_.impulse[b] = Eigen::VectorXd::Zero(blocks_[b].u_star.size());
+    result_.target_impulse[b] = Eigen::VectorXd::Zero(blocks_[b].u_star.size());
+    result_.u[b] = internal::CalcBlockVelocities(blocks_[b], layout_.blocks[b], u_, layout_.u_star);
+  }
+  objective_.CalcConstraintImpulses(u_, &result_.contact_impulse_W, &result_.spring_impulse_W);
+  for (size_t i = 0; i < contacts_.size(); ++i)
+    internal::AddBlockImpulses(contacts_[i].terms, result_.contact_impulse_W[i], &result_.impulse);
+  for (size_t k = 0; k < springs_.size(); ++k)
+    internal::AddBlockImpulses(springs_[k].terms, result_.spring_impulse_W[k], &result_.impulse);
+  for (size_t k = 0; k < targets_.size(); ++k)
+    result_.target_impulse[targets_[k].block] +=
+        targets_[k].J.transpose() * objective_.CalcTargetImpulse(static_cast<int>(k), u_);
+  return std::move(result_);
+}
+
+}  // namespace
+
+ContactProblemResult SolveContactProblem(double dt, const std::vector<ContactProblemBlock>& blocks,
+                                         const std::vector<ContactConstraint>& contacts,
+                                         const std::vector<SpringConstraint>& springs,
+                                         const std::vector<VelocityTargetConstraint>& targets,
+                                         const ContactProblemOptions& options) {
+  ValidateContactProblem(dt, blocks, contacts, springs, targets, options);
+  ContactProblem problem(dt, blocks, contacts, springs, targets, options);
+  problem.Solve();
+  return problem.TakeResult();
 }
 
 }  // namespace fem

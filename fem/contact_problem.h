@@ -19,6 +19,12 @@
 // S = ((A⁻¹)_PP)⁻¹ as weight, (A⁻¹)_PP read from the factorization already made for the free
 // motion (InverseSubmatrix: sparse forward solves along the elimination tree). The other DoFs
 // follow exactly: u = u* + A⁻¹E_P·S·(u_P − u*_P), one more solve.
+//
+// The stages, one file each (internal to hydro_fem): the participating DoFs and the Schur
+// complement (contact_problem_layout.h), the constraints' grouped Jacobians and Newton's matrix
+// (contact_problem_assembly.h), near-rigid softening (near_rigid_softening.h), the objective's
+// gradient, Hessian and slope (contact_problem_objective.h), Newton's method with the exact line
+// search (contact_problem_newton.h) and the recovery of every DoF (contact_problem_recovery.h).
 #include <Eigen/Core>
 #include <Eigen/SparseCore>
 
@@ -104,7 +110,7 @@ struct ContactProblemResult {
   bool friction_settled{true};  // whether γn stopped changing within the rounds
   bool converged{false};
   double residual{0};          // ‖S(u − u*) − Σ Jᵀγ‖∞ over the problem's unknowns, N·s
-  int near_rigid_contacts{0};  // contacts softened to what the step resolves (see the .cc)
+  int near_rigid_contacts{0};  // contacts softened to what the step resolves (fem/near_rigid_softening.h)
   int unknowns{0};             // after reduction to participating DoFs
   int total_dofs{0};
   double schur_s{0};   // time spent forming Schur complements
