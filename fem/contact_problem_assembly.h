@@ -28,9 +28,13 @@ class HessianAssembly {
       H_.valuePtr()[slots_[next_++]] += value;
     }
   }
+  // Starts an assembly; one begun before the first Finish() starts its recording over.
   void Begin() {
     next_ = 0;
-    if (!recording_) std::fill(H_.valuePtr(), H_.valuePtr() + H_.nonZeros(), 0.0);
+    if (recording_)
+      rows_.clear(), cols_.clear(), values_.clear();
+    else
+      std::fill(H_.valuePtr(), H_.valuePtr() + H_.nonZeros(), 0.0);
   }
   // The matrix of the entries added since Begin().
   const Eigen::SparseMatrix<double>& Finish(int n) {

@@ -57,10 +57,10 @@ BlockLayout MakeBlockLayout(const ContactProblemBlock& block, const std::vector<
   // 002 §VI-B: (A⁻¹)_PP from the free motion's factorization, then its inverse.
   L.W = InverseSubmatrix(*block.factorization, L.participating);
   L.S = L.W.ldlt().solve(Eigen::MatrixXd::Identity(p, p));
-  // Symmetrized in place. Eigen reads Sᵀ while it writes S, column by column, so only the lower
-  // triangle (all that Newton's matrix reads) is the exact average; the upper one comes out as
-  // ¾·S + ¼·Sᵀ, symmetric to round-off, which the momentum A(u − u*) and the recovery also read.
-  L.S = 0.5 * (L.S + L.S.transpose());
+  // Symmetrized through a temporary: written in place, Eigen would read Sᵀ while writing S column
+  // by column, and the upper triangle (which the momentum A(u − u*) and the recovery read) would
+  // come out as ¾·S + ¼·Sᵀ.
+  L.S = (0.5 * (L.S + L.S.transpose())).eval();
   for (int j = 0; j < p; ++j) {
     L.unknown[L.participating[j]] = offset + j;
     for (int k = 0; k < p; ++k) A_triplets->emplace_back(offset + j, offset + k, L.S(j, k));

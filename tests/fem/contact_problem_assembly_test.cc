@@ -149,6 +149,19 @@ TEST(ContactProblemAssemblyTest, NewtonsMatrixWrittenInPlaceEqualsAFreshAssembly
   }
 }
 
+// An assembly begun again before its first Finish() (a Newton call that stopped at its first
+// convergence check) starts its recording over instead of counting the entries twice.
+TEST(ContactProblemAssemblyTest, AnAssemblyBegunAgainBeforeItsFirstFinishStartsOver) {
+  HessianAssembly assembly;
+  assembly.Begin();
+  assembly.Add(1, 0, 2.0);
+  assembly.Begin();
+  assembly.Add(1, 0, 3.0);
+  const Eigen::MatrixXd H(assembly.Finish(2));
+  EXPECT_EQ(H(1, 0), 3.0);
+  EXPECT_EQ(H.sum(), 3.0);
+}
+
 }  // namespace
 }  // namespace internal
 }  // namespace fem
