@@ -165,13 +165,6 @@ Errors CompareWithFreshSurfaces(const std::shared_ptr<const ShapeGeometry>& a, c
   return errors;
 }
 
-void Report(const char* what, const Errors& e) {
-  std::printf(
-      "%s: tolerance %.3g m, slide tolerance %.3g m; largest relative errors: force %.2e (unchanged depths %.2e), "
-      "moment %.2e, stiffness %.2e\n",
-      what, e.tolerance, e.slide_tolerance, e.force, e.force_unchanged, e.moment, e.stiffness);
-}
-
 // The bounds the tests hold the reuse to, each of a relative error of the patch against the one
 // computed anew, for every point displaced by up to the tolerance along the patch's normal and the
 // slide tolerance in all (measured largest in brackets):
@@ -186,6 +179,17 @@ void Report(const char* what, const Errors& e) {
 constexpr double kForceBound = 10 * kSurfaceReuseRelativeError;
 constexpr double kMomentBound = 1e-2;
 constexpr double kStiffnessBound = kSurfaceReuseStiffnessError;
+
+// Reports the errors and holds them to the bounds above.
+void ExpectWithinBounds(const std::string& what, const Errors& e) {
+  std::printf(
+      "%s: tolerance %.3g m, slide tolerance %.3g m; largest relative errors: force %.2e (unchanged depths %.2e), "
+      "moment %.2e, stiffness %.2e\n",
+      what.c_str(), e.tolerance, e.slide_tolerance, e.force, e.force_unchanged, e.moment, e.stiffness);
+  EXPECT_LT(e.force, kForceBound) << what;
+  EXPECT_LT(e.moment, kMomentBound) << what;
+  EXPECT_LT(e.stiffness, kStiffnessBound) << what;
+}
 
 // A 0.2 m compliant box at 1e8 Pa (a) and a rigid ground box of 2 m × 2 m × 0.2 m (b).
 struct BoxAndGround {
@@ -204,10 +208,7 @@ TEST(SurfaceReuseTest, CompliantBoxOnRigidGroundMatchesSurfacesComputedAnew) {
       const RigidTransform X_WA = Pose(Vector3(0.03, -0.02, drop - depth), tilt, Vector3(1, 1, 0));
       const RigidTransform X_WB = Pose(Vector3(0, 0, -0.1));
       const Errors e = CompareWithFreshSurfaces(a, X_WA, b, X_WB, 1.0);
-      Report(("box on ground, depth " + std::to_string(depth) + ", tilt " + std::to_string(tilt)).c_str(), e);
-      EXPECT_LT(e.force, kForceBound);
-      EXPECT_LT(e.moment, kMomentBound);
-      EXPECT_LT(e.stiffness, kStiffnessBound);
+      ExpectWithinBounds("box on ground, depth " + std::to_string(depth) + ", tilt " + std::to_string(tilt), e);
     }
   }
 }
@@ -220,10 +221,7 @@ TEST(SurfaceReuseTest, CompliantBoxOnCompliantBoxMatchesSurfacesComputedAnew) {
     const RigidTransform X_WA = Pose(Vector3(0.02, 0.01, 0.2 - depth), 0.001, Vector3(1, 2, 0));
     const RigidTransform X_WB = Pose(Vector3::Zero());
     const Errors e = CompareWithFreshSurfaces(a, X_WA, a, X_WB, 1.0);
-    Report(("box on box, depth " + std::to_string(depth)).c_str(), e);
-    EXPECT_LT(e.force, kForceBound);
-    EXPECT_LT(e.moment, kMomentBound);
-    EXPECT_LT(e.stiffness, kStiffnessBound);
+    ExpectWithinBounds("box on box, depth " + std::to_string(depth), e);
   }
 }
 
@@ -238,16 +236,10 @@ TEST(SurfaceReuseTest, ABallSlidOverACompliantBoxOrABallMatchesSurfacesComputedA
   for (double depth : {1e-5, 1e-3}) {
     const RigidTransform X_WA = Pose(Vector3(0.013, -0.021, 0.15 - depth));
     const Errors e = CompareWithFreshSurfaces(a, X_WA, b, Pose(Vector3::Zero()), 1.0);
-    Report(("ball on box, depth " + std::to_string(depth)).c_str(), e);
-    EXPECT_LT(e.force, kForceBound);
-    EXPECT_LT(e.moment, kMomentBound);
-    EXPECT_LT(e.stiffness, kStiffnessBound);
+    ExpectWithinBounds("ball on box, depth " + std::to_string(depth), e);
     const Vector3 on_top = Vector3(0.3, -0.2, 1).normalized();
     const Errors f = CompareWithFreshSurfaces(a, Pose((0.1 - depth) * on_top), c, Pose(Vector3::Zero()), 1.0);
-    Report(("ball on ball, depth " + std::to_string(depth)).c_str(), f);
-    EXPECT_LT(f.force, kForceBound);
-    EXPECT_LT(f.moment, kMomentBound);
-    EXPECT_LT(f.stiffness, kStiffnessBound);
+    ExpectWithinBounds("ball on ball, depth " + std::to_string(depth), f);
   }
 }
 
@@ -262,10 +254,7 @@ TEST(SurfaceReuseTest, CompliantSphereOnRigidPlaneMatchesSurfacesComputedAnew) {
   for (double depth : {1e-5, 1e-3}) {
     const RigidTransform X_WA = Pose(Vector3(0, 0, 0.1 - depth));
     const Errors e = CompareWithFreshSurfaces(a, X_WA, b, Pose(Vector3::Zero()), 1.0);
-    Report(("ball on plane, depth " + std::to_string(depth)).c_str(), e);
-    EXPECT_LT(e.force, kForceBound);
-    EXPECT_LT(e.moment, kMomentBound);
-    EXPECT_LT(e.stiffness, kStiffnessBound);
+    ExpectWithinBounds("ball on plane, depth " + std::to_string(depth), e);
   }
 }
 
@@ -281,10 +270,8 @@ TEST(SurfaceReuseTest, ReducedPatchesMatchPatchesComputedAndReducedAnew) {
       const RigidTransform X_WA = Pose(Vector3(0.03, -0.02, drop - 1e-5), tilt, Vector3(1, 1, 0));
       const RigidTransform X_WB = Pose(Vector3(0, 0, -0.1));
       const Errors e = CompareWithFreshSurfaces(scene.a, X_WA, scene.b, X_WB, 1.0, 40, max_points);
-      Report(("box on ground reduced to " + std::to_string(max_points) + ", tilt " + std::to_string(tilt)).c_str(), e);
-      EXPECT_LT(e.force, kForceBound);
-      EXPECT_LT(e.moment, kMomentBound);
-      EXPECT_LT(e.stiffness, kStiffnessBound);
+      ExpectWithinBounds("box on ground reduced to " + std::to_string(max_points) + ", tilt " + std::to_string(tilt),
+                         e);
     }
   }
   btSphereShape ball(0.1);
@@ -292,10 +279,7 @@ TEST(SurfaceReuseTest, ReducedPatchesMatchPatchesComputedAndReducedAnew) {
   const btHydroelasticProperties soft = Soft(1e7);
   const auto a = Geometry(ball, &soft), b = Geometry(plane, nullptr);
   const Errors e = CompareWithFreshSurfaces(a, Pose(Vector3(0, 0, 0.1 - 1e-3)), b, Pose(Vector3::Zero()), 1.0, 40, 16);
-  Report("ball on plane reduced to 16", e);
-  EXPECT_LT(e.force, kForceBound);
-  EXPECT_LT(e.moment, kMomentBound);
-  EXPECT_LT(e.stiffness, kStiffnessBound);
+  ExpectWithinBounds("ball on plane reduced to 16", e);
 }
 
 // Under a translation every point's depth moves by s·t, so while all points press, the reduced
@@ -426,10 +410,7 @@ void CheckSlidAndTurnedOnAHalfSpace(const std::shared_ptr<const ShapeGeometry>& 
   }
   errors.tolerance = tolerance;
   errors.slide_tolerance = reuse.slide_tolerance_m();
-  Report(what, errors);
-  EXPECT_LT(errors.force, kForceBound) << what;
-  EXPECT_LT(errors.moment, kMomentBound) << what;
-  EXPECT_LT(errors.stiffness, kStiffnessBound) << what;
+  ExpectWithinBounds(what, errors);
   // Sunk, raised or tilted further than the tolerance, it is computed anew.
   std::vector<ContactPoint> unused_points;
   ContactSurface unused_surface;
