@@ -226,12 +226,12 @@ ContactSolveReport FemBody::StepWithContacts(double dt, const Vector3& gravity,
   const int num_rigid = rigid ? static_cast<int>(rigid->size()) : 0;
   for (const DeformableContactPoint& p : points)
     if (p.rigid >= num_rigid || p.tet < 0 || p.tet >= num_tets())
-      throw InvalidInput("deformable '" + name_ + "': a contact names a missing tet or rigid body");
+      throw InvalidInput("deformable '" + name() + "': a contact names a missing tet or rigid body");
   const std::vector<VertexAttachment> no_attachments;
   const std::vector<VertexAttachment>& welds = attachments ? *attachments : no_attachments;
   for (const VertexAttachment& a : welds)
     if (a.rigid < 0 || a.rigid >= num_rigid || a.vertex < 0 || a.vertex >= num_vertices() || !(a.stiffness_N_per_m > 0))
-      throw InvalidInput("deformable '" + name_ +
+      throw InvalidInput("deformable '" + name() +
                          "': an attachment names a missing vertex or body, or has no stiffness");
   const FreeMotion free_motion = CalcFreeMotion(dt, gravity);
   // Block 0 is this body (its free DoFs), blocks 1… the rigid participants.

@@ -3,7 +3,6 @@
 #include "fem/neo_hookean.h"
 
 #include <Eigen/Eigenvalues>
-#include <Eigen/SVD>
 #include <Eigen/SparseCholesky>
 
 #include <array>
@@ -16,193 +15,57 @@ namespace fem {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-using Matrix12 = Eigen::Matrix<double, 12, 12>;
-using Vector12 = Eigen::Matrix<double, 12, 1>;
 
 double Seconds(Clock::time_point since) { return std::chrono::duration<double>(Clock::now() - since).count(); }
-
-// V·Bᵀ C B for a linear tet with shape-function gradients g[a] (Voigt strain, engineering shear).
-Matrix12 ElementStiffness(const std::array<Vector3, 4>& g, double volume, const LameParameters& lame) {
-  Eigen::Matrix<double, 6, 12> B = Eigen::Matrix<double, 6, 12>::Zero();
-  for (int a = 0; a < 4; ++a) {
-    const int c = 3 * a;
-    B(0, c) = g[a].x();
-    B(1, c + 1) = g[a].y();
-    B(2, c + 2) = g[a].z();
-    B(3, c + 1) = g[a].z(), B(3, c + 2) = g[a].y();
-    B(4, c) = g[a].z(), B(4, c + 2) = g[a].x();
-    B(5, c) = g[a].y(), B(5, c + 1) = g[a].x();
-  }
-  Eigen::Matrix<double, 6, 6> C = Eigen::Matrix<double, 6, 6>::Zero();
-  C.topLeftCorner<3, 3>().setConstant(lame.lambda);
-  C.topLeftCorner<3, 3>().diagonal().array() += 2 * lame.mu;
-  C.bottomRightCorner<3, 3>().diagonal().setConstant(lame.mu);
-  return volume * B.transpose() * C * B;
-}
-
-// R̂ = blockdiag(R, R, R, R) applied as R̂·K·R̂ᵀ.
-Matrix12 Rotate(const Matrix12& K, const Matrix3& R) {
-  Matrix12 RK;
-  for (int a = 0; a < 4; ++a)
-    for (int b = 0; b < 4; ++b) RK.block<3, 3>(3 * a, 3 * b) = R * K.block<3, 3>(3 * a, 3 * b) * R.transpose();
-  return RK;
-}
-
-// The consistent mass matrix of a linear tet of mass m: m/20·(1 + δab) per axis.
-Matrix12 ConsistentElementMass(double mass_kg) {
-  Matrix12 Me = Matrix12::Zero();
-  for (int a = 0; a < 4; ++a)
-    for (int b = 0; b < 4; ++b) Me.block<3, 3>(3 * a, 3 * b) = (a == b ? 2 : 1) * mass_kg / 20 * Matrix3::Identity();
-  return Me;
-}
-
-// Polar decomposition F = R·S from the SVD; a reflection (an inverted element) is turned into the
-// nearest rotation by flipping the weakest direction.
-Matrix3 PolarRotation(const Matrix3& F) {
-  const Eigen::JacobiSVD<Matrix3> svd(F, Eigen::ComputeFullU | Eigen::ComputeFullV);
-  Matrix3 U = svd.matrixU();
-  const Matrix3 V = svd.matrixV();
-  if ((U * V.transpose()).determinant() < 0) U.col(2) *= -1;
-  return U * V.transpose();
-}
-
-// F = Ds·Dm⁻¹ of tet t at positions x.
-Matrix3 DeformationGradient(const Eigen::VectorXd& x, const Tet& t, const Matrix3& Dm_inverse) {
-  Matrix3 Ds;
-  for (int i = 0; i < 3; ++i) Ds.col(i) = x.segment<3>(3 * t[i + 1]) - x.segment<3>(3 * t[0]);
-  return Ds * Dm_inverse;
-}
-
-Vector12 Gather(const Eigen::VectorXd& x, const Tet& t) {
-  Vector12 e;
-  for (int a = 0; a < 4; ++a) e.segment<3>(3 * a) = x.segment<3>(3 * t[a]);
-  return e;
-}
-
-Vector12 GatherRest(const std::vector<Vector3>& X, const Tet& t) {
-  Vector12 e;
-  for (int a = 0; a < 4; ++a) e.segment<3>(3 * a) = X[t[a]];
-  return e;
-}
 
 }  // namespace
 
 FemBody::FemBody(std::string name, std::vector<Vector3> rest_positions, std::vector<Tet> tets, const Material& material,
                  MassModel mass_model)
-    : name_(std::move(name)), material_(material), mass_model_(mass_model) {
-  ValidateMaterial(material, name_);
-  // The core's mesh checks (finite coordinates, indices, distinct corners, positive volume),
-  // reported for this body.
-  try {
-    const VolumeMesh check(rest_positions, tets);
-  } catch (const InvalidInput& e) {
-    throw InvalidInput("deformable '" + name_ + "': " + e.what());
-  }
-  // Drop vertices no tet uses.
-  std::vector<int> remap(rest_positions.size(), -1);
-  for (Tet& t : tets)
-    for (int& v : t) {
-      if (remap[v] < 0) {
-        remap[v] = static_cast<int>(rest_.size());
-        rest_.push_back(rest_positions[v]);
-      }
-      v = remap[v];
-    }
-  if (rest_.size() < rest_positions.size())
-    warnings_.push_back("deformable '" + name_ + "': " + std::to_string(rest_positions.size() - rest_.size()) +
-                        " vertices no tet uses were dropped");
-  tets_ = std::move(tets);
-  const LameParameters lame = ToLame(material.youngs_modulus_Pa, material.poisson_ratio);
-  lumped_mass_.assign(rest_.size(), 0.0);
-  for (const Tet& t : tets_) {
-    Matrix3 Dm;
-    for (int i = 0; i < 3; ++i) Dm.col(i) = rest_[t[i + 1]] - rest_[t[0]];
-    const double volume = Dm.determinant() / 6;
-    const Matrix3 Dm_inverse = Dm.inverse();
-    // ∇N_i (i = 1..3) are the rows of Dm⁻¹; ∇N_0 = −Σ.
-    std::array<Vector3, 4> g;
-    for (int i = 0; i < 3; ++i) g[i + 1] = Dm_inverse.row(i).transpose();
-    g[0] = -(g[1] + g[2] + g[3]);
-    volumes_.push_back(volume);
-    Dm_inverse_.push_back(Dm_inverse);
-    element_stiffness_.push_back(ElementStiffness(g, volume, lame));
-    for (int v : t) lumped_mass_[v] += material.density_kg_per_m3 * volume / 4;
-  }
-  rotations_.assign(tets_.size(), Matrix3::Identity());
-  fixed_.assign(3 * rest_.size(), false);
-  q_.resize(3 * rest_.size());
-  for (size_t i = 0; i < rest_.size(); ++i) q_.segment<3>(3 * i) = rest_[i];
-  v_ = Eigen::VectorXd::Zero(q_.size());
-}
+    : model_(std::move(name), std::move(rest_positions), std::move(tets), material, mass_model), state_(model_) {}
 
 void FemBody::SetState(const Eigen::VectorXd& q, const Eigen::VectorXd& v) {
-  if (q.size() != q_.size() || v.size() != v_.size() || !q.allFinite() || !v.allFinite())
-    throw InvalidInput("deformable '" + name_ + "': SetState needs finite vectors of size " +
-                       std::to_string(q_.size()));
-  q_ = q;
-  v_ = v;
+  if (q.size() != state_.q.size() || v.size() != state_.v.size() || !q.allFinite() || !v.allFinite())
+    throw InvalidInput("deformable '" + name() + "': SetState needs finite vectors of size " +
+                       std::to_string(state_.q.size()));
+  state_.q = q;
+  state_.v = v;
 }
 
 void FemBody::SetRigidState(const RigidTransform& X_WB, const Vector3& v_WB, const Vector3& w_WB) {
   CheckPose(X_WB, "deformable pose");
-  for (size_t i = 0; i < rest_.size(); ++i) {
-    const Vector3 p = X_WB * rest_[i];
-    q_.segment<3>(3 * i) = p;
-    v_.segment<3>(3 * i) = v_WB + w_WB.cross(p - X_WB.translation());
-  }
+  state_.SetRigid(model_, X_WB, v_WB, w_WB);
 }
 
 void FemBody::FixVertex(int vertex) {
   if (vertex < 0 || vertex >= num_vertices())
-    throw InvalidInput("deformable '" + name_ + "': no vertex " + std::to_string(vertex) + " to fix");
-  for (int k = 0; k < 3; ++k) {
-    fixed_[3 * vertex + k] = true;
-    v_[3 * vertex + k] = 0;
-  }
+    throw InvalidInput("deformable '" + name() + "': no vertex " + std::to_string(vertex) + " to fix");
+  state_.FixVertex(vertex);
   step_assembly_valid_ = false;
 }
 
-void FemBody::UpdateRotations(const Eigen::VectorXd& x) {
-  for (size_t e = 0; e < tets_.size(); ++e) {
-    rotations_[e] = PolarRotation(DeformationGradient(x, tets_[e], Dm_inverse_[e]));
-  }
-}
-
 Eigen::Matrix<double, 12, 12> FemBody::ElementStiffnessAddingForce(int e, bool linear, Eigen::VectorXd* f) const {
-  const Tet& t = tets_[e];
-  const Matrix3 R = linear ? Matrix3::Identity() : rotations_[e];
+  const Tet& t = model_.tets()[e];
+  const Matrix3 R = linear ? Matrix3::Identity() : state_.rotations[e];
+  const Matrix12& K0e = model_.rest_stiffness(e);
   // f_e = −R̂·K0e·(R̂ᵀ x_e − X_e) (002 §V-B; R = I for the linear model).
-  Vector12 x = Gather(q_, t);
+  Vector12 x = Gather(state_.q, t);
   for (int a = 0; a < 4; ++a) x.segment<3>(3 * a) = R.transpose() * x.segment<3>(3 * a);
-  Vector12 fe = -element_stiffness_[e] * (x - GatherRest(rest_, t));
+  Vector12 fe = -K0e * (x - model_.RestCoordinates(e));
   for (int a = 0; a < 4; ++a) f->segment<3>(3 * t[a]) += R * fe.segment<3>(3 * a);
-  return linear ? element_stiffness_[e] : Rotate(element_stiffness_[e], R);
+  return linear ? K0e : RotateElementMatrix(K0e, R);
 }
 
 void FemBody::AssembleStiffnessAndForce(bool linear, std::vector<Eigen::Triplet<double>>* K, Eigen::VectorXd* f) const {
-  f->setZero(q_.size());
-  for (size_t e = 0; e < tets_.size(); ++e) {
-    const Tet& t = tets_[e];
-    const Matrix12 Ke = ElementStiffnessAddingForce(static_cast<int>(e), linear, f);
+  f->setZero(state_.q.size());
+  for (int e = 0; e < num_tets(); ++e) {
+    const Tet& t = model_.tets()[e];
+    const Matrix12 Ke = ElementStiffnessAddingForce(e, linear, f);
     if (!K) continue;
     for (int a = 0; a < 4; ++a)
       for (int b = 0; b < 4; ++b)
         for (int i = 0; i < 3; ++i)
           for (int j = 0; j < 3; ++j) K->emplace_back(3 * t[a] + i, 3 * t[b] + j, Ke(3 * a + i, 3 * b + j));
-  }
-}
-
-void FemBody::AssembleMass(std::vector<Eigen::Triplet<double>>* M) const {
-  if (mass_model_ == MassModel::kLumped) {
-    for (size_t v = 0; v < rest_.size(); ++v)
-      for (int k = 0; k < 3; ++k) M->emplace_back(3 * v + k, 3 * v + k, lumped_mass_[v]);
-    return;
-  }
-  for (size_t e = 0; e < tets_.size(); ++e) {
-    const Matrix12 Me = ConsistentElementMass(material_.density_kg_per_m3 * volumes_[e]);
-    for (int a = 0; a < 4; ++a)
-      for (int b = 0; b < 4; ++b)
-        for (int k = 0; k < 3; ++k) M->emplace_back(3 * tets_[e][a] + k, 3 * tets_[e][b] + k, Me(3 * a + k, 3 * b + k));
   }
 }
 
@@ -225,143 +88,142 @@ Eigen::SparseMatrix<double> FreeBlock(const std::vector<Eigen::Triplet<double>>&
 }  // namespace
 
 Eigen::SparseMatrix<double> FemBody::StepMatrix(double dt, double theta) const {
-  const bool linear = material_.model != MaterialModel::kCorotational;
+  const Material& material = model_.material();
+  const bool linear = material.model != MaterialModel::kCorotational;
   std::vector<Eigen::Triplet<double>> K_triplets, M_triplets;
   Eigen::VectorXd f;
   AssembleStiffnessAndForce(linear, &K_triplets, &f);
-  AssembleMass(&M_triplets);
-  const double alpha = material_.mass_damping_1_per_s, beta = material_.stiffness_damping_s;
+  model_.AssembleMass(&M_triplets);
+  const double alpha = material.mass_damping_1_per_s, beta = material.stiffness_damping_s;
   std::vector<Eigen::Triplet<double>> A_triplets;
   for (const auto& t : M_triplets) A_triplets.emplace_back(t.row(), t.col(), (1 + alpha * theta * dt) * t.value());
   for (const auto& t : K_triplets)
     A_triplets.emplace_back(t.row(), t.col(), theta * dt * (theta * dt + beta) * t.value());
-  std::vector<int> index(q_.size(), -1);
-  int num_free = 0;
-  for (int i = 0; i < static_cast<int>(q_.size()); ++i)
-    if (!fixed_[i]) index[i] = num_free++;
+  std::vector<int> index;
+  const int num_free = state_.IndexFreeDofs(&index);
   return FreeBlock(A_triplets, index, num_free);
 }
 
 FreeMotion FemBody::CalcFreeMotion(double dt, const Vector3& gravity, double theta) {
-  if (material_.model == MaterialModel::kNeoHookean) {
+  const Material& material = model_.material();
+  if (material.model == MaterialModel::kNeoHookean) {
     if (theta != 1)
-      throw InvalidInput("deformable '" + name_ + "': the Neo-Hookean model steps with backward Euler (θ = 1)");
+      throw InvalidInput("deformable '" + name() + "': the Neo-Hookean model steps with backward Euler (θ = 1)");
     return NeoHookeanFreeMotion(dt, gravity);
   }
   FreeMotion out;
   auto start = Clock::now();
-  const bool linear = material_.model == MaterialModel::kLinear;
+  const bool linear = material.model == MaterialModel::kLinear;
+  const Eigen::VectorXd& q = state_.q;
+  const Eigen::VectorXd& v = state_.v;
   // The rotations are held fixed through the step (one linear solve, PSD matrix, 002 §V-B), taken
   // where the start-of-step velocity carries each tet over the step: the purely lagged rotation
   // (from q alone) trails a spinning body by ω·δt and turned 40 ms steps of a free tumbling block
   // into a 6% volume error with energy growth; predicted, the error is second order in δt.
-  if (!linear) UpdateRotations(q_ + theta * dt * v_);
-  const int n = static_cast<int>(q_.size());
-  std::vector<int>& index = out.index;
-  index.assign(n, -1);
-  int& num_free = out.num_free;
-  for (int i = 0; i < n; ++i)
-    if (!fixed_[i]) index[i] = num_free++;
+  if (!linear) state_.UpdateRotations(model_, q + theta * dt * v);
+  const int n = state_.num_dofs();
+  const std::vector<int>& index = out.index;
+  out.num_free = state_.IndexFreeDofs(&out.index);
+  const int num_free = out.num_free;
   if (!step_assembly_valid_) {
-    step_assembly_ = ElementAssembly(tets_, index, num_free);
+    step_assembly_ = ElementAssembly(model_.tets(), index, num_free);
     std::vector<Eigen::Triplet<double>> M_triplets;
-    AssembleMass(&M_triplets);
+    model_.AssembleMass(&M_triplets);
     mass_matrix_.resize(n, n);
     mass_matrix_.setFromTriplets(M_triplets.begin(), M_triplets.end());
     step_assembly_valid_ = true;
   }
   // A = (1 + αθδt)·M + θδt(θδt + β)·K over the free DoFs (002 eq. 11), straight into its pattern.
-  const double alpha = material_.mass_damping_1_per_s, beta = material_.stiffness_damping_s;
+  const double alpha = material.mass_damping_1_per_s, beta = material.stiffness_damping_s;
   const double mass_scale = 1 + alpha * theta * dt, stiffness_scale = theta * dt * (theta * dt + beta);
   out.A = step_assembly_.zero_pattern();
   Eigen::VectorXd f = Eigen::VectorXd::Zero(n), Kv = Eigen::VectorXd::Zero(n);
   for (int e = 0; e < num_tets(); ++e) {
+    const Tet& t = model_.tets()[e];
     const Matrix12 Ke = ElementStiffnessAddingForce(e, linear, &f);
-    const Vector12 Kv_e = Ke * Gather(v_, tets_[e]);
-    for (int a = 0; a < 4; ++a) Kv.segment<3>(3 * tets_[e][a]) += Kv_e.segment<3>(3 * a);
+    const Vector12 Kv_e = Ke * Gather(v, t);
+    for (int a = 0; a < 4; ++a) Kv.segment<3>(3 * t[a]) += Kv_e.segment<3>(3 * a);
     step_assembly_.Add(e, Ke, stiffness_scale, &out.A);
   }
-  if (mass_model_ == MassModel::kLumped) {
+  if (model_.mass_model() == MassModel::kLumped) {
     for (int i = 0; i < n; ++i)
-      if (index[i] >= 0) step_assembly_.AddDiagonal(index[i], mass_scale * lumped_mass_[i / 3], &out.A);
+      if (index[i] >= 0) step_assembly_.AddDiagonal(index[i], mass_scale * model_.lumped_mass(i / 3), &out.A);
   } else {
-    for (int e = 0; e < num_tets(); ++e)
-      step_assembly_.Add(e, ConsistentElementMass(material_.density_kg_per_m3 * volumes_[e]), mass_scale, &out.A);
+    for (int e = 0; e < num_tets(); ++e) step_assembly_.Add(e, model_.ConsistentElementMass(e), mass_scale, &out.A);
   }
   // Right side: δt[f(q) + M g − D v − θδt K v], D = αM + βK.
   Eigen::VectorXd g(n);
   for (int i = 0; i < n / 3; ++i) g.segment<3>(3 * i) = gravity;
-  const Eigen::VectorXd rhs = dt * (f + mass_matrix_ * (g - alpha * v_) - (beta + theta * dt) * Kv);
+  const Eigen::VectorXd rhs = dt * (f + mass_matrix_ * (g - alpha * v) - (beta + theta * dt) * Kv);
   Eigen::VectorXd b(num_free);
   for (int i = 0; i < n; ++i)
     if (index[i] >= 0) b[index[i]] = rhs[i];
   timings_.assembly_s = Seconds(start);
   start = Clock::now();
   std::shared_ptr<const StepFactorization> solver = step_factorization_.Factor(out.A);
-  if (solver == nullptr) throw InvalidInput("deformable '" + name_ + "': the step matrix could not be factored");
+  if (solver == nullptr) throw InvalidInput("deformable '" + name() + "': the step matrix could not be factored");
   timings_.factorization_s = Seconds(start);
   start = Clock::now();
   const Eigen::VectorXd dv = solver->solve(b);
   timings_.solve_s = Seconds(start);
   out.factorization = std::move(solver);
   out.v_star.resize(n);
-  for (int i = 0; i < n; ++i) out.v_star[i] = index[i] >= 0 ? v_[i] + dv[index[i]] : 0.0;
+  for (int i = 0; i < n; ++i) out.v_star[i] = index[i] >= 0 ? v[i] + dv[index[i]] : 0.0;
   return out;
 }
 
 void FemBody::CommitStep(double dt, const FreeMotion& free_motion, const Eigen::VectorXd& v_free) {
-  const int n = static_cast<int>(q_.size());
+  const int n = state_.num_dofs();
   if (v_free.size() != free_motion.num_free || static_cast<int>(free_motion.index.size()) != n)
-    throw InvalidInput("deformable '" + name_ + "': the step's velocities do not match its free motion");
+    throw InvalidInput("deformable '" + name() + "': the step's velocities do not match its free motion");
   Eigen::VectorXd v_new = Eigen::VectorXd::Zero(n);
   for (int i = 0; i < n; ++i)
     if (free_motion.index[i] >= 0) v_new[i] = v_free[free_motion.index[i]];
-  if (!v_new.allFinite()) throw InvalidInput("deformable '" + name_ + "': the step produced non-finite velocities");
-  q_ += dt * v_new;
-  v_ = v_new;
+  if (!v_new.allFinite()) throw InvalidInput("deformable '" + name() + "': the step produced non-finite velocities");
+  state_.q += dt * v_new;
+  state_.v = v_new;
 }
 
 void FemBody::Step(double dt, const Vector3& gravity, double theta) {
-  if (!(dt > 0) || !std::isfinite(dt)) throw InvalidInput("deformable '" + name_ + "': the step must be positive");
-  if (!(theta >= 0.5 && theta <= 1)) throw InvalidInput("deformable '" + name_ + "': θ must be in [0.5, 1]");
-  if (material_.model == MaterialModel::kNeoHookean) {
+  if (!(dt > 0) || !std::isfinite(dt)) throw InvalidInput("deformable '" + name() + "': the step must be positive");
+  if (!(theta >= 0.5 && theta <= 1)) throw InvalidInput("deformable '" + name() + "': θ must be in [0.5, 1]");
+  if (model_.material().model == MaterialModel::kNeoHookean) {
     if (theta != 1)
-      throw InvalidInput("deformable '" + name_ + "': the Neo-Hookean model steps with backward Euler (θ = 1)");
+      throw InvalidInput("deformable '" + name() + "': the Neo-Hookean model steps with backward Euler (θ = 1)");
     const FreeMotion free_motion = NeoHookeanFreeMotion(dt, gravity);
-    q_ += dt * free_motion.v_star;
-    v_ = free_motion.v_star;
+    state_.q += dt * free_motion.v_star;
+    state_.v = free_motion.v_star;
     return;
   }
   const FreeMotion free_motion = CalcFreeMotion(dt, gravity, theta);
-  q_ += dt * ((1 - theta) * v_ + theta * free_motion.v_star);
-  v_ = free_motion.v_star;
+  state_.q += dt * ((1 - theta) * state_.v + theta * free_motion.v_star);
+  state_.v = free_motion.v_star;
 }
 
 double FemBody::NeoHookeanEnergy(const Eigen::VectorXd& x, Eigen::VectorXd* gradient,
                                  std::vector<Eigen::Triplet<double>>* hessian) const {
-  const LameParameters lame = ToLame(material_.youngs_modulus_Pa, material_.poisson_ratio);
+  const LameParameters lame = ToLame(material().youngs_modulus_Pa, material().poisson_ratio);
   if (gradient) gradient->setZero(x.size());
   double energy = 0;
-  for (size_t e = 0; e < tets_.size(); ++e) {
-    const Tet& t = tets_[e];
-    const Matrix3 F = DeformationGradient(x, t, Dm_inverse_[e]);
+  for (int e = 0; e < num_tets(); ++e) {
+    const Tet& t = model_.tets()[e];
+    const double volume = model_.volume(e);
+    const Matrix3 F = model_.CalcDeformationGradient(x, e);
     const double psi = NeoHookeanEnergyDensity(F, lame);
     if (!std::isfinite(psi)) return psi;
-    energy += volumes_[e] * psi;
+    energy += volume * psi;
     if (!gradient) continue;
     // vec(F) = G·x_e: ∂F_ij/∂x_{a,k} = δ_ik·(∇N_a)_j.
-    std::array<Vector3, 4> g;
-    for (int i = 0; i < 3; ++i) g[i + 1] = Dm_inverse_[e].row(i).transpose();
-    g[0] = -(g[1] + g[2] + g[3]);
+    const std::array<Vector3, 4> g = model_.ShapeGradients(e);
     Eigen::Matrix<double, 9, 12> G = Eigen::Matrix<double, 9, 12>::Zero();
     for (int a = 0; a < 4; ++a)
       for (int i = 0; i < 3; ++i)
         for (int j = 0; j < 3; ++j) G(i + 3 * j, 3 * a + i) = g[a][j];
     const Matrix3 P = NeoHookeanStress(F, lame);
-    const Vector12 grad_e = volumes_[e] * G.transpose() * Eigen::Map<const Eigen::Matrix<double, 9, 1>>(P.data());
+    const Vector12 grad_e = volume * G.transpose() * Eigen::Map<const Eigen::Matrix<double, 9, 1>>(P.data());
     for (int a = 0; a < 4; ++a) gradient->segment<3>(3 * t[a]) += grad_e.segment<3>(3 * a);
     if (!hessian) continue;
-    Matrix12 H = volumes_[e] * G.transpose() * NeoHookeanStressDerivative(F, lame) * G;
+    Matrix12 H = volume * G.transpose() * NeoHookeanStressDerivative(F, lame) * G;
     // Projected to PSD element by element, so Newton's matrix stays positive definite.
     const Eigen::SelfAdjointEigenSolver<Matrix12> eigen(0.5 * (H + H.transpose()));
     H = eigen.eigenvectors() * eigen.eigenvalues().cwiseMax(0.0).asDiagonal() * eigen.eigenvectors().transpose();
@@ -375,41 +237,42 @@ double FemBody::NeoHookeanEnergy(const Eigen::VectorXd& x, Eigen::VectorXd* grad
 
 FreeMotion FemBody::NeoHookeanFreeMotion(double dt, const Vector3& gravity) {
   auto start = Clock::now();
-  const int n = static_cast<int>(q_.size());
+  const Material& material = model_.material();
+  const Eigen::VectorXd& q = state_.q;
+  const Eigen::VectorXd& v = state_.v;
+  const int n = state_.num_dofs();
   std::vector<Eigen::Triplet<double>> M_triplets, H0_triplets;
-  AssembleMass(&M_triplets);
+  model_.AssembleMass(&M_triplets);
   Eigen::SparseMatrix<double> M(n, n);
   M.setFromTriplets(M_triplets.begin(), M_triplets.end());
   // Rayleigh damping with the stiffness at the start of the step: D = αM + β·H(q).
   Eigen::VectorXd unused;
-  NeoHookeanEnergy(q_, &unused, &H0_triplets);
+  NeoHookeanEnergy(q, &unused, &H0_triplets);
   Eigen::SparseMatrix<double> H0(n, n);
   H0.setFromTriplets(H0_triplets.begin(), H0_triplets.end());
-  const Eigen::SparseMatrix<double> D = material_.mass_damping_1_per_s * M + material_.stiffness_damping_s * H0;
+  const Eigen::SparseMatrix<double> D = material.mass_damping_1_per_s * M + material.stiffness_damping_s * H0;
   Eigen::VectorXd g(n);
   for (int i = 0; i < n / 3; ++i) g.segment<3>(3 * i) = gravity;
   const Eigen::VectorXd Mg = M * g;
   FreeMotion out;
-  std::vector<int>& index = out.index;
-  index.assign(n, -1);
-  int& num_free = out.num_free;
-  for (int i = 0; i < n; ++i)
-    if (!fixed_[i]) index[i] = num_free++;
+  const std::vector<int>& index = out.index;
+  out.num_free = state_.IndexFreeDofs(&out.index);
+  const int num_free = out.num_free;
   auto potential = [&](const Eigen::VectorXd& v_new, Eigen::VectorXd* gradient,
                        std::vector<Eigen::Triplet<double>>* hessian) {
-    const Eigen::VectorXd dv = v_new - v_;
+    const Eigen::VectorXd dv = v_new - v;
     Eigen::VectorXd psi_gradient;
-    const double psi = NeoHookeanEnergy(q_ + dt * v_new, gradient ? &psi_gradient : nullptr, hessian);
+    const double psi = NeoHookeanEnergy(q + dt * v_new, gradient ? &psi_gradient : nullptr, hessian);
     const Eigen::VectorXd Dv = D * v_new;
     if (gradient) *gradient = M * dv + dt * psi_gradient - dt * Mg + dt * Dv;
     return 0.5 * dv.dot(M * dv) + psi - dt * v_new.dot(Mg) + 0.5 * dt * v_new.dot(Dv);
   };
-  Eigen::VectorXd v_new = v_;
+  Eigen::VectorXd v_new = v;
   for (int i = 0; i < n; ++i)
-    if (fixed_[i]) v_new[i] = 0;
+    if (state_.fixed[i]) v_new[i] = 0;
   converged_ = false;
   timings_ = StepTimings();
-  const double v_scale = std::max(1e-3, v_.cwiseAbs().maxCoeff() + dt * gravity.norm());
+  const double v_scale = std::max(1e-3, v.cwiseAbs().maxCoeff() + dt * gravity.norm());
   for (newton_iterations_ = 1; newton_iterations_ <= 50; ++newton_iterations_) {
     Eigen::VectorXd gradient;
     std::vector<Eigen::Triplet<double>> H_triplets;
@@ -430,7 +293,7 @@ FreeMotion FemBody::NeoHookeanFreeMotion(double dt, const Vector3& gravity) {
     out.factorization.reset();  // so that the reused factorization is free to be refactored
     out.factorization = step_factorization_.Factor(out.A);
     if (out.factorization == nullptr)
-      throw InvalidInput("deformable '" + name_ + "': the Neo-Hookean step matrix could not be factored");
+      throw InvalidInput("deformable '" + name() + "': the Neo-Hookean step matrix could not be factored");
     timings_.factorization_s += Seconds(start);
     start = Clock::now();
     const Eigen::VectorXd step_free = out.factorization->solve(b);
@@ -460,12 +323,13 @@ FreeMotion FemBody::NeoHookeanFreeMotion(double dt, const Vector3& gravity) {
 
 void FemBody::SolveLinearStatics(const Vector3& gravity, const std::vector<std::pair<int, double>>& prescribed,
                                  const Eigen::VectorXd* vertex_forces) {
-  const int n = static_cast<int>(q_.size());
+  const int n = state_.num_dofs();
+  const std::vector<Vector3>& rest = model_.rest_positions();
   std::vector<Eigen::Triplet<double>> K_triplets, M_triplets;
   Eigen::VectorXd f_unused;
-  for (int i = 0; i < n / 3; ++i) q_.segment<3>(3 * i) = rest_[i];
+  for (int i = 0; i < n / 3; ++i) state_.q.segment<3>(3 * i) = rest[i];
   AssembleStiffnessAndForce(/*linear=*/true, &K_triplets, &f_unused);
-  AssembleMass(&M_triplets);
+  model_.AssembleMass(&M_triplets);
   Eigen::SparseMatrix<double> K(n, n), M(n, n);
   K.setFromTriplets(K_triplets.begin(), K_triplets.end());
   M.setFromTriplets(M_triplets.begin(), M_triplets.end());
@@ -475,9 +339,9 @@ void FemBody::SolveLinearStatics(const Vector3& gravity, const std::vector<std::
   if (vertex_forces) f += *vertex_forces;
   // Prescribed displacements u_d (fixed vertices: 0) move to the right side: K_ff u_f = f_f − K_fd u_d.
   Eigen::VectorXd u = Eigen::VectorXd::Zero(n);
-  std::vector<bool> known(fixed_);
+  std::vector<bool> known(state_.fixed);
   for (const auto& [dof, value] : prescribed) {
-    if (dof < 0 || dof >= n) throw InvalidInput("deformable '" + name_ + "': no DOF " + std::to_string(dof));
+    if (dof < 0 || dof >= n) throw InvalidInput("deformable '" + name() + "': no DOF " + std::to_string(dof));
     known[dof] = true;
     u[dof] = value;
   }
@@ -492,61 +356,57 @@ void FemBody::SolveLinearStatics(const Vector3& gravity, const std::vector<std::
     if (index[i] >= 0) b[index[i]] = f[i];
   Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>> solver(K_ff);
   if (solver.info() != Eigen::Success)
-    throw InvalidInput("deformable '" + name_ + "': the static problem is singular (fix enough vertices)");
+    throw InvalidInput("deformable '" + name() + "': the static problem is singular (fix enough vertices)");
   const Eigen::VectorXd u_free = solver.solve(b);
   for (int i = 0; i < n; ++i)
     if (index[i] >= 0) u[i] = u_free[index[i]];
-  for (int i = 0; i < n / 3; ++i) q_.segment<3>(3 * i) = rest_[i] + u.segment<3>(3 * i);
-  v_.setZero();
+  for (int i = 0; i < n / 3; ++i) state_.q.segment<3>(3 * i) = rest[i] + u.segment<3>(3 * i);
+  state_.v.setZero();
 }
 
 double FemBody::CalcKineticEnergy() const {
   std::vector<Eigen::Triplet<double>> M_triplets;
-  AssembleMass(&M_triplets);
+  model_.AssembleMass(&M_triplets);
+  const Eigen::VectorXd& v = state_.v;
   double energy = 0;
-  for (const auto& t : M_triplets) energy += 0.5 * t.value() * v_[t.row()] * v_[t.col()];
+  for (const auto& t : M_triplets) energy += 0.5 * t.value() * v[t.row()] * v[t.col()];
   return energy;
 }
 
 double FemBody::CalcElasticEnergy() const {
-  if (material_.model == MaterialModel::kNeoHookean) return NeoHookeanEnergy(q_, nullptr, nullptr);
-  const bool linear = material_.model == MaterialModel::kLinear;
+  if (material().model == MaterialModel::kNeoHookean) return NeoHookeanEnergy(state_.q, nullptr, nullptr);
+  const bool linear = material().model == MaterialModel::kLinear;
   double energy = 0;
-  for (size_t e = 0; e < tets_.size(); ++e) {
-    const Tet& t = tets_[e];
-    const Matrix3 R = linear ? Matrix3::Identity() : PolarRotation(DeformationGradient(q_, t, Dm_inverse_[e]));
-    Vector12 x = Gather(q_, t);
+  for (int e = 0; e < num_tets(); ++e) {
+    const Matrix3 R = linear ? Matrix3::Identity() : CalcPolarRotation(model_.CalcDeformationGradient(state_.q, e));
+    Vector12 x = Gather(state_.q, model_.tets()[e]);
     for (int a = 0; a < 4; ++a) x.segment<3>(3 * a) = R.transpose() * x.segment<3>(3 * a);
-    const Vector12 u = x - GatherRest(rest_, t);
+    const Vector12 u = x - model_.RestCoordinates(e);
     // Rigid motions carry no energy: K0e annihilates translations; the rotation is factored out.
-    energy += 0.5 * u.dot(element_stiffness_[e] * u);
+    energy += 0.5 * u.dot(model_.rest_stiffness(e) * u);
   }
   return energy;
 }
 
-double FemBody::CalcMass() const {
-  double m = 0;
-  for (double mv : lumped_mass_) m += mv;
-  return m;
-}
+double FemBody::CalcMass() const { return model_.CalcMass(); }
 
 Vector3 FemBody::CalcCenterOfMass() const {
   Vector3 c = Vector3::Zero();
-  for (size_t i = 0; i < rest_.size(); ++i) c += lumped_mass_[i] * q_.segment<3>(3 * i);
+  for (int i = 0; i < num_vertices(); ++i) c += model_.lumped_mass(i) * state_.q.segment<3>(3 * i);
   return c / CalcMass();
 }
 
 Vector3 FemBody::CalcMeanVelocity() const {
   Vector3 c = Vector3::Zero();
-  for (size_t i = 0; i < rest_.size(); ++i) c += lumped_mass_[i] * v_.segment<3>(3 * i);
+  for (int i = 0; i < num_vertices(); ++i) c += model_.lumped_mass(i) * state_.v.segment<3>(3 * i);
   return c / CalcMass();
 }
 
 std::vector<double> FemBody::CalcElementStrains() const {
-  std::vector<double> strains(tets_.size());
-  for (size_t e = 0; e < tets_.size(); ++e) {
-    const Matrix3 F = DeformationGradient(q_, tets_[e], Dm_inverse_[e]);
-    const Matrix3 RtF = PolarRotation(F).transpose() * F;
+  std::vector<double> strains(num_tets());
+  for (int e = 0; e < num_tets(); ++e) {
+    const Matrix3 F = model_.CalcDeformationGradient(state_.q, e);
+    const Matrix3 RtF = CalcPolarRotation(F).transpose() * F;
     strains[e] = (0.5 * (RtF + RtF.transpose()) - Matrix3::Identity()).norm();
   }
   return strains;
@@ -554,9 +414,9 @@ std::vector<double> FemBody::CalcElementStrains() const {
 
 double FemBody::CalcVolume() const {
   double volume = 0;
-  for (const Tet& t : tets_) {
+  for (const Tet& t : model_.tets()) {
     Matrix3 Ds;
-    for (int i = 0; i < 3; ++i) Ds.col(i) = q_.segment<3>(3 * t[i + 1]) - q_.segment<3>(3 * t[0]);
+    for (int i = 0; i < 3; ++i) Ds.col(i) = state_.q.segment<3>(3 * t[i + 1]) - state_.q.segment<3>(3 * t[0]);
     volume += Ds.determinant() / 6;
   }
   return volume;

@@ -3,6 +3,8 @@
 // vertex, in world), lumped or consistent mass, a linear or lagged-corotational elastic model,
 // Rayleigh damping, and the θ-method step of 002 eq. 1 solved with one sparse Cholesky
 // factorization per step (the rotation is lagged, so the step is linear and its matrix PSD).
+// It owns an immutable FemModel (rest mesh, material, element data) and a FemState (q, v,
+// rotations, fixed DoFs), and steps the state.
 #include <Eigen/Core>
 #include <Eigen/SparseCore>
 
@@ -12,6 +14,8 @@
 
 #include "fem/contact_problem.h"
 #include "fem/element_assembly.h"
+#include "fem/fem_model.h"
+#include "fem/fem_state.h"
 #include "fem/material.h"
 
 namespace hydro {
@@ -27,8 +31,6 @@ struct VertexAttachment;
 
 namespace hydro {
 namespace fem {
-
-enum class MassModel { kLumped, kConsistent };
 
 // The contact-free linear step of a body (002 eq. 11): its matrix over the free DoFs, that
 // matrix's factorization, the new velocity of every DoF, and each DoF's index among the free
@@ -56,26 +58,29 @@ class FemBody {
   FemBody(std::string name, std::vector<Vector3> rest_positions, std::vector<Tet> tets, const Material& material,
           MassModel mass_model = MassModel::kLumped);
 
-  const std::string& name() const { return name_; }
-  int num_vertices() const { return static_cast<int>(rest_.size()); }
-  int num_tets() const { return static_cast<int>(tets_.size()); }
-  const std::vector<Tet>& tets() const { return tets_; }
-  const std::vector<Vector3>& rest_positions() const { return rest_; }
-  const std::vector<std::string>& warnings() const { return warnings_; }
-  const Material& material() const { return material_; }
+  const FemModel& model() const { return model_; }
+  const FemState& state() const { return state_; }
+
+  const std::string& name() const { return model_.name(); }
+  int num_vertices() const { return model_.num_vertices(); }
+  int num_tets() const { return model_.num_tets(); }
+  const std::vector<Tet>& tets() const { return model_.tets(); }
+  const std::vector<Vector3>& rest_positions() const { return model_.rest_positions(); }
+  const std::vector<std::string>& warnings() const { return model_.warnings(); }
+  const Material& material() const { return model_.material(); }
 
   // State, 3 entries per vertex (world frame).
-  const Eigen::VectorXd& q() const { return q_; }
-  const Eigen::VectorXd& v() const { return v_; }
-  Vector3 position(int vertex) const { return q_.segment<3>(3 * vertex); }
-  Vector3 velocity(int vertex) const { return v_.segment<3>(3 * vertex); }
+  const Eigen::VectorXd& q() const { return state_.q; }
+  const Eigen::VectorXd& v() const { return state_.v; }
+  Vector3 position(int vertex) const { return state_.position(vertex); }
+  Vector3 velocity(int vertex) const { return state_.velocity(vertex); }
   void SetState(const Eigen::VectorXd& q, const Eigen::VectorXd& v);
   // Moves the whole body rigidly: q = X_WB·rest, v = v + ω × (q − origin of B).
   void SetRigidState(const RigidTransform& X_WB, const Vector3& v_WB, const Vector3& w_WB);
 
   // Welds a vertex to its current position (zero velocity).
   void FixVertex(int vertex);
-  bool is_fixed(int vertex) const { return fixed_[3 * vertex]; }
+  bool is_fixed(int vertex) const { return state_.fixed[3 * vertex]; }
 
   // One θ-method step of length dt under gravity (002 eq. 1 and 11, θ_vq = θ):
   //   [(1 + αθδt)M + θδt(θδt + β)K] Δv = δt[f(q) + M g − D v − θδt K v],
@@ -135,27 +140,13 @@ class FemBody {
   // PSD-projected Hessian triplets.
   double NeoHookeanEnergy(const Eigen::VectorXd& x, Eigen::VectorXd* gradient,
                           std::vector<Eigen::Triplet<double>>* hessian) const;
-  // Rotation of each tet from the polar decomposition of its deformation gradient at x.
-  void UpdateRotations(const Eigen::VectorXd& x);
   // Triplets of K (rotated element stiffnesses) and the internal force f(q), over free DOFs.
   void AssembleStiffnessAndForce(bool linear, std::vector<Eigen::Triplet<double>>* K, Eigen::VectorXd* f) const;
-  void AssembleMass(std::vector<Eigen::Triplet<double>>* M) const;
   // Element e's stiffness (R̂·K0e·R̂ᵀ; K0e for the linear model), its internal force added to f.
   Eigen::Matrix<double, 12, 12> ElementStiffnessAddingForce(int e, bool linear, Eigen::VectorXd* f) const;
 
-  std::string name_;
-  Material material_;
-  MassModel mass_model_;
-  std::vector<Vector3> rest_;
-  std::vector<Tet> tets_;
-  std::vector<double> volumes_;
-  std::vector<Eigen::Matrix<double, 12, 12>> element_stiffness_;  // K0e = V·Bᵀ C B (rest frame)
-  std::vector<Matrix3> Dm_inverse_;
-  std::vector<Matrix3> rotations_;
-  std::vector<double> lumped_mass_;  // per vertex
-  std::vector<bool> fixed_;          // per DOF
-  std::vector<std::string> warnings_;
-  Eigen::VectorXd q_, v_;
+  FemModel model_;
+  FemState state_;
   StepTimings timings_;
   // The step matrix keeps its pattern from step to step: its assembly slots found and its
   // factorization analysed once (until a vertex is fixed).

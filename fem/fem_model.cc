@@ -1,0 +1,82 @@
+#include "fem/fem_model.h"
+
+#include <utility>
+
+namespace hydro {
+namespace fem {
+
+FemModel::FemModel(std::string name, std::vector<Vector3> rest_positions, std::vector<Tet> tets,
+                   const Material& material, MassModel mass_model)
+    : name_(std::move(name)), material_(material), mass_model_(mass_model) {
+  ValidateMaterial(material, name_);
+  // The core's mesh checks (finite coordinates, indices, distinct corners, positive volume),
+  // reported for this body.
+  try {
+    const VolumeMesh check(rest_positions, tets);
+  } catch (const InvalidInput& e) {
+    throw InvalidInput("deformable '" + name_ + "': " + e.what());
+  }
+  // Drop vertices no tet uses.
+  std::vector<int> remap(rest_positions.size(), -1);
+  for (Tet& t : tets)
+    for (int& v : t) {
+      if (remap[v] < 0) {
+        remap[v] = static_cast<int>(rest_.size());
+        rest_.push_back(rest_positions[v]);
+      }
+      v = remap[v];
+    }
+  if (rest_.size() < rest_positions.size())
+    warnings_.push_back("deformable '" + name_ + "': " + std::to_string(rest_positions.size() - rest_.size()) +
+                        " vertices no tet uses were dropped");
+  tets_ = std::move(tets);
+  const LameParameters lame = ToLame(material.youngs_modulus_Pa, material.poisson_ratio);
+  lumped_mass_.assign(rest_.size(), 0.0);
+  for (const Tet& t : tets_) {
+    Matrix3 Dm;
+    for (int i = 0; i < 3; ++i) Dm.col(i) = rest_[t[i + 1]] - rest_[t[0]];
+    const double volume = Dm.determinant() / 6;
+    const Matrix3 Dm_inverse = Dm.inverse();
+    volumes_.push_back(volume);
+    Dm_inverse_.push_back(Dm_inverse);
+    element_stiffness_.push_back(CalcElementStiffness(CalcShapeGradients(Dm_inverse), volume, lame));
+    for (int v : t) lumped_mass_[v] += material.density_kg_per_m3 * volume / 4;
+  }
+}
+
+Vector12 FemModel::RestCoordinates(int e) const {
+  Vector12 X_e;
+  for (int a = 0; a < 4; ++a) X_e.segment<3>(3 * a) = rest_[tets_[e][a]];
+  return X_e;
+}
+
+Matrix3 FemModel::CalcDeformationGradient(const Eigen::VectorXd& x, int e) const {
+  return fem::CalcDeformationGradient(x, tets_[e], Dm_inverse_[e]);
+}
+
+Matrix12 FemModel::ConsistentElementMass(int e) const {
+  return CalcConsistentElementMass(material_.density_kg_per_m3 * volumes_[e]);
+}
+
+void FemModel::AssembleMass(std::vector<Eigen::Triplet<double>>* M) const {
+  if (mass_model_ == MassModel::kLumped) {
+    for (size_t v = 0; v < rest_.size(); ++v)
+      for (int k = 0; k < 3; ++k) M->emplace_back(3 * v + k, 3 * v + k, lumped_mass_[v]);
+    return;
+  }
+  for (int e = 0; e < num_tets(); ++e) {
+    const Matrix12 Me = ConsistentElementMass(e);
+    for (int a = 0; a < 4; ++a)
+      for (int b = 0; b < 4; ++b)
+        for (int k = 0; k < 3; ++k) M->emplace_back(3 * tets_[e][a] + k, 3 * tets_[e][b] + k, Me(3 * a + k, 3 * b + k));
+  }
+}
+
+double FemModel::CalcMass() const {
+  double m = 0;
+  for (double mv : lumped_mass_) m += mv;
+  return m;
+}
+
+}  // namespace fem
+}  // namespace hydro
