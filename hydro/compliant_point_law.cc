@@ -33,7 +33,8 @@ CompliantPointLaw MakeCompliantPointLaw(const Vector3& nhat_W, double stiffness_
   return law;
 }
 
-Vector3 CalcPointImpulse(const CompliantPointLaw& law, const Vector3& vc_W, double* gamma_n, Matrix3* H) {
+Vector3 CalcPointImpulse(const CompliantPointLaw& law, const Vector3& vc_W, double* gamma_n, Matrix3* H,
+                         SlipCurvature slip) {
   const Vector3& n = law.nhat_W;
   const double vn = n.dot(vc_W);
   const double gn = std::max((law.target_normal_speed - vn) / law.compliance_Rn, 0.0);
@@ -49,8 +50,12 @@ Vector3 CalcPointImpulse(const CompliantPointLaw& law, const Vector3& vc_W, doub
     if (stuck) {
       if (bound > 0) *H += P / law.compliance_Rt;
     } else {
-      const Vector3 t = vt / speed;
-      *H += (bound / speed) * (P - t * t.transpose());
+      if (slip == SlipCurvature::kMajorizing) {
+        *H += (bound / speed) * P;
+      } else {
+        const Vector3 t = vt / speed;
+        *H += (bound / speed) * (P - t * t.transpose());
+      }
     }
   }
   if (stuck) return gn * n - vt / law.compliance_Rt;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
 
 #include "hydro/buffers.h"
@@ -577,6 +578,10 @@ PatchProblemReport PatchProblem::Solve(const std::vector<Vector6>& V, int max_it
     warm_start_unsolved_ = false;
     solved_sigma = sigma_;
     report.converged = false;
+    // Later rounds start next to their solution (σ or the friction bounds moved a little): exact.
+    slip_curvature_ =
+        round == 0 && options_.majorize_slip_until > 0 ? SlipCurvature::kMajorizing : SlipCurvature::kExact;
+    double last_gradient_norm = std::numeric_limits<double>::infinity();
     for (int iteration = 0; iteration < max_iterations; ++iteration) {
       // The gradient first, without curvature: most solves end on a converged check (BasicDemo's
       // columns at rest: one Newton step, then the check), which then costs no Hessian.
@@ -592,6 +597,10 @@ PatchProblemReport PatchProblem::Solve(const std::vector<Vector6>& V, int max_it
         report.converged = true;
         break;
       }
+      const double gradient_norm = gradient.norm();
+      if (gradient_norm > 0.5 * last_gradient_norm || gradient_norm < options_.majorize_slip_until * scale)
+        slip_curvature_ = SlipCurvature::kExact;
+      last_gradient_norm = gradient_norm;
       AssembleHessian();
       ++report.iterations;
       if (!NewtonStep(gradient, &step)) break;
@@ -680,7 +689,7 @@ void PatchProblem::EvaluatePatch(const Patch& p, bool curvature, PatchTerms* ter
   Matrix3 M0 = Matrix3::Zero(), M1 = Matrix3::Zero(), M2 = Matrix3::Zero();
   Matrix3 H;
   for (int i = p.first_point; i < p.first_point + p.num_points; ++i) {
-    gamma_[i] = CalcPointImpulse(laws_[i], vc_[i], nullptr, curvature ? &H : nullptr);
+    gamma_[i] = CalcPointImpulse(laws_[i], vc_[i], nullptr, curvature ? &H : nullptr, slip_curvature_);
     terms->W_A += Wrench(r_A_[i], gamma_[i]);
     terms->W_B -= Wrench(r_B_[i], gamma_[i]);
     if (!moves_A && !moves_B) continue;

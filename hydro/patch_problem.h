@@ -94,6 +94,13 @@ struct PatchProblemOptions {
   // is factorized anew only when that fails. The factorization is kept across solves while the
   // island's pattern is unchanged (a pile at rest).
   int reuse_factorization_from{60};
+  // A solve's first round gives sliding points the majorizing curvature (SlipCurvature in
+  // compliant_point_law.h: iteratively reweighted least squares) until the gradient falls below
+  // this fraction of its scale or a step fails to halve it, then the exact one, which converges
+  // quadratically near the solution. Where many sliding points come to stick in one step (a pile
+  // landing), exact Newton steps overshoot through their stick disks and the line search cuts them
+  // to 0.005–0.03; majorized ones are taken whole, each halving the gradient. 0: always exact.
+  double majorize_slip_until{0.1};
   double newton_step_tolerance{1e-2};
   int newton_step_cg_iterations{10};
 };
@@ -215,6 +222,7 @@ class PatchProblem {
   // Sets every point's Rt = σ·wt·K/k_i, its stiction share of its patch (AddPatch says why).
   void SetStictionRegularization(double sigma);
   double sigma_{0};
+  SlipCurvature slip_curvature_{SlipCurvature::kExact};  // what EvaluatePatch gives sliding points
   double Slope(double alpha, const Eigen::VectorXd& z, const Eigen::VectorXd& d) const;
   // The α ∈ (0, 1] where f's slope along d (dvc_ its contact velocities) crosses zero, from z.
   double LineSearch(const Eigen::VectorXd& z, const Eigen::VectorXd& d, double slope0) const;

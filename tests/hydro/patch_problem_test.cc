@@ -324,6 +324,32 @@ TEST(PatchProblemTest, ALargeIslandReusesItsFactorizationAndReachesTheSameSoluti
   for (int b = 1; b <= 12; ++b) EXPECT_LT((dV_reused[b] - dV_direct[b]).norm(), 1e-7) << "box " << b << " at rest";
 }
 
+TEST(PatchProblemTest, MajorizedSlipCurvatureReachesTheSameSolutionInFewerNewtonSteps) {
+  // Stacks of boxes sliding and spinning on each other slowly enough that friction stops most
+  // contacts within the step: Newton with the exact curvature overshoots through the stick disks
+  // of the contacts that stop, and its line search cuts the steps short; starting with the
+  // majorizing curvature (majorize_slip_until) it takes whole steps. Both reach the solution to the
+  // stopping rule (1e-6 of the impulses: 1e-7 m/s here).
+  int with_total = 0, without_total = 0;
+  for (const double speed : {0.05, 0.2, 1.0}) {
+    PatchProblemOptions majorized, exact;
+    exact.majorize_slip_until = 0;
+    PatchProblem with, without;
+    std::vector<Vector6> V, dV_with, dV_without;
+    MakeSlidingStack(12, speed, majorized, &with, &V);
+    const PatchProblemReport report_with = with.Solve(V, 50, 5, &dV_with);
+    MakeSlidingStack(12, speed, exact, &without, &V);
+    const PatchProblemReport report_without = without.Solve(V, 50, 5, &dV_without);
+    ASSERT_TRUE(report_with.converged && report_without.converged) << speed << " m/s";
+    for (int b = 1; b <= 12; ++b) EXPECT_LT((dV_with[b] - dV_without[b]).norm(), 1e-7) << "box " << b;
+    // Measured: 17 against 21 Newton steps at 0.05 m/s, 10 against 21 at 0.2, 27 against 38 at 1.
+    EXPECT_LT(report_with.iterations, report_without.iterations) << speed << " m/s";
+    with_total += report_with.iterations;
+    without_total += report_without.iterations;
+  }
+  EXPECT_LT(4 * with_total, 3 * without_total);
+}
+
 // One problem object through a sequence of problems — the same pattern again (a pile at rest
 // keeps its matrix and slots), another size, a frictionless one — solves each exactly as a new
 // object does: nothing of an earlier matrix is left in a later one.
