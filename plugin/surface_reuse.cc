@@ -61,13 +61,15 @@ void SurfaceReuse::Keep(const std::shared_ptr<const ShapeGeometry>& a, const Rig
   if (points.empty() || !a || !b) return;
   if (reduced && !(merged_into && merged_into->size() == points.size())) return;
   // Mean depth d = Σ k·(−φ0)₊ / Σ k and the patch radius √(area/π).
+  // With them, in the same pass, the stiffness-weighted normal Σ k·n̂ (for n̄ below).
   double stiffness = 0, force = 0, area = 0;
-  Vector3 centre = Vector3::Zero();
+  Vector3 centre = Vector3::Zero(), normal = Vector3::Zero();
   for (const ContactPoint& point : points) {
     stiffness += point.stiffness_N_per_m;
     force += point.stiffness_N_per_m * std::max(-point.phi0_m, 0.0);
     area += point.area_m2;
     centre += point.area_m2 * point.p_WC;
+    normal += point.stiffness_N_per_m * point.nhat_BA_W;
   }
   if (!(stiffness > 0 && force > 0 && area > 0)) return;
   const double depth = force / stiffness;
@@ -78,8 +80,6 @@ void SurfaceReuse::Keep(const std::shared_ptr<const ShapeGeometry>& a, const Rig
   // A slide along the patch moves its rim over a strip of the rim's length P times the slide, at
   // most the rim's pressure: a relative error of slide·P/A ≤ slide·2/a, P/A at least that of a
   // disk of radius a. The depths do not change: no stiffness cap.
-  Vector3 normal = Vector3::Zero();
-  for (const ContactPoint& point : points) normal += point.stiffness_N_per_m * point.nhat_BA_W;
   // Where the points' normals disagree too much for one direction of approach (a box wedged in a
   // corner), every displacement is held to the tolerance; the displacement along any n̄ is at most
   // the whole.
