@@ -214,7 +214,7 @@ double FemBody::NeoHookeanEnergy(const Eigen::VectorXd& x, Eigen::VectorXd* grad
     energy += volume * psi;
     if (!gradient) continue;
     // vec(F) = G·x_e: ∂F_ij/∂x_{a,k} = δ_ik·(∇N_a)_j.
-    const std::array<Vector3, 4> g = model_.ShapeGradients(e);
+    const std::array<Vector3, 4>& g = model_.shape_gradients(e);
     Eigen::Matrix<double, 9, 12> G = Eigen::Matrix<double, 9, 12>::Zero();
     for (int a = 0; a < 4; ++a)
       for (int i = 0; i < 3; ++i)

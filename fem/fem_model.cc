@@ -35,7 +35,8 @@ FemModel::FemModel(std::string name, std::vector<Vector3> rest_positions, std::v
     const Matrix3 Dm_inverse = Dm.inverse();
     volumes_.push_back(volume);
     Dm_inverse_.push_back(Dm_inverse);
-    element_stiffness_.push_back(CalcElementStiffness(CalcShapeGradients(Dm_inverse), volume, lame));
+    shape_gradients_.push_back(CalcShapeGradients(Dm_inverse));
+    element_stiffness_.push_back(CalcElementStiffness(shape_gradients_.back(), volume, lame));
     for (int v : t) lumped_mass_[v] += material.density_kg_per_m3 * volume / 4;
   }
 }
