@@ -3,6 +3,8 @@
 #include <Eigen/SparseCholesky>
 
 #include <array>
+#include <cmath>
+#include <string>
 #include <utility>
 
 namespace hydro {
@@ -18,6 +20,42 @@ void FemBody::SetState(const Eigen::VectorXd& q, const Eigen::VectorXd& v) {
                        std::to_string(state_.q.size()));
   state_.q = q;
   state_.v = v;
+}
+
+namespace {
+
+// Throws "<where>the state has <size> <what>; the model has <expected>".
+void CheckStateSize(const std::string& where, const char* what, size_t size, size_t expected) {
+  if (size != expected)
+    throw InvalidInput(where + "the state has " + std::to_string(size) + " " + what + "; the model has " +
+                       std::to_string(expected));
+}
+
+// Throws "<where><what> <i> (vertex i/3) is not finite" for the first such entry of x.
+void CheckStateFinite(const std::string& where, const char* what, const Eigen::VectorXd& x) {
+  for (int i = 0; i < x.size(); ++i)
+    if (!std::isfinite(x[i]))
+      throw InvalidInput(where + what + " " + std::to_string(i) + " (vertex " + std::to_string(i / 3) +
+                         ") is not finite");
+}
+
+}  // namespace
+
+void FemBody::SetState(const FemState& state) {
+  const std::string where = "deformable '" + name() + "': SetState: ";
+  const size_t num_dofs = 3 * static_cast<size_t>(num_vertices());
+  CheckStateSize(where, "position entries", state.q.size(), num_dofs);
+  CheckStateSize(where, "velocity entries", state.v.size(), num_dofs);
+  CheckStateSize(where, "fixed-DoF flags", state.fixed.size(), num_dofs);
+  CheckStateSize(where, "tet rotations", state.rotations.size(), num_tets());
+  CheckStateFinite(where, "position entry", state.q);
+  CheckStateFinite(where, "velocity entry", state.v);
+  for (int e = 0; e < num_tets(); ++e)
+    if (!state.rotations[e].allFinite())
+      throw InvalidInput(where + "the rotation of tet " + std::to_string(e) + " is not finite");
+  // The step matrix's pattern and numbering are those of the free DoFs.
+  if (state.fixed != state_.fixed) step_assembly_valid_ = false;
+  state_ = state;
 }
 
 void FemBody::SetRigidState(const RigidTransform& X_WB, const Vector3& v_WB, const Vector3& w_WB) {

@@ -59,6 +59,11 @@ class FemBody {
   Vector3 position(int vertex) const { return state_.position(vertex); }
   Vector3 velocity(int vertex) const { return state_.velocity(vertex); }
   void SetState(const Eigen::VectorXd& q, const Eigen::VectorXd& v);
+  // The whole state (q, v, rotations, fixed DoFs), as state() gave it for this body or another
+  // of the same model: the two bodies then step alike, bit for bit. Throws InvalidInput naming
+  // what does not fit (a size other than the model's, or the first value that is not finite),
+  // with the state unchanged.
+  void SetState(const FemState& state);
   // Moves the whole body rigidly: q = X_WB·rest, v = v + ω × (q − origin of B).
   void SetRigidState(const RigidTransform& X_WB, const Vector3& v_WB, const Vector3& w_WB);
 
