@@ -1,24 +1,14 @@
 #include "fem/fem_body.h"
 
-#include "fem/neo_hookean.h"
-
-#include <Eigen/Eigenvalues>
 #include <Eigen/SparseCholesky>
 
 #include <array>
-#include <chrono>
+#include <cmath>
+#include <string>
 #include <utility>
 
 namespace hydro {
 namespace fem {
-
-namespace {
-
-using Clock = std::chrono::steady_clock;
-
-double Seconds(Clock::time_point since) { return std::chrono::duration<double>(Clock::now() - since).count(); }
-
-}  // namespace
 
 FemBody::FemBody(std::string name, std::vector<Vector3> rest_positions, std::vector<Tet> tets, const Material& material,
                  MassModel mass_model)
@@ -30,6 +20,42 @@ void FemBody::SetState(const Eigen::VectorXd& q, const Eigen::VectorXd& v) {
                        std::to_string(state_.q.size()));
   state_.q = q;
   state_.v = v;
+}
+
+namespace {
+
+// Throws "<where>the state has <size> <what>; the model has <expected>".
+void CheckStateSize(const std::string& where, const char* what, size_t size, size_t expected) {
+  if (size != expected)
+    throw InvalidInput(where + "the state has " + std::to_string(size) + " " + what + "; the model has " +
+                       std::to_string(expected));
+}
+
+// Throws "<where><what> <i> (vertex i/3) is not finite" for the first such entry of x.
+void CheckStateFinite(const std::string& where, const char* what, const Eigen::VectorXd& x) {
+  for (int i = 0; i < x.size(); ++i)
+    if (!std::isfinite(x[i]))
+      throw InvalidInput(where + what + " " + std::to_string(i) + " (vertex " + std::to_string(i / 3) +
+                         ") is not finite");
+}
+
+}  // namespace
+
+void FemBody::SetState(const FemState& state) {
+  const std::string where = "deformable '" + name() + "': SetState: ";
+  const size_t num_dofs = 3 * static_cast<size_t>(num_vertices());
+  CheckStateSize(where, "position entries", state.q.size(), num_dofs);
+  CheckStateSize(where, "velocity entries", state.v.size(), num_dofs);
+  CheckStateSize(where, "fixed-DoF flags", state.fixed.size(), num_dofs);
+  CheckStateSize(where, "tet rotations", state.rotations.size(), num_tets());
+  CheckStateFinite(where, "position entry", state.q);
+  CheckStateFinite(where, "velocity entry", state.v);
+  for (int e = 0; e < num_tets(); ++e)
+    if (!state.rotations[e].allFinite())
+      throw InvalidInput(where + "the rotation of tet " + std::to_string(e) + " is not finite");
+  // The step matrix's pattern and numbering are those of the free DoFs.
+  if (state.fixed != state_.fixed) step_assembly_valid_ = false;
+  state_ = state;
 }
 
 void FemBody::SetRigidState(const RigidTransform& X_WB, const Vector3& v_WB, const Vector3& w_WB) {
@@ -69,24 +95,6 @@ void FemBody::AssembleStiffnessAndForce(bool linear, std::vector<Eigen::Triplet<
   }
 }
 
-namespace {
-
-// The free-DOF block of a sparse matrix given by triplets over all DOFs.
-Eigen::SparseMatrix<double> FreeBlock(const std::vector<Eigen::Triplet<double>>& triplets,
-                                      const std::vector<int>& index, int num_free) {
-  std::vector<Eigen::Triplet<double>> kept;
-  kept.reserve(triplets.size());
-  for (const auto& t : triplets) {
-    const int r = index[t.row()], c = index[t.col()];
-    if (r >= 0 && c >= 0) kept.emplace_back(r, c, t.value());
-  }
-  Eigen::SparseMatrix<double> A(num_free, num_free);
-  A.setFromTriplets(kept.begin(), kept.end());
-  return A;
-}
-
-}  // namespace
-
 Eigen::SparseMatrix<double> FemBody::StepMatrix(double dt, double theta) const {
   const Material& material = model_.material();
   const bool linear = material.model != MaterialModel::kCorotational;
@@ -101,7 +109,7 @@ Eigen::SparseMatrix<double> FemBody::StepMatrix(double dt, double theta) const {
     A_triplets.emplace_back(t.row(), t.col(), theta * dt * (theta * dt + beta) * t.value());
   std::vector<int> index;
   const int num_free = state_.IndexFreeDofs(&index);
-  return FreeBlock(A_triplets, index, num_free);
+  return MakeFreeDofMatrix(A_triplets, index, num_free);
 }
 
 FreeMotion FemBody::CalcFreeMotion(double dt, const Vector3& gravity, double theta) {
@@ -112,7 +120,7 @@ FreeMotion FemBody::CalcFreeMotion(double dt, const Vector3& gravity, double the
     return NeoHookeanFreeMotion(dt, gravity);
   }
   FreeMotion out;
-  auto start = Clock::now();
+  auto start = StepClock::now();
   const bool linear = material.model == MaterialModel::kLinear;
   const Eigen::VectorXd& q = state_.q;
   const Eigen::VectorXd& v = state_.v;
@@ -158,14 +166,14 @@ FreeMotion FemBody::CalcFreeMotion(double dt, const Vector3& gravity, double the
   Eigen::VectorXd b(num_free);
   for (int i = 0; i < n; ++i)
     if (index[i] >= 0) b[index[i]] = rhs[i];
-  timings_.assembly_s = Seconds(start);
-  start = Clock::now();
+  timings_.assembly_s = SecondsSince(start);
+  start = StepClock::now();
   std::shared_ptr<const StepFactorization> solver = step_factorization_.Factor(out.A);
   if (solver == nullptr) throw InvalidInput("deformable '" + name() + "': the step matrix could not be factored");
-  timings_.factorization_s = Seconds(start);
-  start = Clock::now();
+  timings_.factorization_s = SecondsSince(start);
+  start = StepClock::now();
   const Eigen::VectorXd dv = solver->solve(b);
-  timings_.solve_s = Seconds(start);
+  timings_.solve_s = SecondsSince(start);
   out.factorization = std::move(solver);
   out.v_star.resize(n);
   for (int i = 0; i < n; ++i) out.v_star[i] = index[i] >= 0 ? v[i] + dv[index[i]] : 0.0;
@@ -200,125 +208,8 @@ void FemBody::Step(double dt, const Vector3& gravity, double theta) {
   state_.v = free_motion.v_star;
 }
 
-double FemBody::NeoHookeanEnergy(const Eigen::VectorXd& x, Eigen::VectorXd* gradient,
-                                 std::vector<Eigen::Triplet<double>>* hessian) const {
-  const LameParameters lame = ToLame(material().youngs_modulus_Pa, material().poisson_ratio);
-  if (gradient) gradient->setZero(x.size());
-  double energy = 0;
-  for (int e = 0; e < num_tets(); ++e) {
-    const Tet& t = model_.tets()[e];
-    const double volume = model_.volume(e);
-    const Matrix3 F = model_.CalcDeformationGradient(x, e);
-    const double psi = NeoHookeanEnergyDensity(F, lame);
-    if (!std::isfinite(psi)) return psi;
-    energy += volume * psi;
-    if (!gradient) continue;
-    // vec(F) = G·x_e: ∂F_ij/∂x_{a,k} = δ_ik·(∇N_a)_j.
-    const std::array<Vector3, 4> g = model_.ShapeGradients(e);
-    Eigen::Matrix<double, 9, 12> G = Eigen::Matrix<double, 9, 12>::Zero();
-    for (int a = 0; a < 4; ++a)
-      for (int i = 0; i < 3; ++i)
-        for (int j = 0; j < 3; ++j) G(i + 3 * j, 3 * a + i) = g[a][j];
-    const Matrix3 P = NeoHookeanStress(F, lame);
-    const Vector12 grad_e = volume * G.transpose() * Eigen::Map<const Eigen::Matrix<double, 9, 1>>(P.data());
-    for (int a = 0; a < 4; ++a) gradient->segment<3>(3 * t[a]) += grad_e.segment<3>(3 * a);
-    if (!hessian) continue;
-    Matrix12 H = volume * G.transpose() * NeoHookeanStressDerivative(F, lame) * G;
-    // Projected to PSD element by element, so Newton's matrix stays positive definite.
-    const Eigen::SelfAdjointEigenSolver<Matrix12> eigen(0.5 * (H + H.transpose()));
-    H = eigen.eigenvectors() * eigen.eigenvalues().cwiseMax(0.0).asDiagonal() * eigen.eigenvectors().transpose();
-    for (int a = 0; a < 4; ++a)
-      for (int b = 0; b < 4; ++b)
-        for (int i = 0; i < 3; ++i)
-          for (int j = 0; j < 3; ++j) hessian->emplace_back(3 * t[a] + i, 3 * t[b] + j, H(3 * a + i, 3 * b + j));
-  }
-  return energy;
-}
-
 FreeMotion FemBody::NeoHookeanFreeMotion(double dt, const Vector3& gravity) {
-  auto start = Clock::now();
-  const Material& material = model_.material();
-  const Eigen::VectorXd& q = state_.q;
-  const Eigen::VectorXd& v = state_.v;
-  const int n = state_.num_dofs();
-  std::vector<Eigen::Triplet<double>> M_triplets, H0_triplets;
-  model_.AssembleMass(&M_triplets);
-  Eigen::SparseMatrix<double> M(n, n);
-  M.setFromTriplets(M_triplets.begin(), M_triplets.end());
-  // Rayleigh damping with the stiffness at the start of the step: D = αM + β·H(q).
-  Eigen::VectorXd unused;
-  NeoHookeanEnergy(q, &unused, &H0_triplets);
-  Eigen::SparseMatrix<double> H0(n, n);
-  H0.setFromTriplets(H0_triplets.begin(), H0_triplets.end());
-  const Eigen::SparseMatrix<double> D = material.mass_damping_1_per_s * M + material.stiffness_damping_s * H0;
-  Eigen::VectorXd g(n);
-  for (int i = 0; i < n / 3; ++i) g.segment<3>(3 * i) = gravity;
-  const Eigen::VectorXd Mg = M * g;
-  FreeMotion out;
-  const std::vector<int>& index = out.index;
-  out.num_free = state_.IndexFreeDofs(&out.index);
-  const int num_free = out.num_free;
-  auto potential = [&](const Eigen::VectorXd& v_new, Eigen::VectorXd* gradient,
-                       std::vector<Eigen::Triplet<double>>* hessian) {
-    const Eigen::VectorXd dv = v_new - v;
-    Eigen::VectorXd psi_gradient;
-    const double psi = NeoHookeanEnergy(q + dt * v_new, gradient ? &psi_gradient : nullptr, hessian);
-    const Eigen::VectorXd Dv = D * v_new;
-    if (gradient) *gradient = M * dv + dt * psi_gradient - dt * Mg + dt * Dv;
-    return 0.5 * dv.dot(M * dv) + psi - dt * v_new.dot(Mg) + 0.5 * dt * v_new.dot(Dv);
-  };
-  Eigen::VectorXd v_new = v;
-  for (int i = 0; i < n; ++i)
-    if (state_.fixed[i]) v_new[i] = 0;
-  converged_ = false;
-  timings_ = StepTimings();
-  const double v_scale = std::max(1e-3, v.cwiseAbs().maxCoeff() + dt * gravity.norm());
-  for (newton_iterations_ = 1; newton_iterations_ <= 50; ++newton_iterations_) {
-    Eigen::VectorXd gradient;
-    std::vector<Eigen::Triplet<double>> H_triplets;
-    const double E0 = potential(v_new, &gradient, &H_triplets);
-    // Newton matrix M + δt·D + δt²·H.
-    std::vector<Eigen::Triplet<double>> A_triplets;
-    for (const auto& t : M_triplets) A_triplets.emplace_back(t.row(), t.col(), t.value());
-    for (const auto& t : H_triplets) A_triplets.emplace_back(t.row(), t.col(), dt * dt * t.value());
-    for (int k = 0; k < D.outerSize(); ++k)
-      for (Eigen::SparseMatrix<double>::InnerIterator it(D, k); it; ++it)
-        A_triplets.emplace_back(it.row(), it.col(), dt * it.value());
-    out.A = FreeBlock(A_triplets, index, num_free);
-    Eigen::VectorXd b(num_free);
-    for (int i = 0; i < n; ++i)
-      if (index[i] >= 0) b[index[i]] = -gradient[i];
-    timings_.assembly_s += Seconds(start);
-    start = Clock::now();
-    out.factorization.reset();  // so that the reused factorization is free to be refactored
-    out.factorization = step_factorization_.Factor(out.A);
-    if (out.factorization == nullptr)
-      throw InvalidInput("deformable '" + name() + "': the Neo-Hookean step matrix could not be factored");
-    timings_.factorization_s += Seconds(start);
-    start = Clock::now();
-    const Eigen::VectorXd step_free = out.factorization->solve(b);
-    timings_.solve_s += Seconds(start);
-    start = Clock::now();
-    Eigen::VectorXd step = Eigen::VectorXd::Zero(n);
-    for (int i = 0; i < n; ++i)
-      if (index[i] >= 0) step[i] = step_free[index[i]];
-    // Backtracking (Armijo) on the potential; inverted elements give +infinity and are refused.
-    double alpha = 1;
-    const double slope = gradient.dot(step);
-    for (int k = 0; k < 30 && !(potential(v_new + alpha * step, nullptr, nullptr) <= E0 + 1e-4 * alpha * slope); ++k)
-      alpha *= 0.5;
-    v_new += alpha * step;
-    if (alpha * step.cwiseAbs().maxCoeff() <= 1e-10 * v_scale) {
-      converged_ = true;
-      break;
-    }
-  }
-  newton_iterations_ = std::min(newton_iterations_, 50);
-  // The contact problem's block is the momentum balance linearized about this solution: A, the
-  // Newton matrix of the last iteration (its step was below 1e-10 of the velocities), so that
-  // ½‖v − v*‖²_A is the incremental potential to second order around its minimum v*.
-  out.v_star = v_new;
-  return out;
+  return CalcNeoHookeanFreeMotion(model_, state_, dt, gravity, &step_factorization_, &timings_, &newton_report_);
 }
 
 void FemBody::SolveLinearStatics(const Vector3& gravity, const std::vector<std::pair<int, double>>& prescribed,
@@ -350,7 +241,7 @@ void FemBody::SolveLinearStatics(const Vector3& gravity, const std::vector<std::
   int num_free = 0;
   for (int i = 0; i < n; ++i)
     if (!known[i]) index[i] = num_free++;
-  const Eigen::SparseMatrix<double> K_ff = FreeBlock(K_triplets, index, num_free);
+  const Eigen::SparseMatrix<double> K_ff = MakeFreeDofMatrix(K_triplets, index, num_free);
   Eigen::VectorXd b(num_free);
   for (int i = 0; i < n; ++i)
     if (index[i] >= 0) b[index[i]] = f[i];
@@ -374,7 +265,7 @@ double FemBody::CalcKineticEnergy() const {
 }
 
 double FemBody::CalcElasticEnergy() const {
-  if (material().model == MaterialModel::kNeoHookean) return NeoHookeanEnergy(state_.q, nullptr, nullptr);
+  if (material().model == MaterialModel::kNeoHookean) return CalcNeoHookeanEnergy(model_, state_.q, nullptr, nullptr);
   const bool linear = material().model == MaterialModel::kLinear;
   double energy = 0;
   for (int e = 0; e < num_tets(); ++e) {

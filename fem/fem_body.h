@@ -16,7 +16,9 @@
 #include "fem/element_assembly.h"
 #include "fem/fem_model.h"
 #include "fem/fem_state.h"
+#include "fem/free_motion.h"
 #include "fem/material.h"
+#include "fem/neo_hookean_step.h"
 
 namespace hydro {
 namespace fem {
@@ -31,24 +33,6 @@ struct VertexAttachment;
 
 namespace hydro {
 namespace fem {
-
-// The contact-free linear step of a body (002 eq. 11): its matrix over the free DoFs, that
-// matrix's factorization, the new velocity of every DoF, and each DoF's index among the free
-// ones (-1: fixed).
-struct FreeMotion {
-  Eigen::SparseMatrix<double> A;
-  std::shared_ptr<const StepFactorization> factorization;
-  Eigen::VectorXd v_star;
-  std::vector<int> index;
-  int num_free{0};
-};
-
-// Time spent in the parts of the last step, for benchmarks (seconds).
-struct StepTimings {
-  double assembly_s{0};
-  double factorization_s{0};
-  double solve_s{0};
-};
 
 class FemBody {
  public:
@@ -75,6 +59,11 @@ class FemBody {
   Vector3 position(int vertex) const { return state_.position(vertex); }
   Vector3 velocity(int vertex) const { return state_.velocity(vertex); }
   void SetState(const Eigen::VectorXd& q, const Eigen::VectorXd& v);
+  // The whole state (q, v, rotations, fixed DoFs), as state() gave it for this body or another
+  // of the same model: the two bodies then step alike, bit for bit. Throws InvalidInput naming
+  // what does not fit (a size other than the model's, or the first value that is not finite),
+  // with the state unchanged.
+  void SetState(const FemState& state);
   // Moves the whole body rigidly: q = X_WB·rest, v = v + ω × (q − origin of B).
   void SetRigidState(const RigidTransform& X_WB, const Vector3& v_WB, const Vector3& w_WB);
 
@@ -109,8 +98,8 @@ class FemBody {
   FreeMotion CalcFreeMotion(double dt, const Vector3& gravity, double theta = 1.0);
   void CommitStep(double dt, const FreeMotion& free_motion, const Eigen::VectorXd& v_free);
   // Newton iterations of the last Neo-Hookean step, and whether it met its tolerance.
-  int last_newton_iterations() const { return newton_iterations_; }
-  bool last_step_converged() const { return converged_; }
+  int last_newton_iterations() const { return newton_report_.iterations; }
+  bool last_step_converged() const { return newton_report_.converged; }
 
   // Static equilibrium of the linear model (small strain) under gravity and vertex forces, with
   // fixed vertices where they are and `prescribed` displacements (dof index, value) besides:
@@ -129,17 +118,9 @@ class FemBody {
   std::vector<double> CalcElementStrains() const;
 
  private:
-  // Backward Euler's free motion for the Neo-Hookean model: v* minimizes the incremental potential
-  //   ½(v⁺ − v)ᵀM(v⁺ − v) + Ψ(q + δt·v⁺) − δt·v⁺ᵀM·g + ½δt·v⁺ᵀD·v⁺,
-  // by Newton's method with each element's Hessian projected to PSD and a backtracking line
-  // search that never accepts an inverted element. A is the Newton matrix at the solution (the
-  // contact problem's weight: the potential to second order, 002 §VIII's fallback for large
-  // deformation with "Hessian positive definite corrections").
+  // The Neo-Hookean free motion (fem/neo_hookean_step.h) of the current state, with this body's
+  // factorization, timings and Newton report.
   FreeMotion NeoHookeanFreeMotion(double dt, const Vector3& gravity);
-  // Ψ(x) summed over the tets (+infinity if any is inverted), and optionally its gradient and
-  // PSD-projected Hessian triplets.
-  double NeoHookeanEnergy(const Eigen::VectorXd& x, Eigen::VectorXd* gradient,
-                          std::vector<Eigen::Triplet<double>>* hessian) const;
   // Triplets of K (rotated element stiffnesses) and the internal force f(q), over free DOFs.
   void AssembleStiffnessAndForce(bool linear, std::vector<Eigen::Triplet<double>>* K, Eigen::VectorXd* f) const;
   // Element e's stiffness (R̂·K0e·R̂ᵀ; K0e for the linear model), its internal force added to f.
@@ -154,8 +135,7 @@ class FemBody {
   bool step_assembly_valid_{false};
   Eigen::SparseMatrix<double> mass_matrix_;  // over every DoF, with the assembly
   ReusedFactorization step_factorization_;
-  int newton_iterations_{0};
-  bool converged_{true};
+  NewtonReport newton_report_;
 };
 
 // A box [0, size] meshed as nx × ny × nz cubes of six tets each (a conforming Kuhn split).

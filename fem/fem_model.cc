@@ -1,6 +1,9 @@
 #include "fem/fem_model.h"
 
+#include <string>
 #include <utility>
+
+#include "hydro/compact_vertices.h"
 
 namespace hydro {
 namespace fem {
@@ -16,19 +19,12 @@ FemModel::FemModel(std::string name, std::vector<Vector3> rest_positions, std::v
   } catch (const InvalidInput& e) {
     throw InvalidInput("deformable '" + name_ + "': " + e.what());
   }
-  // Drop vertices no tet uses.
-  std::vector<int> remap(rest_positions.size(), -1);
-  for (Tet& t : tets)
-    for (int& v : t) {
-      if (remap[v] < 0) {
-        remap[v] = static_cast<int>(rest_.size());
-        rest_.push_back(rest_positions[v]);
-      }
-      v = remap[v];
-    }
-  if (rest_.size() < rest_positions.size())
-    warnings_.push_back("deformable '" + name_ + "': " + std::to_string(rest_positions.size() - rest_.size()) +
+  // A vertex no tet uses would be a DoF with no mass and no stiffness.
+  const int dropped = CompactVertices(&rest_positions, &tets);
+  if (dropped > 0)
+    warnings_.push_back("deformable '" + name_ + "': " + std::to_string(dropped) +
                         " vertices no tet uses were dropped");
+  rest_ = std::move(rest_positions);
   tets_ = std::move(tets);
   const LameParameters lame = ToLame(material.youngs_modulus_Pa, material.poisson_ratio);
   lumped_mass_.assign(rest_.size(), 0.0);
@@ -39,7 +35,8 @@ FemModel::FemModel(std::string name, std::vector<Vector3> rest_positions, std::v
     const Matrix3 Dm_inverse = Dm.inverse();
     volumes_.push_back(volume);
     Dm_inverse_.push_back(Dm_inverse);
-    element_stiffness_.push_back(CalcElementStiffness(CalcShapeGradients(Dm_inverse), volume, lame));
+    shape_gradients_.push_back(CalcShapeGradients(Dm_inverse));
+    element_stiffness_.push_back(CalcElementStiffness(shape_gradients_.back(), volume, lame));
     for (int v : t) lumped_mass_[v] += material.density_kg_per_m3 * volume / 4;
   }
 }

@@ -1,11 +1,12 @@
 #pragma once
 // The model of a FEM body (002 §V): its name, rest mesh, material and mass model, and what each
-// linear tet needs at rest, computed once — its volume V, Dm⁻¹ (so that F = Ds·Dm⁻¹), its rest
-// element stiffness K0e = V·Bᵀ C B — and the lumped vertex masses. Immutable after construction;
-// what changes as the body moves is its FemState.
+// linear tet needs at rest, computed once — its volume V, Dm⁻¹ (so that F = Ds·Dm⁻¹), its shape-
+// function gradients ∇N_a, its rest element stiffness K0e = V·Bᵀ C B — and the lumped vertex
+// masses. Immutable after construction; what changes as the body moves is its FemState.
 #include <Eigen/Core>
 #include <Eigen/SparseCore>
 
+#include <array>
 #include <string>
 #include <vector>
 
@@ -45,8 +46,9 @@ class FemModel {
 
   // X_e, the 12 rest coordinates of tet e's corners.
   Vector12 RestCoordinates(int e) const;
-  // ∇N_a of tet e's shape functions (rows of Dm⁻¹; ∇N_0 = −Σ).
-  std::array<Vector3, 4> ShapeGradients(int e) const { return CalcShapeGradients(Dm_inverse_[e]); }
+  // ∇N_a of tet e's shape functions (rows of Dm⁻¹; ∇N_0 = −Σ): kept, since every Neo-Hookean
+  // evaluation of every Newton iteration reads them.
+  const std::array<Vector3, 4>& shape_gradients(int e) const { return shape_gradients_[e]; }
   // F = Ds·Dm⁻¹ of tet e at positions x (3 per vertex).
   Matrix3 CalcDeformationGradient(const Eigen::VectorXd& x, int e) const;
   // Tet e's consistent mass matrix, of mass ρ·V.
@@ -64,10 +66,11 @@ class FemModel {
   std::vector<Vector3> rest_;
   std::vector<Tet> tets_;
   std::vector<std::string> warnings_;
-  std::vector<double> volumes_;              // per tet
-  std::vector<Matrix12> element_stiffness_;  // per tet, K0e
-  std::vector<Matrix3> Dm_inverse_;          // per tet
-  std::vector<double> lumped_mass_;          // per vertex
+  std::vector<double> volumes_;                          // per tet
+  std::vector<Matrix12> element_stiffness_;              // per tet, K0e
+  std::vector<Matrix3> Dm_inverse_;                      // per tet
+  std::vector<std::array<Vector3, 4>> shape_gradients_;  // per tet, ∇N_a from Dm⁻¹
+  std::vector<double> lumped_mass_;                      // per vertex
 };
 
 }  // namespace fem

@@ -6,6 +6,9 @@
 #include <limits>
 #include <map>
 #include <sstream>
+#include <utility>
+
+#include "hydro/compact_vertices.h"
 
 namespace hydro {
 namespace {
@@ -253,18 +256,9 @@ VolumeMeshWithExtent ReadVtkVolumeMeshFromString(const std::string& text, const 
     tet_lines.push_back(cells[c].line);
   }
   if (tets.empty()) in.Fail("the file has no tetrahedra", cells_line);
-  // Keep only the vertices tets use.
-  std::vector<int> remap(num_points, -1);
-  std::vector<Vector3> vertices;
-  for (Tet& t : tets)
-    for (int& v : t) {
-      if (remap[v] < 0) {
-        remap[v] = static_cast<int>(vertices.size());
-        vertices.push_back(points[v]);
-      }
-      v = remap[v];
-    }
-  rep.dropped_unreferenced_vertices = static_cast<int>(num_points - static_cast<long>(vertices.size()));
+  // Keep only the vertices tets use (Gmsh lists its geometry's points too).
+  std::vector<Vector3> vertices = std::move(points);
+  rep.dropped_unreferenced_vertices = CompactVertices(&vertices, &tets);
   if (rep.dropped_unreferenced_vertices > 0)
     rep.warnings.push_back(name + ": dropped " + std::to_string(rep.dropped_unreferenced_vertices) +
                            " vertices that no tetrahedron uses");

@@ -1,12 +1,13 @@
 // FEM bodies against exact and classical results: the uniaxial patch test, a cantilever's tip
 // deflection under refinement, a free tumbling body (shape kept, energy not created), dynamics
-// settling onto the static solution, and bad input.
+// settling onto the static solution, bad input, and a state moved from one body to another.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <string>
 
 #include "fem/fem_body.h"
 
@@ -214,6 +215,68 @@ TEST(FemBodyTest, BadInputNamesTheBodyAndElement) {
   EXPECT_EQ(body.num_vertices(), 4);
   ASSERT_EQ(body.warnings().size(), 1u);
   EXPECT_EQ(body.warnings()[0], "deformable 'jelly': 1 vertices no tet uses were dropped");
+}
+
+TEST(FemBodyTest, AStateSetOnASecondBodyOfTheSameModelStepsIdentically) {
+  for (MaterialModel model : {MaterialModel::kCorotational, MaterialModel::kNeoHookean}) {
+    Material material;
+    material.model = model;
+    material.mass_damping_1_per_s = 1;
+    FemBody first = MakeBlock(Vector3(0.2, 0.1, 0.1), 4, 2, 2, material);
+    FemBody second = MakeBlock(Vector3(0.2, 0.1, 0.1), 4, 2, 2, material);
+    for (int v = 0; v < first.num_vertices(); ++v)
+      if (first.rest_positions()[v].x() == 0) first.FixVertex(v);
+    first.SetRigidState(RigidTransform::Identity(), Vector3(0, 0, 0.5), Vector3(0, 2, 0));
+    for (int i = 0; i < 5; ++i) first.Step(0.01, Vector3(0, 0, -9.81));
+    // The second body has stepped on its own, with no DoF fixed: its step matrix's pattern is
+    // not the first's until the state brings the fixed DoFs.
+    for (int i = 0; i < 2; ++i) second.Step(0.01, Vector3(0, 0, -9.81));
+    second.SetState(first.state());
+    EXPECT_EQ(second.state().fixed, first.state().fixed);
+    for (int i = 0; i < 5; ++i) {
+      first.Step(0.01, Vector3(0, 0, -9.81));
+      second.Step(0.01, Vector3(0, 0, -9.81));
+      // Bit for bit.
+      ASSERT_TRUE(first.q() == second.q()) << "model " << static_cast<int>(model) << ", step " << i;
+      ASSERT_TRUE(first.v() == second.v()) << "model " << static_cast<int>(model) << ", step " << i;
+      ASSERT_EQ(first.state().rotations, second.state().rotations);
+    }
+  }
+}
+
+TEST(FemBodyTest, SetStateRefusesAStateOfTheWrongSizeOrNotFinite) {
+  const Material material;
+  FemBody body = MakeBlock(Vector3(0.2, 0.1, 0.1), 2, 1, 1, material, "jelly");
+  const FemBody larger = MakeBlock(Vector3(0.2, 0.1, 0.1), 3, 1, 1, material);
+  const FemState before = body.state();
+  auto error_of = [&](const FemState& state) {
+    try {
+      body.SetState(state);
+    } catch (const InvalidInput& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  const std::string n = std::to_string(3 * body.num_vertices());
+  EXPECT_EQ(error_of(larger.state()), "deformable 'jelly': SetState: the state has " +
+                                          std::to_string(3 * larger.num_vertices()) +
+                                          " position entries; the model has " + n);
+  FemState short_velocity = before;
+  short_velocity.v.resize(3);
+  EXPECT_EQ(error_of(short_velocity),
+            "deformable 'jelly': SetState: the state has 3 velocity entries; the model has " + n);
+  FemState nan_velocity = before;
+  nan_velocity.v[7] = std::nan("");
+  EXPECT_EQ(error_of(nan_velocity), "deformable 'jelly': SetState: velocity entry 7 (vertex 2) is not finite");
+  FemState infinite_position = before;
+  infinite_position.q[0] = INFINITY;
+  EXPECT_EQ(error_of(infinite_position), "deformable 'jelly': SetState: position entry 0 (vertex 0) is not finite");
+  FemState nan_rotation = before;
+  nan_rotation.rotations[3](1, 2) = std::nan("");
+  EXPECT_EQ(error_of(nan_rotation), "deformable 'jelly': SetState: the rotation of tet 3 is not finite");
+  // Refused states leave the body as it was.
+  EXPECT_TRUE(body.q() == before.q);
+  EXPECT_TRUE(body.v() == before.v);
 }
 
 }  // namespace

@@ -1,11 +1,9 @@
 // The Neo-Hookean model: stress and stress derivative against finite differences, agreement with
-// linear elasticity at small strain, and Newton stepping (free tumbling, hanging block).
+// linear elasticity at small strain. Its stepping is tested in neo_hookean_step_test.cc.
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <cstdio>
 
-#include "fem/fem_body.h"
 #include "fem/neo_hookean.h"
 
 namespace hydro {
@@ -42,63 +40,6 @@ TEST(NeoHookeanTest, StressAndItsDerivativeMatchFiniteDifferences) {
                                              Eigen::Map<const Eigen::Matrix<double, 9, 1>>(strain.data());
   const Matrix3 sigma = 2 * lame.mu * strain + lame.lambda * strain.trace() * Matrix3::Identity();
   for (int i = 0; i < 9; ++i) EXPECT_NEAR(linear[i], sigma.data()[i], 1e-9 * sigma.cwiseAbs().maxCoeff());
-}
-
-FemBody Block(MaterialModel model, const Vector3& size, int nx, int ny, int nz, double E, double mass_damping = 5) {
-  std::vector<Vector3> vertices;
-  std::vector<Tet> tets;
-  MakeTetGrid(size, nx, ny, nz, &vertices, &tets);
-  Material material;
-  material.youngs_modulus_Pa = E;
-  material.poisson_ratio = 0.3;
-  material.mass_damping_1_per_s = mass_damping;
-  material.model = model;
-  return FemBody("block", vertices, tets, material);
-}
-
-TEST(NeoHookeanTest, HangingBlockAtSmallStrainMatchesLinearStatics) {
-  FemBody neo = Block(MaterialModel::kNeoHookean, Vector3(0.1, 0.1, 0.3), 2, 2, 6, 1e6);
-  FemBody linear = Block(MaterialModel::kLinear, Vector3(0.1, 0.1, 0.3), 2, 2, 6, 1e6);
-  for (int v = 0; v < neo.num_vertices(); ++v)
-    if (neo.rest_positions()[v].z() == 0.3) neo.FixVertex(v), linear.FixVertex(v);
-  linear.SolveLinearStatics(Vector3(0, 0, -9.81));
-  int most_iterations = 0;
-  for (int i = 0; i < 400; ++i) {
-    neo.Step(0.01, Vector3(0, 0, -9.81));
-    EXPECT_TRUE(neo.last_step_converged());
-    most_iterations = std::max(most_iterations, neo.last_newton_iterations());
-  }
-  Eigen::VectorXd rest(3 * neo.num_vertices());
-  for (int v = 0; v < neo.num_vertices(); ++v) rest.segment<3>(3 * v) = neo.rest_positions()[v];
-  const double displacement = (linear.q() - rest).cwiseAbs().maxCoeff();
-  const double difference = (neo.q() - linear.q()).cwiseAbs().maxCoeff();
-  std::printf("hanging block: Neo-Hookean vs linear static %.2e m of %.2e m (%.2f%%), ≤ %d Newton iterations a step\n",
-              difference, displacement, 100 * difference / displacement, most_iterations);
-  EXPECT_LT(difference, 0.01 * displacement);  // strains ~1e-3: nonlinear terms are ~0.1%
-}
-
-TEST(NeoHookeanTest, FreeTumblingKeepsShapeAndCreatesNoEnergy) {
-  FemBody body = Block(MaterialModel::kNeoHookean, Vector3(0.2, 0.1, 0.1), 4, 2, 2, 1e5, /*mass_damping=*/0);
-  body.SetRigidState(RigidTransform::Identity(), Vector3::Zero(), Vector3(3, 5, 1));
-  const double volume0 = body.CalcVolume();
-  double energy = body.CalcKineticEnergy() + body.CalcElasticEnergy();
-  const double energy0 = energy;
-  double worst_volume = 0, largest_growth = 0;
-  bool grew = false;
-  for (int i = 0; i < 100; ++i) {
-    body.Step(0.04, Vector3::Zero());
-    const double e = body.CalcKineticEnergy() + body.CalcElasticEnergy();
-    largest_growth = std::max(largest_growth, e / energy - 1);
-    grew |= e > energy * (1 + 1e-9);
-    energy = e;
-    worst_volume = std::max(worst_volume, std::abs(body.CalcVolume() / volume0 - 1));
-  }
-  std::printf(
-      "Neo-Hookean, 4 s tumbling at 40 ms: largest volume change %.2e, largest one-step energy growth %.2e, "
-      "final/initial energy %.3f\n",
-      worst_volume, largest_growth, energy / energy0);
-  EXPECT_LT(worst_volume, 1e-3);
-  EXPECT_FALSE(grew);
 }
 
 }  // namespace
