@@ -12,6 +12,7 @@
 #include <string>
 
 #include "adapters/bullet_conversions.h"
+#include "hydro/buffers.h"
 #include "hydro/check.h"
 #include "plugin/free_motion.h"
 #include "plugin/patch_registry.h"
@@ -85,7 +86,9 @@ void EmitPoints(PatchState* state) {
   if (had_points && n == 0) EndPatch(state);
   for (btPersistentManifold* manifold : state->manifolds) EmptyQuietly(manifold);
   TrimManifolds(state, needed);
-  state->keys.assign(4 * state->manifolds.size(), 0);
+  // Grown geometrically (std::vector::assign grows to the size asked): a patch that gains polygons
+  // a few at a time would otherwise allocate at each gain.
+  AssignGrowing(&state->keys, 4 * state->manifolds.size(), std::uint64_t{0});
   state->point_friction.clear();
   const btTransform X_0W = state->body0->getWorldTransform().inverse();
   const btTransform X_1W = state->body1->getWorldTransform().inverse();
@@ -152,7 +155,7 @@ void EmitPoints(PatchState* state) {
     if (ReportAddedPoint(*state, manifold->getContactPoint(index))) {
       const btScalar friction = manifold->getContactPoint(index).m_combinedFriction;
       if (friction != state->combined_friction) {
-        if (state->point_friction.empty()) state->point_friction.assign(n, state->combined_friction);
+        if (state->point_friction.empty()) AssignGrowing(&state->point_friction, n, state->combined_friction);
         state->point_friction[k] = friction;
       }
     }
