@@ -20,10 +20,16 @@
 
 namespace hydro {
 
+// A patch's spread along its minor principal axis at least this fraction of that along its major
+// one (variances) counts as the same in every direction: its axes are not the patch's own.
+constexpr double kIsotropicSpread = 0.9;
+
 // `max_points` ≥ 1; with at most that many points the input is copied unchanged. If `merged_into`
 // is given, (*merged_into)[i] is the index in `reduced` of the point that points[i] joined, or −1
-// where its cell had no stiffness and made no point.
+// where its cell had no stiffness and made no point. If `grid_axis` is given (W; zero at first),
+// a patch of isotropic spread (kIsotropicSpread) lays its grid along it instead of along its
+// principal axes, and the grid's axis is written back: a pair passes the same vector each step.
 void ReduceContactPoints(const std::vector<ContactPoint>& points, int max_points, std::vector<ContactPoint>* reduced,
-                         std::vector<int>* merged_into = nullptr);
+                         std::vector<int>* merged_into = nullptr, Vector3* grid_axis = nullptr);
 
 }  // namespace hydro

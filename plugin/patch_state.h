@@ -78,6 +78,8 @@ struct PatchState {
   // The points before the optional reduction (hydro/point_reduction.h), and which point each joined.
   std::vector<ContactPoint> all_points;
   std::vector<int> merged_into;
+  // The axis of the reduction's grid at the last step (W; zero before the first).
+  Vector3 reduction_axis_W{Vector3::Zero()};
   int num_points_emitted{0};
   double combined_friction{0};
   // Per point, when a gContactAddedCallback changed some point's friction (else empty).

@@ -135,5 +135,51 @@ TEST(PointReductionTest, KeepsTheTorsionalFrictionMomentOfAUniformDisk) {
   }
 }
 
+TEST(PointReductionTest, AnIsotropicPatchKeepsItsGridAxisWhileItsBodySpins) {
+  // The rigid coin on the slab again, turned about its axis step by step: a disk's principal axes
+  // are whatever its lattice and rounding make them, so the grid is held along the axis it had.
+  // The reduced set still keeps the force, its moment, the stiffness and the torsion.
+  const double R = 0.01213;
+  const RigidMesh coin(MakeCylinderSurfaceMesh(R, 0.00175, R / 8));
+  const CompliantHalfSpace slab(1e9, 0.01);
+  Vector3 axis = Vector3::Zero();
+  Vector3 first = Vector3::Zero();
+  for (int step = 0; step < 12; ++step) {
+    RigidTransform X_WC = RigidTransform::Identity();
+    X_WC.linear() = Eigen::AngleAxisd(0.03 * step, Vector3::UnitZ()).toRotationMatrix();
+    X_WC.translation() = Vector3(0.1, 0.2, 0.000875 - 1e-6);
+    ContactSurface surface;
+    CalcContactSurface(slab, RigidTransform::Identity(), coin, X_WC, &surface);
+    std::vector<ContactPoint> points, reduced;
+    MakeContactPoints(surface, &points);
+    ReduceContactPoints(points, 64, &reduced, nullptr, &axis);
+    if (step == 0) first = axis;
+    EXPECT_NEAR(axis.norm(), 1.0, 1e-12);
+    EXPECT_NEAR(std::abs(axis.z()), 0.0, 1e-12) << "in the patch's plane";
+    EXPECT_LT((axis - first).norm(), 1e-12) << "step " << step;
+    const Totals full = Sum(points), r = Sum(reduced);
+    EXPECT_NEAR(r.force, full.force, 1e-12 * full.force);
+    EXPECT_NEAR(r.stiffness, full.stiffness, 1e-12 * full.stiffness);
+    EXPECT_NEAR((r.moment - full.moment).norm(), 0, 1e-9 * full.force);
+  }
+}
+
+TEST(PointReductionTest, AnElongatedPatchLaysItsGridAlongItsLongAxisWhateverTheLastAxis) {
+  // A rigid 4 cm × 1 cm plate pressed flat into the slab, its long side along (cos 0.4, sin 0.4):
+  // its own axes are well defined, and the axis passed in is replaced by the long one.
+  const RigidMesh plate(MakeBoxSurfaceMesh(Vector3(0.04, 0.01, 0.01), 0.0025));
+  const CompliantHalfSpace slab(1e9, 0.01);
+  RigidTransform X_WP = RigidTransform::Identity();
+  X_WP.linear() = Eigen::AngleAxisd(0.4, Vector3::UnitZ()).toRotationMatrix();
+  X_WP.translation() = Vector3(0, 0, 0.005 - 1e-6);
+  ContactSurface surface;
+  CalcContactSurface(slab, RigidTransform::Identity(), plate, X_WP, &surface);
+  std::vector<ContactPoint> points, reduced;
+  MakeContactPoints(surface, &points);
+  Vector3 axis = Vector3::UnitY();
+  ReduceContactPoints(points, 16, &reduced, nullptr, &axis);
+  EXPECT_NEAR(std::abs(axis.dot(Vector3(std::cos(0.4), std::sin(0.4), 0))), 1.0, 1e-4);
+}
+
 }  // namespace
 }  // namespace hydro
