@@ -6,6 +6,7 @@
 
 #include "hydro/buffers.h"
 #include "hydro/depth_sensitivity.h"
+#include "hydro/point_reduction.h"
 
 namespace hydro {
 namespace bullet {
@@ -111,12 +112,11 @@ void SurfaceReuse::Keep(const std::shared_ptr<const ShapeGeometry>& a, const Rig
   AssignGrowing(&all_.sensitivity, points.size(), Vector3::Zero().eval());
   AssignGrowing(&all_.anchor, points.size(), Vector3::Zero().eval());
   has_reduced_ = reduced != nullptr;
-  const size_t num_reduced = reduced ? reduced->size() : 0;
   if (reduced) CopyGrowing(&reduced_.points, *reduced);
-  // Σ k·s and Σ k·p over the points each reduced point stands for.
-  AssignGrowing(&reduced_.sensitivity, num_reduced, Vector3::Zero().eval());
-  AssignGrowing(&reduced_.anchor, num_reduced, Vector3::Zero().eval());
-  AssignGrowing(&weight_, num_reduced, 0.0);
+  // The fine set, when the budget's reduction is some kFineReduction times coarser than the points.
+  const int fine_budget = reduced ? kFineReduction * static_cast<int>(reduced->size()) : 0;
+  has_fine_ = reduced && static_cast<int>(points.size()) > 2 * fine_budget;
+  if (has_fine_) ReduceContactPoints(points, fine_budget, &fine_.points, &fine_merged_into_);
   for (size_t i = 0; i < points.size(); ++i) {
     const ContactPoint& point = points[i];
     // A point whose depth was bounded by the elements' overlap (hydro/depth_bound.h) moves with
@@ -134,21 +134,35 @@ void SurfaceReuse::Keep(const std::shared_ptr<const ShapeGeometry>& a, const Rig
     }
     all_.sensitivity[i] = s;
     all_.anchor[i] = point.p_WC;
-    const int j = reduced ? (*merged_into)[i] : -1;
-    if (j < 0) continue;
-    reduced_.sensitivity[j] += point.stiffness_N_per_m * s;
-    reduced_.anchor[j] += point.stiffness_N_per_m * point.p_WC;
-    weight_[j] += point.stiffness_N_per_m;
   }
-  for (size_t j = 0; j < num_reduced; ++j) {
+  if (reduced) MergeSensitivities(points, *merged_into, &reduced_);
+  if (has_fine_) MergeSensitivities(points, fine_merged_into_, &fine_);
+  kept_ = true;
+}
+
+void SurfaceReuse::MergeSensitivities(const std::vector<ContactPoint>& points, const std::vector<int>& merged_into,
+                                      Points* merged) {
+  // Σ k·s and Σ k·p over the points each merged point stands for, over Σ k.
+  const size_t n = merged->points.size();
+  AssignGrowing(&merged->sensitivity, n, Vector3::Zero().eval());
+  AssignGrowing(&merged->anchor, n, Vector3::Zero().eval());
+  AssignGrowing(&weight_, n, 0.0);
+  for (size_t i = 0; i < points.size(); ++i) {
+    const int j = merged_into[i];
+    if (j < 0) continue;
+    const double k = points[i].stiffness_N_per_m;
+    merged->sensitivity[j] += k * all_.sensitivity[i];
+    merged->anchor[j] += k * points[i].p_WC;
+    weight_[j] += k;
+  }
+  for (size_t j = 0; j < n; ++j) {
     if (weight_[j] > 0) {
-      reduced_.sensitivity[j] /= weight_[j];
-      reduced_.anchor[j] /= weight_[j];
+      merged->sensitivity[j] /= weight_[j];
+      merged->anchor[j] /= weight_[j];
     } else {
-      reduced_.anchor[j] = reduced_.points[j].p_WC;
+      merged->anchor[j] = merged->points[j].p_WC;
     }
   }
-  kept_ = true;
 }
 
 SurfaceReuseOutcome SurfaceReuse::Reuse(const ShapeGeometry* a, const RigidTransform& X_WSa, const ShapeGeometry* b,
@@ -183,14 +197,13 @@ SurfaceReuseOutcome SurfaceReuse::Reuse(const ShapeGeometry* a, const RigidTrans
   }
   if (!barely_moved && !rests_on_half_space) return SurfaceReuseOutcome::kNotReused;
   const bool whole = has_reduced_ && !barely_moved;
-  const Points& from = has_reduced_ && !whole ? reduced_ : all_;
+  const Points& from = has_reduced_ && !whole ? reduced_ : has_fine_ ? fine_ : all_;
   // The carrier's motion takes the kept surface to the present poses.
   *carry = carried_by_b_ ? RigidTransform(X_WSb * X_WSb_.inverse()) : RigidTransform(X_WSa * X_WSa_.inverse());
-  points->resize(from.points.size());
+  points->assign(from.points.begin(), from.points.end());
   for (size_t i = 0; i < from.points.size(); ++i) {
     const ContactPoint& kept = from.points[i];
     ContactPoint& point = (*points)[i];
-    point = kept;
     // δ: B's displacement relative to A at the point; against a half-space, its part along n̂
     // (B's approach is A's retreat), exact under the slides and turns that leave H as it was.
     const Vector3& anchor = from.anchor[i];

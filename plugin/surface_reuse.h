@@ -37,12 +37,15 @@
 // every point's displacement along n̂, relative to the half-space. A coin that slides and spins on
 // the ground keeps its surface while it neither rises, sinks nor rocks by more than the tolerance.
 // Once it has slid or turned further than the tolerance, its points are given back whole, to be
-// reduced anew (when the solver takes them reduced). Measured on a 1 GPa coin that mostly spins
-// (ε0 = 0.1, 64 points, tests/plugin/coin_test.cc): with the reduced points kept fixed on the coin
-// ε came out 4.6 % and 7.7 % low at u < 5 % and 2 %; reduced anew each step, 2.3 % and 3.2 % low,
-// against 1.3 % and 2.7 % with whole patches. (A round patch's cells lie along principal axes that
-// its symmetry leaves to rounding, so a fresh reduction's cells turn from step to step, which
-// likely averages its error out.)
+// reduced anew (when the solver takes them reduced): as a fine reduction made at Keep, with
+// kFineReduction times the budget's points (the 1 GPa coin at hint R/8: 1,951 polygons, 256 fine
+// cells at most, 64 points), so that a step re-poses and reduces a few hundred points, not thousands.
+// Measured on that coin as it mostly spins (ε0 = 0.1, 64 points, tests/plugin/coin_test.cc): with
+// the reduced points kept fixed on the coin ε came out 4.6 % and 7.7 % low at u < 5 % and 2 %
+// (their grid turns with the coin, and aliases with its slip; hydro/point_reduction.h now holds a
+// round patch's grid still); reduced anew each step from the fine set, 0.3 % low and 0.04 % high
+// (rigid coin) and 0.7 % and 0.4 % low (compliant coin), against 1.7 % and 3.1 % low with whole
+// patches; from all the points each step, 2.3 % and 2.7 % (rigid), 2.6 % and 3.0 % (compliant).
 #include <memory>
 #include <vector>
 
@@ -52,6 +55,11 @@
 
 namespace hydro {
 namespace bullet {
+
+// A patch given back whole after a slide along a half-space is given as a fine reduction of its
+// points, made once at Keep with this many times the budget's points, for the budget's reduction
+// to start from (when the points are more than twice that many).
+constexpr int kFineReduction = 4;
 
 // ε of the tolerance δ_max = √(ε·ℓ·d) above.
 constexpr double kSurfaceReuseRelativeError = 1e-4;
@@ -114,9 +122,14 @@ class SurfaceReuse {
     std::vector<ContactPoint> points;
     std::vector<Vector3> sensitivity, anchor;
   };
-  Points all_, reduced_;
-  bool has_reduced_{false};
-  std::vector<double> weight_;       // scratch: the stiffness each reduced point stands for
+  // Writes each merged point's stiffness-weighted sensitivity and anchor over the points it
+  // stands for (merged_into, ReduceContactPoints'), from all_'s.
+  void MergeSensitivities(const std::vector<ContactPoint>& points, const std::vector<int>& merged_into, Points* merged);
+
+  Points all_, reduced_, fine_;
+  bool has_reduced_{false}, has_fine_{false};
+  std::vector<int> fine_merged_into_;
+  std::vector<double> weight_;       // scratch: the stiffness each merged point stands for
   Vector3 centre_{Vector3::Zero()};  // of a sphere that holds every point of the patch
   double radius_{0};
   bool carried_by_b_{false};

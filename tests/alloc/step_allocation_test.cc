@@ -176,8 +176,9 @@ TEST(StepAllocationTest, BasicDemosPileAtRestAllocatesNothing) {
 }
 
 // 000 §V-A's coin, rigid, sliding and spinning on a 1 GPa slab (a tagged plane) at 1 ms steps,
-// reduced to 64 points: its surface is kept while it slides and turns, and each step's 676 points
-// are reduced anew (plugin/surface_reuse.h). After the first steps that path allocates nothing.
+// reduced to 64 points: its surface is kept while it slides and turns, and each step the fine set
+// made from its 676 points is reduced anew (plugin/surface_reuse.h), to at most 64 points (a cell
+// of the grid may hold none). After the first steps that path allocates nothing.
 TEST(StepAllocationTest, ACoinSlidingAndSpinningOnAPlaneAllocatesNothing) {
   test::CoinOnPlane scene(/*patch=*/true, /*compliant_coin=*/false, 1e9, 8, 64);
   TestWorld& world = scene.world;
@@ -189,8 +190,9 @@ TEST(StepAllocationTest, ACoinSlidingAndSpinningOnAPlaneAllocatesNothing) {
   EXPECT_EQ(AllocationsOver(&world, 100, 1e-3), 0);
   const btHydroelasticStats after = world.state().getStats();
   EXPECT_EQ(after.m_surfacesReused - before.m_surfacesReused, 100);  // kept while it slid
-  EXPECT_EQ(after.m_points - before.m_points, 100 * 64);             // and reduced each step
-  EXPECT_GT(body->getLinearVelocity().length(), 0.1);                // still sliding
+  EXPECT_LE(after.m_points - before.m_points, 100 * 64);             // and reduced each step
+  EXPECT_GT(after.m_points - before.m_points, 100 * 48);
+  EXPECT_GT(body->getLinearVelocity().length(), 0.1);  // still sliding
 }
 
 INSTANTIATE_TEST_SUITE_P(ReuseAndPointBudget, StepAllocationTest,

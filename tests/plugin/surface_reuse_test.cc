@@ -475,6 +475,43 @@ TEST(SurfaceReuseTest, AReducedPatchSlidOnAHalfSpaceIsGivenBackWhole) {
   EXPECT_NEAR(carry.translation().x(), 0.05, 1e-12);
 }
 
+// A reduced patch of many points slid and turned on a half-space comes back as its fine set
+// (kFineReduction times the budget's points, made once at Keep), whose elastic force, its moment
+// and the stiffness are those of all the points carried there (exactly: the depths along the
+// half-space do not change), and which are far fewer than all the points.
+TEST(SurfaceReuseTest, AReducedPatchOfManyPointsSlidOnAHalfSpaceComesBackAsItsFineSet) {
+  btCylinderShapeZ coin(btVector3(0.012, 0.012, 0.001));
+  btStaticPlaneShape plane(btVector3(0, 0, 1), 0);
+  btHydroelasticProperties soft = Soft(1e9);
+  soft.m_resolutionHint = 0.012 / 8;
+  const auto a = Geometry(coin, &soft), b = Geometry(plane, nullptr);
+  const RigidTransform X_WA = Pose(Vector3(0, 0, 0.001 - 1e-9)), X_WB = Pose(Vector3::Zero());
+  ContactSurface surface;
+  const std::vector<ContactPoint> all = FreshPoints(*a, X_WA, *b, X_WB, &surface);
+  std::vector<int> merged_into;
+  const std::vector<ContactPoint> reduced = Reduced(all, 16, &merged_into);
+  ASSERT_GT(all.size(), 2 * kFineReduction * reduced.size());
+  SurfaceReuse reuse;
+  reuse.Keep(a, X_WA, b, X_WB, surface, all, &reduced, &merged_into);
+  // Slid 1 cm and turned 0.3 rad about the vertical.
+  const RigidTransform moved = Pose(Vector3(0.01, 0, 0), 0.3, Vector3::UnitZ());
+  std::vector<ContactPoint> fine;
+  RigidTransform carry;
+  ASSERT_EQ(reuse.Reuse(a.get(), moved * X_WA, b.get(), X_WB, &fine, &carry), SurfaceReuseOutcome::kReusedWhole);
+  EXPECT_LE(fine.size(), kFineReduction * reduced.size());
+  EXPECT_GT(fine.size(), reduced.size());
+  std::vector<ContactPoint> all_moved = all;
+  for (ContactPoint& point : all_moved) {
+    point.p_WC = moved * point.p_WC;
+    point.nhat_BA_W = moved.linear() * point.nhat_BA_W;
+  }
+  const Vector3 c = moved * Vector3(0.003, -0.002, 0);
+  const PatchSummary want = Summarize(all_moved, c), got = Summarize(fine, c);
+  EXPECT_NEAR(got.force, want.force, 1e-9 * want.force);
+  EXPECT_NEAR(got.stiffness, want.stiffness, 1e-9 * want.stiffness);
+  EXPECT_LT((got.moment - want.moment).norm(), 1e-9 * want.force * 0.012);
+}
+
 // Bodies carried together (a box held in a gripper, two stacked boxes falling) keep their
 // relative pose: the surface is reused wherever they are, and gives the patch computed there
 // (the clipping at the new poses may keep or drop a few more slivers of no area, so the points are
