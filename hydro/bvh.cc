@@ -181,17 +181,27 @@ bool BoxesOverlap(const Aabb& a, const Aabb& b, const RigidTransform& X_AB) {
   return true;
 }
 
-void Bvh::Collide(const Bvh& other, const RigidTransform& X_AB, FunctionRef<void(int, int)> visit,
-                  bool cull_by_value_range) const {
+namespace {
+
+// The simultaneous descent's stack: a pop pushes two pairs one level deeper in one tree, so it
+// never holds more than the two heights + 1.
+struct DescentStack {
+  std::array<Bvh::NodePair, 2 * Bvh::kMaxHeight + 1> pairs;
+  int top{0};
+};
+
+}  // namespace
+
+// Pops and handles node pairs until the stack is empty or holds `stop_at` pairs (0: never stops
+// early). The stack is the caller's, so concurrent queries are safe.
+template <typename Stack>
+void Bvh::Descend(const Bvh& other, const RigidTransform& X_AB, FunctionRef<void(int, int)> visit,
+                  bool cull_by_value_range, int stop_at, Stack* stack) const {
   const bool cull = cull_by_value_range && !element_ranges_.empty() && !other.element_ranges_.empty();
-  // Iterative simultaneous descent; the stack is local so concurrent queries are safe. A pop
-  // pushes two pairs one level deeper in one tree, so it never holds more than the two heights + 1.
   const RelativePose X(X_AB);
-  std::array<std::pair<int, int>, 2 * kMaxHeight + 1> stack;
-  int top = 0;
-  stack[top++] = {0, 0};
-  while (top > 0) {
-    const auto [ia, ib] = stack[--top];
+  int& top = stack->top;
+  while (top > 0 && (stop_at <= 0 || top < stop_at)) {
+    const auto [ia, ib] = stack->pairs[--top];
     const Node& na = nodes_[ia];
     const Node& nb = other.nodes_[ib];
     if (cull && (na.value_max < nb.value_min || nb.value_max < na.value_min)) continue;
@@ -213,13 +223,36 @@ void Bvh::Collide(const Bvh& other, const RigidTransform& X_AB, FunctionRef<void
         }
       }
     } else if (b_leaf || (!a_leaf && na.box.half_size.maxCoeff() >= nb.box.half_size.maxCoeff())) {
-      stack[top++] = {na.left, ib};
-      stack[top++] = {na.right, ib};
+      stack->pairs[top++] = {na.left, ib};
+      stack->pairs[top++] = {na.right, ib};
     } else {
-      stack[top++] = {ia, nb.left};
-      stack[top++] = {ia, nb.right};
+      stack->pairs[top++] = {ia, nb.left};
+      stack->pairs[top++] = {ia, nb.right};
     }
   }
+}
+
+void Bvh::Collide(const Bvh& other, const RigidTransform& X_AB, FunctionRef<void(int, int)> visit,
+                  bool cull_by_value_range) const {
+  CollideFrom({0, 0}, other, X_AB, visit, cull_by_value_range);
+}
+
+void Bvh::CollideFrom(const NodePair& start, const Bvh& other, const RigidTransform& X_AB,
+                      FunctionRef<void(int, int)> visit, bool cull_by_value_range) const {
+  DescentStack stack;
+  stack.pairs[stack.top++] = start;
+  Descend(other, X_AB, visit, cull_by_value_range, 0, &stack);
+}
+
+int Bvh::CollideUntilPending(const Bvh& other, const RigidTransform& X_AB, FunctionRef<void(int, int)> visit,
+                             bool cull_by_value_range, int max_pending, NodePair* pending) const {
+  DescentStack stack;
+  stack.pairs[stack.top++] = {0, 0};
+  const int stop_at = std::clamp(max_pending, 1, static_cast<int>(stack.pairs.size()) - 1);
+  Descend(other, X_AB, visit, cull_by_value_range, stop_at, &stack);
+  // The serial descent finishes the pair on top first, then the one below, …
+  for (int k = 0; k < stack.top; ++k) pending[k] = stack.pairs[stack.top - 1 - k];
+  return stack.top;
 }
 
 void Bvh::CollideSlab(const Vector3& n, double lower, double upper, FunctionRef<void(int)> visit) const {

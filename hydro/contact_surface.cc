@@ -121,6 +121,16 @@ ContactSurface ContactSurface::MakeTriangleFan() const {
   return fan;
 }
 
+void ContactSurface::Append(const ContactSurface& other) {
+  const int offset = static_cast<int>(vertices_.size());
+  vertices_.insert(vertices_.end(), other.vertices_.begin(), other.vertices_.end());
+  pressures_.insert(pressures_.end(), other.pressures_.begin(), other.pressures_.end());
+  for (ContactPolygon poly : other.polygons_) {
+    poly.first_vertex += offset;
+    polygons_.push_back(poly);
+  }
+}
+
 void ContactSurface::SwapAB() {
   for (ContactPolygon& poly : polygons_) {
     poly.nhat_BA_W = -poly.nhat_BA_W;

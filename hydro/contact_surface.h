@@ -88,6 +88,9 @@ class ContactSurface {
   // change shape. Keeps normals, gradients and element ids.
   ContactSurface MakeTriangleFan() const;
 
+  // Appends every polygon of `other`, in order, as AddPolygon appended them there.
+  void Append(const ContactSurface& other);
+
   // Swaps the roles of A and B: flips normals and exchanges gradients and element ids.
   void SwapAB();
 

@@ -1,5 +1,9 @@
 #include "hydro/contact_surface_util.h"
 
+#include <vector>
+
+#include "hydro/parallel_for.h"
+
 namespace hydro {
 namespace internal {
 
@@ -16,6 +20,41 @@ void ClipPolygonByTet(const std::array<Vector3, 4>& inward_normals, const std::a
     }
     ClipPolygonByHalfSpace(inward_normals[f], offsets[f], tolerance, poly);
   }
+}
+
+namespace {
+
+// Below this many nodes in both trees together a query takes tens of microseconds, about what
+// waking a thread costs. Pieces per query: enough to even out their sizes.
+constexpr int kMinNodesToSplit = 512;
+constexpr int kPiecesPerThread = 4;
+
+}  // namespace
+
+void CollideInPieces(const Bvh& a, const Bvh& b, const RigidTransform& X_AB, bool cull_by_value_range,
+                     FunctionRef<void(int, int, ContactSurface*)> clip, ContactSurface* surface) {
+  auto clip_into_surface = [&](int element_a, int element_b) { clip(element_a, element_b, surface); };
+  const int threads = ContactThreads();
+  if (threads <= 1 || a.num_nodes() + b.num_nodes() < kMinNodesToSplit) {
+    a.Collide(b, X_AB, clip_into_surface, cull_by_value_range);
+    return;
+  }
+  std::array<Bvh::NodePair, 2 * Bvh::kMaxHeight + 1> pending;
+  const int num_pending = a.CollideUntilPending(b, X_AB, clip_into_surface, cull_by_value_range,
+                                                kPiecesPerThread * threads, pending.data());
+  // The calling thread's parts, grown once (a step allocates nothing once they have).
+  // (A lambda names a thread_local as the running thread's own: the tasks get these by pointer.)
+  thread_local std::vector<ContactSurface> caller_parts;
+  if (static_cast<int>(caller_parts.size()) < num_pending) caller_parts.resize(num_pending);
+  ContactSurface* const parts = caller_parts.data();
+  ParallelFor(num_pending, [&](int k) {
+    ContactSurface* part = &parts[k];
+    part->Clear();
+    a.CollideFrom(
+        pending[k], b, X_AB, [&](int element_a, int element_b) { clip(element_a, element_b, part); },
+        cull_by_value_range);
+  });
+  for (int k = 0; k < num_pending; ++k) surface->Append(parts[k]);
 }
 
 }  // namespace internal

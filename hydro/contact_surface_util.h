@@ -3,8 +3,10 @@
 #include <array>
 #include <cmath>
 
+#include "hydro/bvh.h"
 #include "hydro/contact_surface.h"
 #include "hydro/contact_surface_calculator.h"
+#include "hydro/function_ref.h"
 #include "hydro/polygon_clipping.h"
 #include "hydro/pressure_field.h"
 
@@ -75,6 +77,14 @@ inline double ClipTolerance(const std::array<Vector3, 4>& tet) {
   return 1e-12 * ((tet[1] - tet[0]).cwiseAbs().maxCoeff() + (tet[2] - tet[0]).cwiseAbs().maxCoeff() +
                   (tet[3] - tet[0]).cwiseAbs().maxCoeff());
 }
+
+// A BVH query that clips element pairs into a surface, run on ContactThreads() (hydro/
+// parallel_for.h) when the trees are large enough to pay for it: a.Collide(b, X_AB, …) split into
+// pieces (Bvh::CollideUntilPending), each clipping into its own surface, appended to `surface` in
+// the order one Collide visits them. The polygons are the same, in the same order, on any number
+// of threads. `clip(element_a, element_b, out)` must write only to `out`.
+void CollideInPieces(const Bvh& a, const Bvh& b, const RigidTransform& X_AB, bool cull_by_value_range,
+                     FunctionRef<void(int, int, ContactSurface*)> clip, ContactSurface* surface);
 
 }  // namespace internal
 }  // namespace hydro

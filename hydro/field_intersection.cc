@@ -59,9 +59,9 @@ void CalcContactSurface(const CompliantMesh& A, const RigidTransform& X_WA, cons
   const PressureField& field_B = B.field();
   // The fields can only be equal inside both tets where their pressure ranges overlap: the BVHs
   // carry each node's pressure range and skip pairs that cannot meet.
-  A.bvh().Collide(
-      B.bvh(), X_AB,
-      [&](int tet_a, int tet_b) {
+  internal::CollideInPieces(
+      A.bvh(), B.bvh(), X_AB, /*cull_by_value_range=*/true,
+      [&](int tet_a, int tet_b, ContactSurface* out) {
         const Vector3& grad_A = field_A.gradient(tet_a);
         const double c_A = field_A.EvaluateInTet(tet_a, Vector3::Zero());
         // B's field re-expressed in A: pB(p_AQ) = ∇pB_B·(X_BA p_AQ) + cB.
@@ -102,9 +102,9 @@ void CalcContactSurface(const CompliantMesh& A, const RigidTransform& X_WA, cons
         internal::ClipPolygonByTet(normals, offsets, n, skip_face, tolerance, &poly);
         AppendPolygon(
             poly, X_WA, n, [&](const Vector3& p_AQ) { return field_A.EvaluateInTet(tet_a, p_AQ); },
-            internal::NormalGradient(grad_A, n), -internal::NormalGradient(grad_B, n), tet_a, tet_b, surface);
+            internal::NormalGradient(grad_A, n), -internal::NormalGradient(grad_B, n), tet_a, tet_b, out);
       },
-      /*cull_by_value_range=*/true);
+      surface);
 }
 
 void CalcContactSurface(const CompliantMesh& A, const RigidTransform& X_WA, const CompliantHalfSpace& B,

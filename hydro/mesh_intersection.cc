@@ -26,27 +26,30 @@ void CalcContactSurface(const CompliantMesh& A, const RigidTransform& X_WA, cons
   const Matrix3 R_AB = X_AB.linear();
   const PressureField& field = A.field();
   const TriangleSurfaceMesh& rigid = B.mesh();
-  A.bvh().Collide(B.bvh(), X_AB, [&](int tet, int tri) {
-    // The rigid face normal points out of B into A; the face presses A only where A's pressure
-    // rises along it.
-    const Vector3 n_A = R_AB * rigid.face_normal(tri);
-    const Vector3& grad_A = field.gradient(tet);
-    if (!NormalAgreesWithGradient(n_A, grad_A)) return;
-    ClipPolygon poly;
-    for (int i = 0; i < 3; ++i) poly.Push(X_AB * rigid.vertex(rigid.triangle(tri)[i]));
-    // Most candidate pairs from the box test are a triangle wholly outside one of the tet's faces:
-    // twelve dot products find them, where the clips would copy the polygon up to four times. (The
-    // clip empties such a triangle too: all its points, and any part of it, are beyond the face's
-    // tolerance.)
-    const std::array<Vector3, 4>& inward_normals = A.mesh().inward_normals(tet);
-    const std::array<double, 4>& offsets = A.mesh().face_offsets(tet);
-    const double tolerance = internal::ClipTolerance(TetVertices(A.mesh(), tet));
-    if (internal::AllOutsideOneFace(poly.p.data(), 3, inward_normals, offsets, -1, tolerance)) return;
-    internal::ClipPolygonByTet(inward_normals, offsets, n_A, -1, tolerance, &poly);
-    AppendPolygon(
-        poly, X_WA, n_A, [&](const Vector3& p_AQ) { return field.EvaluateInTet(tet, p_AQ); },
-        internal::NormalGradient(grad_A, n_A), kInfinity, tet, tri, surface);
-  });
+  internal::CollideInPieces(
+      A.bvh(), B.bvh(), X_AB, /*cull_by_value_range=*/false,
+      [&](int tet, int tri, ContactSurface* out) {
+        // The rigid face normal points out of B into A; the face presses A only where A's pressure
+        // rises along it.
+        const Vector3 n_A = R_AB * rigid.face_normal(tri);
+        const Vector3& grad_A = field.gradient(tet);
+        if (!NormalAgreesWithGradient(n_A, grad_A)) return;
+        ClipPolygon poly;
+        for (int i = 0; i < 3; ++i) poly.Push(X_AB * rigid.vertex(rigid.triangle(tri)[i]));
+        // Most candidate pairs from the box test are a triangle wholly outside one of the tet's faces:
+        // twelve dot products find them, where the clips would copy the polygon up to four times. (The
+        // clip empties such a triangle too: all its points, and any part of it, are beyond the face's
+        // tolerance.)
+        const std::array<Vector3, 4>& inward_normals = A.mesh().inward_normals(tet);
+        const std::array<double, 4>& offsets = A.mesh().face_offsets(tet);
+        const double tolerance = internal::ClipTolerance(TetVertices(A.mesh(), tet));
+        if (internal::AllOutsideOneFace(poly.p.data(), 3, inward_normals, offsets, -1, tolerance)) return;
+        internal::ClipPolygonByTet(inward_normals, offsets, n_A, -1, tolerance, &poly);
+        AppendPolygon(
+            poly, X_WA, n_A, [&](const Vector3& p_AQ) { return field.EvaluateInTet(tet, p_AQ); },
+            internal::NormalGradient(grad_A, n_A), kInfinity, tet, tri, out);
+      },
+      surface);
 }
 
 void CalcContactSurface(const CompliantMesh& A, const RigidTransform& X_WA, const RigidHalfSpace&,

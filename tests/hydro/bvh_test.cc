@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <random>
 #include <set>
 
@@ -104,6 +105,40 @@ TEST(BvhTest, CollideFindsExactlyTheOverlappingPairs) {
     }
   }
   EXPECT_EQ(static_cast<int>(slab.size()), slab_expected);
+}
+
+TEST(BvhTest, CollideInPiecesVisitsThePairsOfCollideInItsOrder) {
+  // CollideUntilPending, then CollideFrom on each pending pair in order, is Collide exactly: the
+  // same element pairs in the same order, for every number of pieces asked for.
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<double> u(-1, 1), s(0.01, 0.2);
+  std::vector<Vector3> lo_a, hi_a, lo_b, hi_b;
+  for (int i = 0; i < 400; ++i) {
+    const Vector3 c(u(rng), u(rng), u(rng)), h(s(rng), s(rng), s(rng));
+    lo_a.push_back(c - h), hi_a.push_back(c + h);
+  }
+  for (int i = 0; i < 250; ++i) {
+    const Vector3 c(u(rng), u(rng), u(rng)), h(s(rng), s(rng), s(rng));
+    lo_b.push_back(c - h), hi_b.push_back(c + h);
+  }
+  const Bvh a(lo_a, hi_a), b(lo_b, hi_b);
+  RigidTransform X_AB = RigidTransform::Identity();
+  X_AB.linear() = Eigen::AngleAxisd(0.3, Vector3(1, 0, 1).normalized()).toRotationMatrix();
+  X_AB.translation() = Vector3(0.1, 0.2, -0.1);
+  std::vector<std::pair<int, int>> whole;
+  a.Collide(b, X_AB, [&](int i, int j) { whole.emplace_back(i, j); });
+  ASSERT_GT(whole.size(), 500u);
+  for (int max_pending : {1, 2, 3, 5, 8, 16, 40}) {
+    std::vector<std::pair<int, int>> pieces;
+    std::array<Bvh::NodePair, 2 * Bvh::kMaxHeight + 1> pending;
+    const int n = a.CollideUntilPending(
+        b, X_AB, [&](int i, int j) { pieces.emplace_back(i, j); }, false, max_pending, pending.data());
+    // The trees are deep enough to split in a few (a stack of 40 they never reach: all is visited).
+    if (max_pending <= 8) EXPECT_GE(n, std::min(max_pending, 2)) << max_pending;
+    EXPECT_LE(n, max_pending + 1);
+    for (int k = 0; k < n; ++k) a.CollideFrom(pending[k], b, X_AB, [&](int i, int j) { pieces.emplace_back(i, j); });
+    EXPECT_EQ(pieces, whole) << max_pending << " pieces";
+  }
 }
 
 }  // namespace
