@@ -41,6 +41,7 @@ set(HYDRO_PUBLIC_HEADERS
     plugin/btHydroelasticMultiBodyConstraintSolver.h
     adapters/btHydroelasticShapes.h
     plugin/btHydroelasticSolverSettings.h
+    plugin/btHydroelasticThreads.h
     plugin/btHydroelasticWorldState.h
     urdf/btHydroelasticModelLoader.h)
 foreach(header ${HYDRO_PUBLIC_HEADERS})

@@ -22,5 +22,6 @@
 #include "plugin/btHydroelasticDebugDraw.h"
 #include "plugin/btHydroelasticMultiBodyConstraintSolver.h"
 #include "plugin/btHydroelasticSolverSettings.h"
+#include "plugin/btHydroelasticThreads.h"
 #include "plugin/btHydroelasticWorldState.h"
 #include "urdf/btHydroelasticModelLoader.h"

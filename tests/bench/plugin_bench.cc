@@ -20,10 +20,21 @@
 #include "adapters/convex_hull.h"
 #include "hydro/contact_surface.h"
 #include "plugin/btHydroelasticContactQuery.h"
+#include "plugin/btHydroelasticThreads.h"
 #include "plugin/btHydroelasticWorldState.h"
 
 namespace hydro {
 namespace {
+
+// The contact threads for one benchmark, restored after it.
+class ScopedContactThreads {
+ public:
+  explicit ScopedContactThreads(int n) : saved_(hydroGetContactThreads()) { hydroSetContactThreads(n); }
+  ~ScopedContactThreads() { hydroSetContactThreads(saved_); }
+
+ private:
+  int saved_;
+};
 
 using test::Compliant;
 using test::ScopedHydroelastic;
@@ -229,30 +240,40 @@ BENCHMARK(BM_StepBasicDemo)
 // built at rest on a rigid ground box, as BenchmarkDemo's wall, at 60 Hz; timed from the start.
 // One brick thick and 2.5 m tall, it topples in stock Bullet too (fastest brick 4.7 m/s after 1 s,
 // measured with every body kept awake), so it times a large island, not a scene that should rest:
-// BM_StepPyramid is the one that rests.
+// BM_StepPyramid is the one that rests. range(0): 0 stock Bullet, 1 patch contact, 2 with timers,
+// 3 with timers and contact surfaces on one thread (hydroSetContactThreads(1)).
 void BM_StepWall(benchmark::State& state) {
   const int mode = static_cast<int>(state.range(0));
+  const ScopedContactThreads threads(mode == 3 ? 1 : hydroGetContactThreads());
   BoxScene scene(btVector3(0.1, 0.05, 0.05), mode, static_cast<int>(state.range(1)));
   TestWorld& world = scene.world;
   btBoxShape& brick = scene.box;
   for (int course = 0; course < 25; ++course)
     for (int i = 0; i < 40; ++i)
       world.AddBody(&brick, 1.0, btVector3(0.2 * i + 0.1 * (course % 2), 0, 0.05 + 0.1 * course));
-  RunSteps(state, &world, 1.0 / 60, mode == 2);
+  RunSteps(state, &world, 1.0 / 60, mode >= 2);
 }
-BENCHMARK(BM_StepWall)->Args({0, 8})->Args({1, 8})->Args({2, 8})->Iterations(10)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_StepWall)
+    ->Args({0, 8})
+    ->Args({1, 8})
+    ->Args({2, 8})
+    ->Args({3, 8})
+    ->Iterations(10)
+    ->Unit(benchmark::kMillisecond);
 
 // A square pyramid of 1,015 boxes of 0.2 m and 1 kg (14 layers, 1 mm apart in each layer) built at
 // rest on a rigid ground box, at 60 Hz, every box compliant at 10^range(1) Pa; timed from the start.
-// Stock Bullet holds it (fastest box ≤ 5 mm/s over 5 s). One island of 1,015 bodies.
+// Stock Bullet holds it (fastest box ≤ 5 mm/s over 5 s). One island of 1,015 bodies. range(0) as
+// for BM_StepWall.
 void BM_StepPyramid(benchmark::State& state) {
   const int mode = static_cast<int>(state.range(0));
+  const ScopedContactThreads threads(mode == 3 ? 1 : hydroGetContactThreads());
   BoxScene scene(btVector3(0.1, 0.1, 0.1), mode, static_cast<int>(state.range(1)));
   TestWorld& world = scene.world;
   world.AddCubePyramid(&scene.box, 0.2, 14);
-  RunSteps(state, &world, 1.0 / 60, mode == 2);
+  RunSteps(state, &world, 1.0 / 60, mode >= 2);
 }
-BENCHMARK(BM_StepPyramid)->Args({0, 8})->Args({2, 8})->Iterations(3)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_StepPyramid)->Args({0, 8})->Args({2, 8})->Args({3, 8})->Iterations(3)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace hydro

@@ -1,0 +1,7 @@
+#include "plugin/btHydroelasticThreads.h"
+
+#include "hydro/parallel_for.h"
+
+void hydroSetContactThreads(int numThreads) { hydro::SetContactThreads(numThreads); }
+
+int hydroGetContactThreads() { return hydro::ContactThreads(); }
