@@ -17,6 +17,18 @@ constexpr int kMaxContactThreads = 16;
 void SetContactThreads(int num_threads);
 int ContactThreads();
 
+// Sets the contact threads for a scope and restores the previous count after it.
+class ScopedContactThreads {
+ public:
+  explicit ScopedContactThreads(int num_threads) : saved_(ContactThreads()) { SetContactThreads(num_threads); }
+  ~ScopedContactThreads() { SetContactThreads(saved_); }
+  ScopedContactThreads(const ScopedContactThreads&) = delete;
+  ScopedContactThreads& operator=(const ScopedContactThreads&) = delete;
+
+ private:
+  int saved_;
+};
+
 // Calls task(i) for i = 0 … num_tasks − 1, each once, on up to ContactThreads() threads, and
 // returns when all have returned. Tasks must not write shared state. An exception thrown by a task
 // is rethrown here (the first one, by task index) after all tasks have finished.

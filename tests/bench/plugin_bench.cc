@@ -19,22 +19,13 @@
 #include "../plugin/test_world.h"
 #include "adapters/convex_hull.h"
 #include "hydro/contact_surface.h"
+#include "hydro/parallel_for.h"
 #include "plugin/btHydroelasticContactQuery.h"
 #include "plugin/btHydroelasticThreads.h"
 #include "plugin/btHydroelasticWorldState.h"
 
 namespace hydro {
 namespace {
-
-// The contact threads for one benchmark, restored after it.
-class ScopedContactThreads {
- public:
-  explicit ScopedContactThreads(int n) : saved_(hydroGetContactThreads()) { hydroSetContactThreads(n); }
-  ~ScopedContactThreads() { hydroSetContactThreads(saved_); }
-
- private:
-  int saved_;
-};
 
 using test::Compliant;
 using test::ScopedHydroelastic;

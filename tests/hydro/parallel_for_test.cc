@@ -13,16 +13,6 @@
 namespace hydro {
 namespace {
 
-// Sets the contact threads for one test and restores them.
-class ScopedContactThreads {
- public:
-  explicit ScopedContactThreads(int n) : saved_(ContactThreads()) { SetContactThreads(n); }
-  ~ScopedContactThreads() { SetContactThreads(saved_); }
-
- private:
-  int saved_;
-};
-
 TEST(ParallelForTest, RunsEveryTaskOnceOnEveryNumberOfThreads) {
   for (int threads : {1, 2, 3, 8}) {
     ScopedContactThreads scoped(threads);

@@ -49,6 +49,7 @@ TEST(DeterminismTest, APatchSceneOnTwoThreadsEndsAsOnOne) {
   hydroSetContactThreads(2);
   const std::vector<btTransform> two = DropBlock(0, 0.025);
   hydroSetContactThreads(saved);
+  EXPECT_EQ(hydroGetContactThreads(), saved);
   ASSERT_EQ(one.size(), two.size());
   for (size_t i = 0; i < one.size(); ++i)
     EXPECT_EQ(std::memcmp(&one[i], &two[i], sizeof(btTransform)), 0) << "box " << i;
