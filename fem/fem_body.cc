@@ -215,7 +215,8 @@ void FemBody::Step(double dt, const Vector3& gravity, double theta) {
 }
 
 FreeMotion FemBody::NeoHookeanFreeMotion(double dt, const Vector3& gravity) {
-  return CalcNeoHookeanFreeMotion(model_, state_, dt, gravity, &step_factorization_, &timings_, &newton_report_);
+  return CalcNeoHookeanFreeMotion(model_, state_, dt, gravity, &step_factorization_, &neo_hookean_workspace_, &timings_,
+                                  &newton_report_);
 }
 
 void FemBody::SolveLinearStatics(const Vector3& gravity, const std::vector<std::pair<int, double>>& prescribed,

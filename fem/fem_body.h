@@ -137,6 +137,7 @@ class FemBody {
   bool step_assembly_valid_{false};
   Eigen::SparseMatrix<double> mass_matrix_;  // over every DoF, with the assembly
   ReusedFactorization step_factorization_;
+  NeoHookeanWorkspace neo_hookean_workspace_;  // Newton's matrix's pattern, for the Neo-Hookean model
   NewtonReport newton_report_;
 };
 
