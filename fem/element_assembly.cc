@@ -35,5 +35,13 @@ ElementAssembly::ElementAssembly(const std::vector<std::array<int, 4>>& tets, co
   for (int i = 0; i < num_free; ++i) diagonal_slots_[i] = slot_of(i, i);
 }
 
+int ElementAssembly::Slot(int row, int col) const {
+  if (row < 0 || col < 0) return -1;
+  const int* begin = pattern_.innerIndexPtr() + pattern_.outerIndexPtr()[col];
+  const int* end = pattern_.innerIndexPtr() + pattern_.outerIndexPtr()[col + 1];
+  const int* found = std::lower_bound(begin, end, row);
+  return found != end && *found == row ? static_cast<int>(found - pattern_.innerIndexPtr()) : -1;
+}
+
 }  // namespace fem
 }  // namespace hydro

@@ -29,6 +29,9 @@ class ElementAssembly {
       for (int r = 0; r < 12; ++r, ++slot)
         if (*slot >= 0) values[*slot] += scale * Ke(r, c);
   }
+  // The slot (index into valuePtr()) of the pattern's entry at free DoFs (row, col), or −1 if
+  // either is −1 (fixed) or the entry is not in the pattern.
+  int Slot(int row, int col) const;
   // A(i, i) += value at free DoF i.
   void AddDiagonal(int free_dof, double value, Eigen::SparseMatrix<double>* A) const {
     A->valuePtr()[diagonal_slots_[free_dof]] += value;

@@ -14,14 +14,6 @@ FemBody::FemBody(std::string name, std::vector<Vector3> rest_positions, std::vec
                  MassModel mass_model)
     : model_(std::move(name), std::move(rest_positions), std::move(tets), material, mass_model), state_(model_) {}
 
-void FemBody::SetState(const Eigen::VectorXd& q, const Eigen::VectorXd& v) {
-  if (q.size() != state_.q.size() || v.size() != state_.v.size() || !q.allFinite() || !v.allFinite())
-    throw InvalidInput("deformable '" + name() + "': SetState needs finite vectors of size " +
-                       std::to_string(state_.q.size()));
-  state_.q = q;
-  state_.v = v;
-}
-
 namespace {
 
 // Throws "<where>the state has <size> <what>; the model has <expected>".
@@ -31,15 +23,29 @@ void CheckStateSize(const std::string& where, const char* what, size_t size, siz
                        std::to_string(expected));
 }
 
-// Throws "<where><what> <i> (vertex i/3) is not finite" for the first such entry of x.
+// Throws "<where><what> <i> (vertex i/3) is <value>, not finite" for the first such entry of x
+// (value: nan, inf or -inf).
 void CheckStateFinite(const std::string& where, const char* what, const Eigen::VectorXd& x) {
   for (int i = 0; i < x.size(); ++i)
-    if (!std::isfinite(x[i]))
-      throw InvalidInput(where + what + " " + std::to_string(i) + " (vertex " + std::to_string(i / 3) +
-                         ") is not finite");
+    if (!std::isfinite(x[i])) {
+      const char* value = std::isnan(x[i]) ? "nan" : x[i] > 0 ? "inf" : "-inf";
+      throw InvalidInput(where + what + " " + std::to_string(i) + " (vertex " + std::to_string(i / 3) + ") is " +
+                         value + ", not finite");
+    }
 }
 
 }  // namespace
+
+void FemBody::SetState(const Eigen::VectorXd& q, const Eigen::VectorXd& v) {
+  const std::string where = "deformable '" + name() + "': SetState: ";
+  const size_t num_dofs = 3 * static_cast<size_t>(num_vertices());
+  CheckStateSize(where, "position entries", q.size(), num_dofs);
+  CheckStateSize(where, "velocity entries", v.size(), num_dofs);
+  CheckStateFinite(where, "position entry", q);
+  CheckStateFinite(where, "velocity entry", v);
+  state_.q = q;
+  state_.v = v;
+}
 
 void FemBody::SetState(const FemState& state) {
   const std::string where = "deformable '" + name() + "': SetState: ";
@@ -209,7 +215,8 @@ void FemBody::Step(double dt, const Vector3& gravity, double theta) {
 }
 
 FreeMotion FemBody::NeoHookeanFreeMotion(double dt, const Vector3& gravity) {
-  return CalcNeoHookeanFreeMotion(model_, state_, dt, gravity, &step_factorization_, &timings_, &newton_report_);
+  return CalcNeoHookeanFreeMotion(model_, state_, dt, gravity, &step_factorization_, &neo_hookean_workspace_, &timings_,
+                                  &newton_report_);
 }
 
 void FemBody::SolveLinearStatics(const Vector3& gravity, const std::vector<std::pair<int, double>>& prescribed,

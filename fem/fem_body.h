@@ -58,6 +58,8 @@ class FemBody {
   const Eigen::VectorXd& v() const { return state_.v; }
   Vector3 position(int vertex) const { return state_.position(vertex); }
   Vector3 velocity(int vertex) const { return state_.velocity(vertex); }
+  // Positions and velocities only (rotations and fixed DoFs kept). Throws InvalidInput as the
+  // overload below does: a size other than the model's, or the first value that is not finite.
   void SetState(const Eigen::VectorXd& q, const Eigen::VectorXd& v);
   // The whole state (q, v, rotations, fixed DoFs), as state() gave it for this body or another
   // of the same model: the two bodies then step alike, bit for bit. Throws InvalidInput naming
@@ -135,6 +137,7 @@ class FemBody {
   bool step_assembly_valid_{false};
   Eigen::SparseMatrix<double> mass_matrix_;  // over every DoF, with the assembly
   ReusedFactorization step_factorization_;
+  NeoHookeanWorkspace neo_hookean_workspace_;  // Newton's matrix's pattern, for the Neo-Hookean model
   NewtonReport newton_report_;
 };
 

@@ -32,10 +32,8 @@ FemModel::FemModel(std::string name, std::vector<Vector3> rest_positions, std::v
     Matrix3 Dm;
     for (int i = 0; i < 3; ++i) Dm.col(i) = rest_[t[i + 1]] - rest_[t[0]];
     const double volume = Dm.determinant() / 6;
-    const Matrix3 Dm_inverse = Dm.inverse();
     volumes_.push_back(volume);
-    Dm_inverse_.push_back(Dm_inverse);
-    shape_gradients_.push_back(CalcShapeGradients(Dm_inverse));
+    shape_gradients_.push_back(CalcShapeGradients(Dm.inverse()));
     element_stiffness_.push_back(CalcElementStiffness(shape_gradients_.back(), volume, lame));
     for (int v : t) lumped_mass_[v] += material.density_kg_per_m3 * volume / 4;
   }
@@ -47,8 +45,15 @@ Vector12 FemModel::RestCoordinates(int e) const {
   return X_e;
 }
 
+Matrix3 FemModel::CalcDmInverse(int e) const {
+  const std::array<Vector3, 4>& g = shape_gradients_[e];
+  Matrix3 Dm_inverse;
+  for (int i = 0; i < 3; ++i) Dm_inverse.row(i) = g[i + 1].transpose();
+  return Dm_inverse;
+}
+
 Matrix3 FemModel::CalcDeformationGradient(const Eigen::VectorXd& x, int e) const {
-  return fem::CalcDeformationGradient(x, tets_[e], Dm_inverse_[e]);
+  return fem::CalcDeformationGradient(x, tets_[e], CalcDmInverse(e));
 }
 
 Matrix12 FemModel::ConsistentElementMass(int e) const {

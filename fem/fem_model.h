@@ -1,7 +1,7 @@
 #pragma once
 // The model of a FEM body (002 §V): its name, rest mesh, material and mass model, and what each
-// linear tet needs at rest, computed once — its volume V, Dm⁻¹ (so that F = Ds·Dm⁻¹), its shape-
-// function gradients ∇N_a, its rest element stiffness K0e = V·Bᵀ C B — and the lumped vertex
+// linear tet needs at rest, computed once — its volume V, its shape-function gradients ∇N_a
+// (which hold Dm⁻¹: F = Ds·Dm⁻¹), its rest element stiffness K0e = V·Bᵀ C B — and the lumped vertex
 // masses. Immutable after construction; what changes as the body moves is its FemState.
 #include <Eigen/Core>
 #include <Eigen/SparseCore>
@@ -37,18 +37,19 @@ class FemModel {
   const std::vector<Tet>& tets() const { return tets_; }
   const std::vector<std::string>& warnings() const { return warnings_; }
 
-  // Per tet e: V = det(Dm)/6 > 0, Dm⁻¹, and K0e = V·Bᵀ C B in the rest frame.
+  // Per tet e: V = det(Dm)/6 > 0 and K0e = V·Bᵀ C B in the rest frame.
   double volume(int e) const { return volumes_[e]; }
-  const Matrix3& Dm_inverse(int e) const { return Dm_inverse_[e]; }
   const Matrix12& rest_stiffness(int e) const { return element_stiffness_[e]; }
   // Per vertex: ρ·V/4 summed over the tets that use it.
   double lumped_mass(int vertex) const { return lumped_mass_[vertex]; }
 
   // X_e, the 12 rest coordinates of tet e's corners.
   Vector12 RestCoordinates(int e) const;
-  // ∇N_a of tet e's shape functions (rows of Dm⁻¹; ∇N_0 = −Σ): kept, since every Neo-Hookean
-  // evaluation of every Newton iteration reads them.
+  // ∇N_a of tet e's shape functions (∇N_1..3 the rows of Dm⁻¹; ∇N_0 = −Σ): kept, since every
+  // Neo-Hookean evaluation of every Newton iteration reads them. The model keeps no Dm⁻¹ of its own.
   const std::array<Vector3, 4>& shape_gradients(int e) const { return shape_gradients_[e]; }
+  // Dm⁻¹ of tet e, its rows ∇N_1..3 (the same bits as the inverse they were taken from).
+  Matrix3 CalcDmInverse(int e) const;
   // F = Ds·Dm⁻¹ of tet e at positions x (3 per vertex).
   Matrix3 CalcDeformationGradient(const Eigen::VectorXd& x, int e) const;
   // Tet e's consistent mass matrix, of mass ρ·V.
@@ -68,8 +69,7 @@ class FemModel {
   std::vector<std::string> warnings_;
   std::vector<double> volumes_;                          // per tet
   std::vector<Matrix12> element_stiffness_;              // per tet, K0e
-  std::vector<Matrix3> Dm_inverse_;                      // per tet
-  std::vector<std::array<Vector3, 4>> shape_gradients_;  // per tet, ∇N_a from Dm⁻¹
+  std::vector<std::array<Vector3, 4>> shape_gradients_;  // per tet, ∇N_a; ∇N_1..3 the rows of Dm⁻¹
   std::vector<double> lumped_mass_;                      // per vertex
 };
 

@@ -579,7 +579,7 @@ PatchProblemReport PatchProblem::Solve(const std::vector<Vector6>& V, int max_it
     solved_sigma = sigma_;
     report.converged = false;
     // Later rounds start next to their solution (σ or the friction bounds moved a little): exact.
-    slip_curvature_ =
+    SlipCurvature slip =
         round == 0 && options_.majorize_slip_until > 0 ? SlipCurvature::kMajorizing : SlipCurvature::kExact;
     double last_gradient_norm = std::numeric_limits<double>::infinity();
     for (int iteration = 0; iteration < max_iterations; ++iteration) {
@@ -588,20 +588,20 @@ PatchProblemReport PatchProblem::Solve(const std::vector<Vector6>& V, int max_it
       impulse_sum.setZero();
       for (const Patch& p : patches_) {
         PatchTerms terms;
-        EvaluatePatch(p, false, &terms);
+        EvaluatePatch(p, std::nullopt, &terms);
         AddImpulses(p, terms, &impulse_sum);
       }
       gradient = z - impulse_sum;
       const double scale = std::max(z.norm(), impulse_sum.norm());
-      if (gradient.norm() <= options_.relative_tolerance * scale || scale == 0) {
+      const double gradient_norm = gradient.norm();
+      if (gradient_norm <= options_.relative_tolerance * scale || scale == 0) {
         report.converged = true;
         break;
       }
-      const double gradient_norm = gradient.norm();
       if (gradient_norm > 0.5 * last_gradient_norm || gradient_norm < options_.majorize_slip_until * scale)
-        slip_curvature_ = SlipCurvature::kExact;
+        slip = SlipCurvature::kExact;
       last_gradient_norm = gradient_norm;
-      AssembleHessian();
+      AssembleHessian(slip);
       ++report.iterations;
       if (!NewtonStep(gradient, &step)) break;
       BodyTwists(step, &step_dV);
@@ -641,7 +641,7 @@ void PatchProblem::AddImpulses(const Patch& p, const PatchTerms& terms, Eigen::V
   }
 }
 
-void PatchProblem::AssembleHessian() {
+void PatchProblem::AssembleHessian(SlipCurvature slip) {
   if (dense_) {
     dense_hessian_.setIdentity();  // every unknown is some group's
   } else {
@@ -652,7 +652,7 @@ void PatchProblem::AssembleHessian() {
   for (size_t pi = 0; pi < patches_.size(); ++pi) {
     const Patch& p = patches_[pi];
     PatchTerms terms;
-    EvaluatePatch(p, true, &terms);
+    EvaluatePatch(p, slip, &terms);
     const Body* side[2] = {&bodies_[p.body_A], &bodies_[p.body_B]};
     for (int s = 0; s < 2; ++s)
       for (int t = 0; t < 2; ++t) {
@@ -670,7 +670,7 @@ void PatchProblem::AssembleHessian() {
   }
 }
 
-void PatchProblem::EvaluatePatch(const Patch& p, bool curvature, PatchTerms* terms) {
+void PatchProblem::EvaluatePatch(const Patch& p, std::optional<SlipCurvature> curvature, PatchTerms* terms) {
   // The patch's wrenches on its two bodies and its curvature in their twists, H = −∂γ/∂vc. A side
   // without unknowns (a fixed or kinematic body: the ground) needs no curvature.
   terms->W_A.setZero();
@@ -678,8 +678,9 @@ void PatchProblem::EvaluatePatch(const Patch& p, bool curvature, PatchTerms* ter
   terms->S_AA.setZero();
   terms->S_AB.setZero();
   terms->S_BB.setZero();
-  const bool moves_A = curvature && groups_[bodies_[p.body_A].group].dim > 0;
-  const bool moves_B = curvature && groups_[bodies_[p.body_B].group].dim > 0;
+  const bool moves_A = curvature.has_value() && groups_[bodies_[p.body_A].group].dim > 0;
+  const bool moves_B = curvature.has_value() && groups_[bodies_[p.body_B].group].dim > 0;
+  const SlipCurvature slip = curvature.value_or(SlipCurvature::kExact);
   // With J = [−R, I], R = [r]×, a point adds Jᵀ·H·J = [[−R·H·R, R·H], [−H·R, H]]. Where each point is
   // one place on both bodies, r_B = r_A + d with d = c_A − c_B the same for all, so the patch's
   // three blocks follow from three sums over one side's offsets, M0 = Σ H, M1 = Σ H·R and
@@ -689,7 +690,7 @@ void PatchProblem::EvaluatePatch(const Patch& p, bool curvature, PatchTerms* ter
   Matrix3 M0 = Matrix3::Zero(), M1 = Matrix3::Zero(), M2 = Matrix3::Zero();
   Matrix3 H;
   for (int i = p.first_point; i < p.first_point + p.num_points; ++i) {
-    gamma_[i] = CalcPointImpulse(laws_[i], vc_[i], nullptr, curvature ? &H : nullptr, slip_curvature_);
+    gamma_[i] = CalcPointImpulse(laws_[i], vc_[i], nullptr, curvature ? &H : nullptr, slip);
     terms->W_A += Wrench(r_A_[i], gamma_[i]);
     terms->W_B -= Wrench(r_B_[i], gamma_[i]);
     if (!moves_A && !moves_B) continue;

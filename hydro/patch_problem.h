@@ -36,6 +36,7 @@
 #include <Eigen/SparseCholesky>
 #include <Eigen/SparseCore>
 
+#include <optional>
 #include <vector>
 
 #include "hydro/compliant_point_law.h"
@@ -181,8 +182,9 @@ class PatchProblem {
   }
 
   // A patch at the contact velocities vc_: its wrenches on A and on B about their reference
-  // points, and its curvature in their twists, S = Σ Jᵀ·H·J with H = −∂γ/∂vc (blocks (A,A), (A,B),
-  // (B,B); none for a side without unknowns). Each point's impulse goes into gamma_.
+  // points, and if `curvature` is given its curvature in their twists, S = Σ Jᵀ·H·J with
+  // H = −∂γ/∂vc, sliding points' H per that rule (blocks (A,A), (A,B), (B,B); none for a side
+  // without unknowns). Each point's impulse goes into gamma_.
   struct PatchTerms {
     Vector6 W_A, W_B;
     Matrix6 S_AA, S_AB, S_BB;
@@ -193,11 +195,12 @@ class PatchProblem {
       return s == 0 ? Matrix6(-S_AB) : Matrix6(-S_AB.transpose());
     }
   };
-  void EvaluatePatch(const Patch& p, bool curvature, PatchTerms* terms);
+  void EvaluatePatch(const Patch& p, std::optional<SlipCurvature> curvature, PatchTerms* terms);
   // Adds a patch's wrenches, carried to its groups' unknowns (Σ Cᵀγ), to *impulse_sum.
   void AddImpulses(const Patch& p, const PatchTerms& terms, Eigen::VectorXd* impulse_sum) const;
-  // Newton's matrix I + Σ Cᵀ·H·C at the present contact velocities, into hessian_.
-  void AssembleHessian();
+  // Newton's matrix I + Σ Cᵀ·H·C at the present contact velocities, into hessian_ (sliding
+  // points' H per `slip`).
+  void AssembleHessian(SlipCurvature slip);
 
   int AddGroup(int dim);
   // The next body's entry, its B sized 6 × cols: a kept one (from before the last Reset) or a new one.
@@ -222,7 +225,6 @@ class PatchProblem {
   // Sets every point's Rt = σ·wt·K/k_i, its stiction share of its patch (AddPatch says why).
   void SetStictionRegularization(double sigma);
   double sigma_{0};
-  SlipCurvature slip_curvature_{SlipCurvature::kExact};  // what EvaluatePatch gives sliding points
   double Slope(double alpha, const Eigen::VectorXd& z, const Eigen::VectorXd& d) const;
   // The α ∈ (0, 1] where f's slope along d (dvc_ its contact velocities) crosses zero, from z.
   double LineSearch(const Eigen::VectorXd& z, const Eigen::VectorXd& d, double slope0) const;

@@ -63,6 +63,22 @@ TEST(ElementAssemblyTest, SkipsFixedDofsAndKeepsTheDiagonal) {
     for (int c = 0; c < 9; ++c) EXPECT_EQ(A.coeff(r, c), 2 * Ke(r + 3, c + 3) + (r == 4 && c == 4 ? 0.5 : 0.0));
 }
 
+TEST(ElementAssemblyTest, SlotFindsAnEntryOfThePatternAndNoneOutsideIt) {
+  // Two tets sharing the face 1-2-3: vertices 0 and 4 are never in one tet. No DoF fixed.
+  const std::vector<Tet> tets = {{0, 1, 2, 3}, {4, 1, 2, 3}};
+  std::vector<int> index(15);
+  for (int i = 0; i < 15; ++i) index[i] = i;
+  const ElementAssembly assembly(tets, index, 15);
+  Eigen::SparseMatrix<double> A = assembly.zero_pattern();
+  const int slot = assembly.Slot(1, 7);
+  ASSERT_GE(slot, 0);
+  A.valuePtr()[slot] = 3.0;
+  EXPECT_EQ(A.coeff(1, 7), 3.0);
+  EXPECT_EQ(assembly.Slot(0, 12), -1);  // vertices 0 and 4: not in the pattern
+  EXPECT_EQ(assembly.Slot(-1, 7), -1);  // a fixed DoF
+  EXPECT_EQ(assembly.Slot(14, 14), A.nonZeros() - 1);
+}
+
 }  // namespace
 }  // namespace fem
 }  // namespace hydro

@@ -267,16 +267,52 @@ TEST(FemBodyTest, SetStateRefusesAStateOfTheWrongSizeOrNotFinite) {
             "deformable 'jelly': SetState: the state has 3 velocity entries; the model has " + n);
   FemState nan_velocity = before;
   nan_velocity.v[7] = std::nan("");
-  EXPECT_EQ(error_of(nan_velocity), "deformable 'jelly': SetState: velocity entry 7 (vertex 2) is not finite");
+  EXPECT_EQ(error_of(nan_velocity), "deformable 'jelly': SetState: velocity entry 7 (vertex 2) is nan, not finite");
   FemState infinite_position = before;
   infinite_position.q[0] = INFINITY;
-  EXPECT_EQ(error_of(infinite_position), "deformable 'jelly': SetState: position entry 0 (vertex 0) is not finite");
+  EXPECT_EQ(error_of(infinite_position),
+            "deformable 'jelly': SetState: position entry 0 (vertex 0) is inf, not finite");
   FemState nan_rotation = before;
   nan_rotation.rotations[3](1, 2) = std::nan("");
   EXPECT_EQ(error_of(nan_rotation), "deformable 'jelly': SetState: the rotation of tet 3 is not finite");
   // Refused states leave the body as it was.
   EXPECT_TRUE(body.q() == before.q);
   EXPECT_TRUE(body.v() == before.v);
+}
+
+TEST(FemBodyTest, SetStateOfPositionsAndVelocitiesRefusesAsTheSnapshotOverloadDoes) {
+  // The older overload (q, v) checks through the same helpers, with the same messages.
+  const Material material;
+  FemBody body = MakeBlock(Vector3(0.2, 0.1, 0.1), 2, 1, 1, material, "jelly");
+  const Eigen::VectorXd q = body.q(), v = body.v();
+  auto error_of = [&](const Eigen::VectorXd& new_q, const Eigen::VectorXd& new_v) {
+    try {
+      body.SetState(new_q, new_v);
+    } catch (const InvalidInput& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  const std::string n = std::to_string(3 * body.num_vertices());
+  EXPECT_EQ(error_of(Eigen::VectorXd::Zero(5), v),
+            "deformable 'jelly': SetState: the state has 5 position entries; the model has " + n);
+  EXPECT_EQ(error_of(q, Eigen::VectorXd::Zero(3)),
+            "deformable 'jelly': SetState: the state has 3 velocity entries; the model has " + n);
+  Eigen::VectorXd bad_q = q;
+  bad_q[4] = -INFINITY;
+  EXPECT_EQ(error_of(bad_q, v), "deformable 'jelly': SetState: position entry 4 (vertex 1) is -inf, not finite");
+  Eigen::VectorXd bad_v = v;
+  bad_v[10] = std::nan("");
+  EXPECT_EQ(error_of(q, bad_v), "deformable 'jelly': SetState: velocity entry 10 (vertex 3) is nan, not finite");
+  EXPECT_TRUE(body.q() == q);
+  EXPECT_TRUE(body.v() == v);
+  // A good state is taken as given.
+  Eigen::VectorXd moved_q = q, moved_v = v;
+  moved_q[2] += 0.01;
+  moved_v[5] = 0.3;
+  EXPECT_EQ(error_of(moved_q, moved_v), "no error");
+  EXPECT_TRUE(body.q() == moved_q);
+  EXPECT_TRUE(body.v() == moved_v);
 }
 
 }  // namespace

@@ -2,7 +2,7 @@
 // V = abc/6, Dm⁻¹ = diag(1/a, 1/b, 1/c), lumped masses ρV/4, K0e symmetric with the six rigid
 // modes in its null space and the strain energy ½V·εᵀCε of uniform strains; validation names the
 // body and the element; unused vertices are dropped and the tets renumbered; the kept shape
-// gradients are those of the rest mesh.
+// gradients are those of the rest mesh, and Dm⁻¹ and F taken from them are those of Dm⁻¹.
 #include <gtest/gtest.h>
 
 #include <Eigen/Eigenvalues>
@@ -43,7 +43,7 @@ Vector12 Displacements(const FemModel& model, Field u) {
 TEST(FemModelTest, RightTetVolumeAndDmInverseAreClosedForms) {
   const FemModel model = RightTet();
   EXPECT_NEAR(model.volume(0), kA * kB * kC / 6, 1e-17);
-  EXPECT_LT((model.Dm_inverse(0) - Vector3(1 / kA, 1 / kB, 1 / kC).asDiagonal().toDenseMatrix()).norm(), 1e-14);
+  EXPECT_LT((model.CalcDmInverse(0) - Vector3(1 / kA, 1 / kB, 1 / kC).asDiagonal().toDenseMatrix()).norm(), 1e-14);
 }
 
 TEST(FemModelTest, LumpedMassesShareTheTetsMassEqually) {
@@ -128,6 +128,31 @@ TEST(FemModelTest, KeptShapeGradientsEqualOnesComputedAfreshFromTheRestMesh) {
     const std::array<Vector3, 4> fresh = CalcShapeGradients(Dm.inverse());
     // Bit for bit: the Neo-Hookean step reads the kept ones where it once computed them.
     for (int a = 0; a < 4; ++a) EXPECT_EQ(model.shape_gradients(e)[a], fresh[a]) << "tet " << e << " corner " << a;
+  }
+}
+
+TEST(FemModelTest, DmInverseAndDeformationGradientFromTheShapeGradientsAreThoseOfDmInverse) {
+  // The model keeps ∇N_a only; Dm⁻¹ (its rows ∇N_1..3) and F = Ds·Dm⁻¹ come from them bit for bit.
+  std::mt19937 random(17);
+  std::uniform_real_distribution<double> coordinate(-1, 1);
+  std::vector<Vector3> points(40);
+  for (Vector3& p : points) p = Vector3(coordinate(random), coordinate(random), coordinate(random));
+  std::vector<Tet> tets;
+  for (int i = 0; i + 3 < static_cast<int>(points.size()); i += 4) {
+    Tet t = {i, i + 1, i + 2, i + 3};
+    if (SignedTetVolume(points[t[0]], points[t[1]], points[t[2]], points[t[3]]) < 0) std::swap(t[1], t[2]);
+    tets.push_back(t);
+  }
+  const FemModel model("random", points, tets, SomeMaterial());
+  Eigen::VectorXd x(3 * model.num_vertices());
+  for (int i = 0; i < x.size(); ++i) x[i] = coordinate(random);
+  for (int e = 0; e < model.num_tets(); ++e) {
+    Matrix3 Dm;
+    const Tet& t = model.tets()[e];
+    for (int i = 0; i < 3; ++i) Dm.col(i) = model.rest_positions()[t[i + 1]] - model.rest_positions()[t[0]];
+    const Matrix3 Dm_inverse = Dm.inverse();
+    EXPECT_TRUE(model.CalcDmInverse(e) == Dm_inverse) << "tet " << e;
+    EXPECT_TRUE(model.CalcDeformationGradient(x, e) == CalcDeformationGradient(x, t, Dm_inverse)) << "tet " << e;
   }
 }
 

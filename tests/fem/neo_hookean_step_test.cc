@@ -1,6 +1,7 @@
 // Backward Euler's Neo-Hookean step: the mesh's energy gradient against finite differences, its
 // Hessian symmetric and PSD after projection, inverted tets at +infinity; Newton's free motion
-// zeroes the incremental potential's gradient; and stepping (hanging block, free tumbling).
+// zeroes the incremental potential's gradient; Newton's matrix refilled in place in a pattern kept
+// across steps equals the one summed from triplets; and stepping (hanging block, free tumbling).
 #include "fem/neo_hookean_step.h"
 
 #include <gtest/gtest.h>
@@ -85,6 +86,75 @@ TEST(NeoHookeanStepTest, AnInvertedTetMakesTheEnergyInfinite) {
   EXPECT_TRUE(std::isinf(CalcNeoHookeanEnergy(model, x, nullptr, nullptr)));
 }
 
+// Bit for bit: the same pattern (outer and inner indices) and the same values.
+bool SameBits(const Eigen::SparseMatrix<double>& a, const Eigen::SparseMatrix<double>& b) {
+  if (a.rows() != b.rows() || a.cols() != b.cols() || a.nonZeros() != b.nonZeros()) return false;
+  return std::equal(a.outerIndexPtr(), a.outerIndexPtr() + a.outerSize() + 1, b.outerIndexPtr()) &&
+         std::equal(a.innerIndexPtr(), a.innerIndexPtr() + a.nonZeros(), b.innerIndexPtr()) &&
+         std::equal(a.valuePtr(), a.valuePtr() + a.nonZeros(), b.valuePtr());
+}
+
+TEST(NeoHookeanStepTest, HessianAddedIntoThePatternEqualsTheTripletSum) {
+  // Newton's matrix is refilled in place each iteration; the Hessian's free block added into the
+  // pattern must be the one the triplets sum to (the same additions, in the same order).
+  const FemModel model = SmallModel();
+  FemState state(model);
+  state.FixVertex(0);
+  state.FixVertex(5);
+  std::vector<int> index;
+  const int num_free = state.IndexFreeDofs(&index);
+  const Eigen::VectorXd x = RandomDeformation(model, 5);
+  const double scale = 1e-4;
+  std::vector<Eigen::Triplet<double>> triplets, scaled;
+  Eigen::VectorXd gradient_triplets, gradient_pattern;
+  const double energy_triplets = CalcNeoHookeanEnergy(model, x, &gradient_triplets, &triplets);
+  for (const auto& t : triplets) scaled.emplace_back(t.row(), t.col(), scale * t.value());
+  const ElementAssembly assembly(model.tets(), index, num_free);
+  Eigen::SparseMatrix<double> A = assembly.zero_pattern();
+  const double energy_pattern = CalcNeoHookeanEnergy(model, x, &gradient_pattern, assembly, scale, &A);
+  EXPECT_EQ(energy_pattern, energy_triplets);
+  EXPECT_TRUE(gradient_pattern == gradient_triplets);
+  EXPECT_TRUE(SameBits(A, MakeFreeDofMatrix(scaled, index, num_free)));
+}
+
+TEST(NeoHookeanStepTest, AKeptWorkspaceStepsAsAFreshOneAndRemakesItsPatternWhenDofsAreFixed) {
+  for (MassModel mass_model : {MassModel::kLumped, MassModel::kConsistent}) {
+    std::vector<Vector3> vertices;
+    std::vector<Tet> tets;
+    MakeTetGrid(Vector3(0.2, 0.1, 0.1), 3, 2, 2, &vertices, &tets);
+    Material material;
+    material.model = MaterialModel::kNeoHookean;
+    material.youngs_modulus_Pa = 1e5;
+    material.mass_damping_1_per_s = 0.5;
+    material.stiffness_damping_s = 0.01;
+    const FemModel model("block", vertices, tets, material, mass_model);
+    FemState state(model);
+    state.FixVertex(0);
+    state.q = RandomDeformation(model, 9);
+    const double dt = 0.01;
+    const Vector3 gravity(0, 0, -9.81);
+    ReusedFactorization kept_factorization;
+    NeoHookeanWorkspace kept;
+    StepTimings timings;
+    NewtonReport report;
+    for (int step = 0; step < 4; ++step) {
+      if (step == 2) state.FixVertex(model.num_vertices() - 1);  // a smaller pattern from here on
+      const FreeMotion with_kept =
+          CalcNeoHookeanFreeMotion(model, state, dt, gravity, &kept_factorization, &kept, &timings, &report);
+      ReusedFactorization fresh_factorization;
+      NeoHookeanWorkspace fresh;
+      const FreeMotion with_fresh =
+          CalcNeoHookeanFreeMotion(model, state, dt, gravity, &fresh_factorization, &fresh, &timings, &report);
+      EXPECT_EQ(kept.num_patterns, step < 2 ? 1 : 2) << "step " << step;
+      EXPECT_EQ(fresh.num_patterns, 1);
+      ASSERT_TRUE(with_kept.v_star == with_fresh.v_star) << "step " << step;
+      ASSERT_TRUE(SameBits(with_kept.A, with_fresh.A)) << "step " << step;
+      state.q += dt * with_kept.v_star;
+      state.v = with_kept.v_star;
+    }
+  }
+}
+
 TEST(NeoHookeanStepTest, FreeMotionZeroesThePotentialsGradientAtTheFreeDofs) {
   const FemModel model = SmallModel();
   FemState state(model);
@@ -94,9 +164,11 @@ TEST(NeoHookeanStepTest, FreeMotionZeroesThePotentialsGradientAtTheFreeDofs) {
   const double dt = 0.01;
   const Vector3 gravity(0, 0, -9.81);
   ReusedFactorization factorization;
+  NeoHookeanWorkspace workspace;
   StepTimings timings;
   NewtonReport report;
-  const FreeMotion free_motion = CalcNeoHookeanFreeMotion(model, state, dt, gravity, &factorization, &timings, &report);
+  const FreeMotion free_motion =
+      CalcNeoHookeanFreeMotion(model, state, dt, gravity, &factorization, &workspace, &timings, &report);
   ASSERT_TRUE(report.converged);
   EXPECT_GE(report.iterations, 1);
   // ∇ of the incremental potential (no damping): M(v* − v) + δt·∇Ψ(q + δt·v*) − δt·M·g.
