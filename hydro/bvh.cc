@@ -181,27 +181,22 @@ bool BoxesOverlap(const Aabb& a, const Aabb& b, const RigidTransform& X_AB) {
   return true;
 }
 
-namespace {
+void Bvh::Collide(const Bvh& other, const RigidTransform& X_AB, FunctionRef<void(int, int)> visit,
+                  bool cull_by_value_range) const {
+  CollideFrom({0, 0}, other, X_AB, visit, cull_by_value_range);
+}
 
-// The simultaneous descent's stack: a pop pushes two pairs one level deeper in one tree, so it
-// never holds more than the two heights + 1.
-struct DescentStack {
-  std::array<Bvh::NodePair, 2 * Bvh::kMaxHeight + 1> pairs;
-  int top{0};
-};
-
-}  // namespace
-
-// Pops and handles node pairs until the stack is empty or holds `stop_at` pairs (0: never stops
-// early). The stack is the caller's, so concurrent queries are safe.
-template <typename Stack>
-void Bvh::Descend(const Bvh& other, const RigidTransform& X_AB, FunctionRef<void(int, int)> visit,
-                  bool cull_by_value_range, int stop_at, Stack* stack) const {
+void Bvh::CollideFrom(const NodePair& start, const Bvh& other, const RigidTransform& X_AB,
+                      FunctionRef<void(int, int)> visit, bool cull_by_value_range) const {
   const bool cull = cull_by_value_range && !element_ranges_.empty() && !other.element_ranges_.empty();
+  // Iterative simultaneous descent; the stack is local so concurrent queries are safe. A pop
+  // pushes two pairs one level deeper in one tree, so it never holds more than the two heights + 1.
   const RelativePose X(X_AB);
-  int& top = stack->top;
-  while (top > 0 && (stop_at <= 0 || top < stop_at)) {
-    const auto [ia, ib] = stack->pairs[--top];
+  std::array<NodePair, 2 * kMaxHeight + 1> stack;
+  int top = 0;
+  stack[top++] = start;
+  while (top > 0) {
+    const auto [ia, ib] = stack[--top];
     const Node& na = nodes_[ia];
     const Node& nb = other.nodes_[ib];
     if (cull && (na.value_max < nb.value_min || nb.value_max < na.value_min)) continue;
@@ -223,36 +218,58 @@ void Bvh::Descend(const Bvh& other, const RigidTransform& X_AB, FunctionRef<void
         }
       }
     } else if (b_leaf || (!a_leaf && na.box.half_size.maxCoeff() >= nb.box.half_size.maxCoeff())) {
-      stack->pairs[top++] = {na.left, ib};
-      stack->pairs[top++] = {na.right, ib};
+      stack[top++] = {na.left, ib};
+      stack[top++] = {na.right, ib};
     } else {
-      stack->pairs[top++] = {ia, nb.left};
-      stack->pairs[top++] = {ia, nb.right};
+      stack[top++] = {ia, nb.left};
+      stack[top++] = {ia, nb.right};
     }
   }
 }
 
-void Bvh::Collide(const Bvh& other, const RigidTransform& X_AB, FunctionRef<void(int, int)> visit,
-                  bool cull_by_value_range) const {
-  CollideFrom({0, 0}, other, X_AB, visit, cull_by_value_range);
-}
-
-void Bvh::CollideFrom(const NodePair& start, const Bvh& other, const RigidTransform& X_AB,
-                      FunctionRef<void(int, int)> visit, bool cull_by_value_range) const {
-  DescentStack stack;
-  stack.pairs[stack.top++] = start;
-  Descend(other, X_AB, visit, cull_by_value_range, 0, &stack);
-}
-
-int Bvh::CollideUntilPending(const Bvh& other, const RigidTransform& X_AB, FunctionRef<void(int, int)> visit,
-                             bool cull_by_value_range, int max_pending, NodePair* pending) const {
-  DescentStack stack;
-  stack.pairs[stack.top++] = {0, 0};
-  const int stop_at = std::clamp(max_pending, 1, static_cast<int>(stack.pairs.size()) - 1);
-  Descend(other, X_AB, visit, cull_by_value_range, stop_at, &stack);
-  // The serial descent finishes the pair on top first, then the one below, …
-  for (int k = 0; k < stack.top; ++k) pending[k] = stack.pairs[stack.top - 1 - k];
-  return stack.top;
+int Bvh::SplitCollide(const Bvh& other, const RigidTransform& X_AB, bool cull_by_value_range, int max_pieces,
+                      NodePair* pieces) const {
+  const bool cull = cull_by_value_range && !element_ranges_.empty() && !other.element_ranges_.empty();
+  const RelativePose X(X_AB);
+  max_pieces = std::clamp(max_pieces, 1, kMaxPieces);
+  int n = 0;
+  pieces[n++] = {0, 0};
+  // A pair is replaced by the two pairs Descend would push, in the order it finishes them (the one
+  // pushed last first), so the pieces keep Collide's order.
+  while (n < max_pieces) {
+    int largest = -1;
+    double size = -1;
+    for (int k = 0; k < n; ++k) {
+      const Node& na = nodes_[pieces[k].first];
+      const Node& nb = other.nodes_[pieces[k].second];
+      if (na.count > 0 && nb.count > 0) continue;  // two leaves: one piece
+      const double s = na.box.half_size.maxCoeff() + nb.box.half_size.maxCoeff();
+      if (s > size) size = s, largest = k;
+    }
+    if (largest < 0) break;
+    const auto [ia, ib] = pieces[largest];
+    const Node& na = nodes_[ia];
+    const Node& nb = other.nodes_[ib];
+    const bool meet = !(cull && (na.value_max < nb.value_min || nb.value_max < na.value_min)) &&
+                      MayOverlap(na.box, nb.box, BoxInA(nb.box, X), X);
+    if (!meet) {
+      std::copy(pieces + largest + 1, pieces + n, pieces + largest);
+      --n;
+      if (n == 0) break;
+      continue;
+    }
+    NodePair first, second;  // in Collide's order
+    if (nb.count > 0 || (na.count == 0 && na.box.half_size.maxCoeff() >= nb.box.half_size.maxCoeff())) {
+      first = {na.right, ib}, second = {na.left, ib};
+    } else {
+      first = {ia, nb.right}, second = {ia, nb.left};
+    }
+    std::copy_backward(pieces + largest + 1, pieces + n, pieces + n + 1);
+    pieces[largest] = first;
+    pieces[largest + 1] = second;
+    ++n;
+  }
+  return n;
 }
 
 void Bvh::CollideSlab(const Vector3& n, double lower, double upper, FunctionRef<void(int)> visit) const {

@@ -50,14 +50,15 @@ class Bvh {
   // (two pressure fields can only be equal where their ranges overlap).
   void Collide(const Bvh& other, const RigidTransform& X_AB, FunctionRef<void(int, int)> visit,
                bool cull_by_value_range = false) const;
-  // Collide in pieces that can run side by side: descends as Collide does, visiting the element
-  // pairs met on the way, until `max_pending` node pairs wait, and writes those (at most
-  // 2·kMaxHeight + 1) to `pending`, returning their count. Collide is then exactly: this, followed
-  // by CollideFrom(pending[0]), CollideFrom(pending[1]), … in that order, each visiting its pairs
-  // in Collide's order.
+  // Collide in pieces that can run side by side: splits the descent into at most `max_pieces`
+  // (≤ kMaxPieces) node pairs, written to `pieces`, whose count is returned. Collide is exactly
+  // CollideFrom(pieces[0]), CollideFrom(pieces[1]), … in that order. The pair whose boxes are
+  // largest is split first, so that the pieces are of about equal work; pairs that cannot meet are
+  // dropped on the way.
   using NodePair = std::pair<int, int>;
-  int CollideUntilPending(const Bvh& other, const RigidTransform& X_AB, FunctionRef<void(int, int)> visit,
-                          bool cull_by_value_range, int max_pending, NodePair* pending) const;
+  static constexpr int kMaxPieces = 64;
+  int SplitCollide(const Bvh& other, const RigidTransform& X_AB, bool cull_by_value_range, int max_pieces,
+                   NodePair* pieces) const;
   void CollideFrom(const NodePair& start, const Bvh& other, const RigidTransform& X_AB,
                    FunctionRef<void(int, int)> visit, bool cull_by_value_range = false) const;
   // Calls visit(element) for every element whose box meets the slab lower ≤ n·p ≤ upper, with
@@ -65,10 +66,6 @@ class Bvh {
   void CollideSlab(const Vector3& n, double lower, double upper, FunctionRef<void(int)> visit) const;
 
  private:
-  // The simultaneous descent from the pairs on `stack`, until it is empty or holds `stop_at` pairs.
-  template <typename Stack>
-  void Descend(const Bvh& other, const RigidTransform& X_AB, FunctionRef<void(int, int)> visit,
-               bool cull_by_value_range, int stop_at, Stack* stack) const;
   struct Node {
     Aabb box;
     double value_min{-std::numeric_limits<double>::infinity()};

@@ -27,21 +27,20 @@ namespace {
 // Below this many nodes in both trees together a query takes tens of microseconds, about what
 // waking a thread costs. Pieces per query: enough to even out their sizes.
 constexpr int kMinNodesToSplit = 512;
-constexpr int kPiecesPerThread = 4;
+constexpr int kPiecesPerThread = 8;
 
 }  // namespace
 
 void CollideInPieces(const Bvh& a, const Bvh& b, const RigidTransform& X_AB, bool cull_by_value_range,
                      FunctionRef<void(int, int, ContactSurface*)> clip, ContactSurface* surface) {
-  auto clip_into_surface = [&](int element_a, int element_b) { clip(element_a, element_b, surface); };
   const int threads = ContactThreads();
   if (threads <= 1 || a.num_nodes() + b.num_nodes() < kMinNodesToSplit) {
-    a.Collide(b, X_AB, clip_into_surface, cull_by_value_range);
+    a.Collide(
+        b, X_AB, [&](int element_a, int element_b) { clip(element_a, element_b, surface); }, cull_by_value_range);
     return;
   }
-  std::array<Bvh::NodePair, 2 * Bvh::kMaxHeight + 1> pending;
-  const int num_pending = a.CollideUntilPending(b, X_AB, clip_into_surface, cull_by_value_range,
-                                                kPiecesPerThread * threads, pending.data());
+  std::array<Bvh::NodePair, Bvh::kMaxPieces> pending;
+  const int num_pending = a.SplitCollide(b, X_AB, cull_by_value_range, kPiecesPerThread * threads, pending.data());
   // The calling thread's parts, grown once (a step allocates nothing once they have).
   // (A lambda names a thread_local as the running thread's own: the tasks get these by pointer.)
   thread_local std::vector<ContactSurface> caller_parts;

@@ -80,7 +80,7 @@ inline double ClipTolerance(const std::array<Vector3, 4>& tet) {
 
 // A BVH query that clips element pairs into a surface, run on ContactThreads() (hydro/
 // parallel_for.h) when the trees are large enough to pay for it: a.Collide(b, X_AB, …) split into
-// pieces (Bvh::CollideUntilPending), each clipping into its own surface, appended to `surface` in
+// pieces (Bvh::SplitCollide), each clipping into its own surface, appended to `surface` in
 // the order one Collide visits them. The polygons are the same, in the same order, on any number
 // of threads. `clip(element_a, element_b, out)` must write only to `out`.
 void CollideInPieces(const Bvh& a, const Bvh& b, const RigidTransform& X_AB, bool cull_by_value_range,

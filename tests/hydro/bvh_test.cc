@@ -108,8 +108,8 @@ TEST(BvhTest, CollideFindsExactlyTheOverlappingPairs) {
 }
 
 TEST(BvhTest, CollideInPiecesVisitsThePairsOfCollideInItsOrder) {
-  // CollideUntilPending, then CollideFrom on each pending pair in order, is Collide exactly: the
-  // same element pairs in the same order, for every number of pieces asked for.
+  // SplitCollide, then CollideFrom on each piece in order, is Collide exactly: the same element
+  // pairs in the same order, for every number of pieces asked for.
   std::mt19937 rng(5);
   std::uniform_real_distribution<double> u(-1, 1), s(0.01, 0.2);
   std::vector<Vector3> lo_a, hi_a, lo_b, hi_b;
@@ -128,16 +128,13 @@ TEST(BvhTest, CollideInPiecesVisitsThePairsOfCollideInItsOrder) {
   std::vector<std::pair<int, int>> whole;
   a.Collide(b, X_AB, [&](int i, int j) { whole.emplace_back(i, j); });
   ASSERT_GT(whole.size(), 500u);
-  for (int max_pending : {1, 2, 3, 5, 8, 16, 40}) {
+  for (int max_pieces : {1, 2, 3, 5, 8, 16, 64}) {
     std::vector<std::pair<int, int>> pieces;
-    std::array<Bvh::NodePair, 2 * Bvh::kMaxHeight + 1> pending;
-    const int n = a.CollideUntilPending(
-        b, X_AB, [&](int i, int j) { pieces.emplace_back(i, j); }, false, max_pending, pending.data());
-    // The trees are deep enough to split in a few (a stack of 40 they never reach: all is visited).
-    if (max_pending <= 8) EXPECT_GE(n, std::min(max_pending, 2)) << max_pending;
-    EXPECT_LE(n, max_pending + 1);
+    std::array<Bvh::NodePair, Bvh::kMaxPieces> pending;
+    const int n = a.SplitCollide(b, X_AB, false, max_pieces, pending.data());
+    EXPECT_EQ(n, max_pieces) << "the trees are deep enough to split";
     for (int k = 0; k < n; ++k) a.CollideFrom(pending[k], b, X_AB, [&](int i, int j) { pieces.emplace_back(i, j); });
-    EXPECT_EQ(pieces, whole) << max_pending << " pieces";
+    EXPECT_EQ(pieces, whole) << max_pieces << " pieces";
   }
 }
 
