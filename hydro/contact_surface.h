@@ -88,6 +88,13 @@ class ContactSurface {
   // change shape. Keeps normals, gradients and element ids.
   ContactSurface MakeTriangleFan() const;
 
+  // Room for this many polygons and vertices without allocating.
+  void Reserve(int num_polygons, int num_vertices) {
+    polygons_.reserve(num_polygons);
+    vertices_.reserve(num_vertices);
+    pressures_.reserve(num_vertices);
+  }
+
   // Appends every polygon of `other`, in order, as AddPolygon appended them there.
   void Append(const ContactSurface& other);
 
