@@ -107,9 +107,9 @@ TEST(FemModelTest, RestCoordinatesFollowTheTetsCornerOrder) {
   EXPECT_EQ(Vector3(X_e.segment<3>(3)), Vector3(1, 1, 1));
 }
 
-TEST(FemModelTest, KeptShapeGradientsEqualOnesComputedAfreshFromTheRestMesh) {
-  // A random mesh: tets on random points, each turned positive.
-  std::mt19937 random(16);
+// Ten tets on 40 random points in [−1, 1]³, each turned positive.
+FemModel RandomTetModel(unsigned seed) {
+  std::mt19937 random(seed);
   std::uniform_real_distribution<double> coordinate(-1, 1);
   std::vector<Vector3> points(40);
   for (Vector3& p : points) p = Vector3(coordinate(random), coordinate(random), coordinate(random));
@@ -119,7 +119,11 @@ TEST(FemModelTest, KeptShapeGradientsEqualOnesComputedAfreshFromTheRestMesh) {
     if (SignedTetVolume(points[t[0]], points[t[1]], points[t[2]], points[t[3]]) < 0) std::swap(t[1], t[2]);
     tets.push_back(t);
   }
-  const FemModel model("random", points, tets, SomeMaterial());
+  return FemModel("random", points, tets, SomeMaterial());
+}
+
+TEST(FemModelTest, KeptShapeGradientsEqualOnesComputedAfreshFromTheRestMesh) {
+  const FemModel model = RandomTetModel(16);
   ASSERT_EQ(model.num_tets(), 10);
   for (int e = 0; e < model.num_tets(); ++e) {
     Matrix3 Dm;
@@ -133,17 +137,9 @@ TEST(FemModelTest, KeptShapeGradientsEqualOnesComputedAfreshFromTheRestMesh) {
 
 TEST(FemModelTest, DmInverseAndDeformationGradientFromTheShapeGradientsAreThoseOfDmInverse) {
   // The model keeps ∇N_a only; Dm⁻¹ (its rows ∇N_1..3) and F = Ds·Dm⁻¹ come from them bit for bit.
-  std::mt19937 random(17);
+  const FemModel model = RandomTetModel(17);
+  std::mt19937 random(18);
   std::uniform_real_distribution<double> coordinate(-1, 1);
-  std::vector<Vector3> points(40);
-  for (Vector3& p : points) p = Vector3(coordinate(random), coordinate(random), coordinate(random));
-  std::vector<Tet> tets;
-  for (int i = 0; i + 3 < static_cast<int>(points.size()); i += 4) {
-    Tet t = {i, i + 1, i + 2, i + 3};
-    if (SignedTetVolume(points[t[0]], points[t[1]], points[t[2]], points[t[3]]) < 0) std::swap(t[1], t[2]);
-    tets.push_back(t);
-  }
-  const FemModel model("random", points, tets, SomeMaterial());
   Eigen::VectorXd x(3 * model.num_vertices());
   for (int i = 0; i < x.size(); ++i) x[i] = coordinate(random);
   for (int e = 0; e < model.num_tets(); ++e) {
