@@ -234,8 +234,8 @@ int Bvh::SplitCollide(const Bvh& other, const RigidTransform& X_AB, bool cull_by
   max_pieces = std::clamp(max_pieces, 1, kMaxPieces);
   int n = 0;
   pieces[n++] = {0, 0};
-  // A pair is replaced by the two pairs Descend would push, in the order it finishes them (the one
-  // pushed last first), so the pieces keep Collide's order.
+  // A pair is replaced by the two pairs CollideFrom would push, in the order it finishes them (the
+  // one pushed last first), so the pieces keep Collide's order.
   while (n < max_pieces) {
     int largest = -1;
     double size = -1;

@@ -44,13 +44,12 @@ void CollideInPieces(const Bvh& a, const Bvh& b, const RigidTransform& X_AB, boo
   const int max_pieces = std::min(kPiecesPerThread * threads, Bvh::kMaxPieces);
   std::array<Bvh::NodePair, Bvh::kMaxPieces> pending;
   const int num_pending = a.SplitCollide(b, X_AB, cull_by_value_range, max_pieces, pending.data());
-  // The calling thread's parts, grown once (a step allocates nothing once they have).
-  // (A lambda names a thread_local as the running thread's own: the tasks get these by pointer.)
+  // The calling thread's parts: as many as a query may have pieces, made at once, each with room
+  // for a piece of a large patch. Parts differ from step to step in what they hold; made or grown
+  // as needed they allocated 7 times in 60 steps of the float build's allocation test (14 in all,
+  // against its bound of 12). A lambda names a thread_local as the running thread's own, so the
+  // tasks get the caller's parts by pointer.
   thread_local std::vector<ContactSurface> caller_parts;
-  // As many parts as a query may have pieces, made at once, each with room for a piece of a large
-  // patch: parts differ from step to step in what they hold, and made or grown as needed they
-  // allocated 7 times in 60 steps of the float build's allocation test (14 in all, against its
-  // bound of 12).
   while (static_cast<int>(caller_parts.size()) < max_pieces) {
     caller_parts.emplace_back();
     caller_parts.back().Reserve(kPartPolygons, 6 * kPartPolygons);
