@@ -22,4 +22,11 @@ void CopyGrowing(std::vector<T, Allocator>* to, const std::vector<T, Allocator>&
   to->assign(from.begin(), from.end());
 }
 
+// Room in *v for `extra` more elements, grown geometrically (std::vector::insert of a range grows
+// to what it is asked for).
+template <typename T, typename Allocator>
+void ReserveGrowing(std::vector<T, Allocator>* v, size_t extra) {
+  if (v->size() + extra > v->capacity()) v->reserve(std::max(v->size() + extra, 2 * v->capacity()));
+}
+
 }  // namespace hydro

@@ -4,6 +4,7 @@
 #include <string>
 #include <utility>
 
+#include "hydro/buffers.h"
 #include "hydro/check.h"
 
 namespace hydro {
@@ -122,15 +123,11 @@ ContactSurface ContactSurface::MakeTriangleFan() const {
 }
 
 void ContactSurface::Append(const ContactSurface& other) {
-  // Grown as push_back grows (doubling), not to the size asked: a surface appended from pieces
-  // grows as often as one built polygon by polygon.
-  auto make_room = [](auto* buffer, size_t extra) {
-    if (buffer->size() + extra > buffer->capacity())
-      buffer->reserve(std::max(buffer->size() + extra, 2 * buffer->capacity()));
-  };
-  make_room(&vertices_, other.vertices_.size());
-  make_room(&pressures_, other.pressures_.size());
-  make_room(&polygons_, other.polygons_.size());
+  // Grown as push_back grows: a surface appended from pieces grows as often as one built polygon by
+  // polygon.
+  ReserveGrowing(&vertices_, other.vertices_.size());
+  ReserveGrowing(&pressures_, other.pressures_.size());
+  ReserveGrowing(&polygons_, other.polygons_.size());
   const int offset = static_cast<int>(vertices_.size());
   vertices_.insert(vertices_.end(), other.vertices_.begin(), other.vertices_.end());
   pressures_.insert(pressures_.end(), other.pressures_.begin(), other.pressures_.end());

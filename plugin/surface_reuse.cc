@@ -113,9 +113,11 @@ void SurfaceReuse::Keep(const std::shared_ptr<const ShapeGeometry>& a, const Rig
   AssignGrowing(&all_.anchor, points.size(), Vector3::Zero().eval());
   has_reduced_ = reduced != nullptr;
   if (reduced) CopyGrowing(&reduced_.points, *reduced);
-  // The fine set, when the budget's reduction is some kFineReduction times coarser than the points.
+  // The fine set, when the budget's reduction is some kFineReduction times coarser than the points
+  // and the patch can be given back whole: only against a half-space (a brick on a brick never is,
+  // and the wall recomputes 3,600 such surfaces a step).
   const int fine_budget = reduced ? kFineReduction * static_cast<int>(reduced->size()) : 0;
-  has_fine_ = reduced && static_cast<int>(points.size()) > 2 * fine_budget;
+  has_fine_ = reduced && half_space_ >= 0 && static_cast<int>(points.size()) > 2 * fine_budget;
   if (has_fine_) ReduceContactPoints(points, fine_budget, &fine_.points, &fine_merged_into_);
   for (size_t i = 0; i < points.size(); ++i) {
     const ContactPoint& point = points[i];
@@ -200,7 +202,7 @@ SurfaceReuseOutcome SurfaceReuse::Reuse(const ShapeGeometry* a, const RigidTrans
   const Points& from = has_reduced_ && !whole ? reduced_ : has_fine_ ? fine_ : all_;
   // The carrier's motion takes the kept surface to the present poses.
   *carry = carried_by_b_ ? RigidTransform(X_WSb * X_WSb_.inverse()) : RigidTransform(X_WSa * X_WSa_.inverse());
-  points->assign(from.points.begin(), from.points.end());
+  CopyGrowing(points, from.points);
   for (size_t i = 0; i < from.points.size(); ++i) {
     const ContactPoint& kept = from.points[i];
     ContactPoint& point = (*points)[i];
