@@ -15,6 +15,7 @@
 #include "adapters/shape_geometry.h"
 #include "adapters/shape_registry.h"
 #include "hydro/contact_material.h"
+#include "hydro/patch_slip.h"
 #include "hydro/point_reduction.h"
 #include "plugin/btHydroelasticConstraintSolver.h"
 #include "plugin/btHydroelasticWorldState.h"
@@ -97,13 +98,17 @@ void btHydroelasticCollisionAlgorithm::processCollision(const btCollisionObjectW
     // (plugin/surface_reuse.h).
     const bool reuse = world.getSurfaceReuse();
     // The points come reduced when the solver takes them so (ReducePoints), and a kept surface
-    // keeps them reduced: it is not reused once the pair's point budget has changed.
-    const int max_points = MaxPoints(shape0, shape1);
+    // keeps them reduced: it is not reused once the pair's point budget has changed. The budget
+    // grows while the patch's friction turns across it (PointBudget), judged from the last step's
+    // patch before a kept surface is reused and from the new one when computed.
+    const int base_points = MaxPoints(shape0, shape1);
+    const bool turned_last_step = m_state->friction_turns;
     auto make_points = [&](const btTransform& X0, const btTransform& X1) {
       const hydro::RigidTransform X_WS0_at = hydro::bullet::ToRigidTransform(X0);
       const hydro::RigidTransform X_WS1_at = hydro::bullet::ToRigidTransform(X1);
       hydro::RigidTransform carry;
       using hydro::bullet::SurfaceReuseOutcome;
+      int max_points = PointBudget(base_points, turned_last_step);
       const SurfaceReuseOutcome outcome =
           reuse && max_points == m_state->kept_max_points
               ? m_state->kept_surface.Reuse(g0.get(), X_WS0_at, g1.get(), X_WS1_at, &m_state->points, &carry)
@@ -123,12 +128,13 @@ void btHydroelasticCollisionAlgorithm::processCollision(const btCollisionObjectW
       hydro::MakeContactPoints(*surface, &m_state->points);
       hydro::bullet::BoundPointDepths(*g0, X_WS0_at, *g1, X_WS1_at, &m_state->points);
       world.recordSurface(false);
+      max_points = PointBudget(base_points, turned_last_step);
       const bool reduced = ReducePoints(max_points);
       m_state->kept_max_points = max_points;
       if (reuse)
-        m_state->kept_surface.Keep(g0, X_WS0_at, g1, X_WS1_at, *surface,
-                                   reduced ? m_state->all_points : m_state->points,
-                                   reduced ? &m_state->points : nullptr, reduced ? &m_state->merged_into : nullptr);
+        m_state->kept_surface.Keep(
+            g0, X_WS0_at, g1, X_WS1_at, *surface, reduced ? m_state->all_points : m_state->points,
+            reduced ? &m_state->points : nullptr, reduced ? &m_state->merged_into : nullptr, max_points);
       return true;
     };
     bool mapped = false;  // the points carry their own places on body1 (points_on_B)
@@ -279,6 +285,7 @@ void btHydroelasticCollisionAlgorithm::processCollision(const btCollisionObjectW
       else if (m_state->fallback_contact)
         ClearFallbackContact();
       hydro::bullet::EmitPoints(m_state);
+      if (m_state->friction_turns && !m_state->points.empty()) world.recordTurningPatch();
       world.recordPairStep(
           timed ? std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() : 0.0,
           m_state->num_points_emitted, !m_state->points.empty());
@@ -384,6 +391,21 @@ int btHydroelasticCollisionAlgorithm::MaxPoints(const btCollisionShape* shape0, 
   // minutes).
   const int asked = ShapeRegistry::Instance().MaxPatchPoints(shape0, shape1);
   return asked > 0 ? asked : m_state->world->getDefaultMaxPatchPoints();
+}
+
+int btHydroelasticCollisionAlgorithm::PointBudget(int max_points, bool turned_last_step) {
+  // From the patch in m_state->points (the last step's, or the one just computed) and the bodies'
+  // velocities now.
+  m_state->friction_turns = false;
+  if (max_points <= 0 || m_state->points.empty()) return max_points;
+  const hydro::bullet::FreeMotion motion0(m_state->body0, 0), motion1(m_state->body1, 0);
+  const hydro::Vector3& p_WO = m_state->points.front().p_WC;
+  const btVector3 p_WO_bt = hydro::bullet::ToBullet(p_WO);
+  const hydro::PatchSlip slip = hydro::CalcPatchSlip(
+      m_state->points, p_WO, hydro::bullet::ToEigen(motion0.PointVelocity(p_WO_bt) - motion1.PointVelocity(p_WO_bt)),
+      hydro::bullet::ToEigen(motion0.AngularVelocity() - motion1.AngularVelocity()));
+  m_state->friction_turns = hydro::PatchFrictionTurns(slip, turned_last_step);
+  return m_state->friction_turns ? m_state->world->turningBudget(max_points) : max_points;
 }
 
 bool btHydroelasticCollisionAlgorithm::ReducePoints(int max_points) {

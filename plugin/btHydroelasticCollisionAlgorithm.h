@@ -50,6 +50,10 @@ class btHydroelasticCollisionAlgorithm : public btCollisionAlgorithm {
  private:
   // The most solver points the pair's patch takes now (0: all).
   int MaxPoints(const btCollisionShape* shape0, const btCollisionShape* shape1) const;
+  // The pair's point budget for the patch in the state's points: max_points (MaxPoints), or the
+  // world's turning budget while the patch's friction turns across it (hydro/patch_slip.h,
+  // btHydroelasticWorldState::setTurningMaxPatchPoints). Sets the state's friction_turns.
+  int PointBudget(int max_points, bool turned_last_step);
   // Reduces the state's points to max_points (all_points and merged_into then hold the points
   // before, and where each went); returns whether it did.
   bool ReducePoints(int max_points);

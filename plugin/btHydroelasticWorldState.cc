@@ -17,6 +17,21 @@ bool btHydroelasticWorldState::setDefaultMaxPatchPoints(int maxPoints) {
   return true;
 }
 
+bool btHydroelasticWorldState::setTurningMaxPatchPoints(int maxPoints) {
+  if (maxPoints < 0) {
+    hydro::bullet::ReportError("setTurningMaxPatchPoints: " + std::to_string(maxPoints) +
+                               " points; must be 0 (as other patches) or positive");
+    return false;
+  }
+  m_turningMaxPatchPoints = maxPoints;
+  return true;
+}
+
+int btHydroelasticWorldState::turningBudget(int maxPoints) const {
+  const int turning = getTurningMaxPatchPoints();
+  return maxPoints > 0 && turning > maxPoints ? turning : maxPoints;
+}
+
 btScalar btHydroelasticWorldState::combinedFriction(const btCollisionObject* body0,
                                                     const btCollisionObject* body1) const {
   if (getFrictionRule() == HYDRO_FRICTION_HARMONIC)
@@ -32,6 +47,7 @@ btHydroelasticStats btHydroelasticWorldState::getStats() const {
   stats.m_steps = m_steps.load();
   stats.m_surfacesComputed = m_surfacesComputed.load();
   stats.m_surfacesReused = m_surfacesReused.load();
+  stats.m_turningPatches = m_turningPatches.load();
   return stats;
 }
 
@@ -42,6 +58,7 @@ void btHydroelasticWorldState::resetStats() {
   m_steps = 0;
   m_surfacesComputed = 0;
   m_surfacesReused = 0;
+  m_turningPatches = 0;
 }
 
 void btHydroelasticWorldState::recordPairStep(double seconds, int points, bool patch) {

@@ -23,6 +23,7 @@ struct btHydroelasticStats {
   long long m_steps{0};             // pair-steps processed by the plugin (patch or not)
   long long m_surfacesComputed{0};  // contact surfaces computed by clipping elements
   long long m_surfacesReused{0};    // kept surfaces carried to new poses (plugin/surface_reuse.h)
+  long long m_turningPatches{0};    // pair-steps whose patch turned (getTurningMaxPatchPoints)
 };
 
 // How a patch's friction coefficient comes from its two objects' btCollisionObject::getFriction().
@@ -41,11 +42,23 @@ class btHydroelasticWorldState {
   // friction (hydro/point_reduction.h). 16 by default: averaging the slanted polygons between the
   // rim tets of two stacked boxes keeps a pile of stiff boxes at 60 Hz from pushing itself apart
   // (a 3×3×3 block of 0.2 m boxes at 1e8 Pa stays within free-fall speed with 16 points a patch,
-  // and is thrown apart at 17 m/s with whole patches). A sliding and spinning coin needs more:
-  // with 64 points its ε is within 3 % (4 % as it stops spinning), with 16 off by up to 47 %
-  // (tests/plugin/coin_test.cc). Negative values are refused (false, through the error callback).
+  // and is thrown apart at 17 m/s with whole patches). A patch that spins about its normal as
+  // fast as it slides gets the turning budget below instead. Negative values are refused (false,
+  // through the error callback).
   bool setDefaultMaxPatchPoints(int maxPoints);
   int getDefaultMaxPatchPoints() const { return m_defaultMaxPatchPoints.load(std::memory_order_relaxed); }
+
+  // Solver points of a patch whose friction turns across it: its bodies spin about its normal, at
+  // its rim, at least a quarter as fast as they slide and at least 1 mm/s (hydro/patch_slip.h). Its
+  // friction's direction then turns around a spin centre near the patch, and 16 points do not
+  // resolve the coupled force and torsional moment: a sliding and spinning 1 GPa coin's ε was up to
+  // 14 % off with 16 points, and is within 3 % with 64 (tests/plugin/coin_test.cc). 64 by default;
+  // a patch whose own budget (above) is larger, or 0 (whole patches), keeps it. 0 here gives
+  // turning patches the same budget as the others. Negative values are refused.
+  bool setTurningMaxPatchPoints(int maxPoints);
+  int getTurningMaxPatchPoints() const { return m_turningMaxPatchPoints.load(std::memory_order_relaxed); }
+  // The budget of a patch whose budget is `maxPoints` otherwise, when its friction turns.
+  int turningBudget(int maxPoints) const;
 
   // On by default: a pair whose bodies have moved less relative to each other than a tolerance
   // since its contact surface was computed keeps that surface, its points' depths updated to first
@@ -71,12 +84,14 @@ class btHydroelasticWorldState {
   // (computed, or kept and reused).
   void recordPairStep(double seconds, int points, bool patch);
   void recordSurface(bool reused);
+  void recordTurningPatch() { m_turningPatches += 1; }
 
  private:
   std::atomic<int> m_defaultMaxPatchPoints{16};
+  std::atomic<int> m_turningMaxPatchPoints{64};
   std::atomic<bool> m_surfaceReuse{true};
   std::atomic<btHydroelasticFrictionRule> m_frictionRule{HYDRO_FRICTION_BULLET};
   std::atomic<bool> m_timing{false};
   std::atomic<long long> m_nanoseconds{0}, m_patches{0}, m_points{0}, m_steps{0}, m_surfacesComputed{0},
-      m_surfacesReused{0};
+      m_surfacesReused{0}, m_turningPatches{0};
 };

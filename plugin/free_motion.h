@@ -28,6 +28,7 @@ class FreeMotion {
   btVector3 PointVelocity(const btVector3& p_W) const {
     return m_moves ? m_v + m_w.cross(p_W - m_centre) : btVector3(0, 0, 0);
   }
+  btVector3 AngularVelocity() const { return m_moves ? m_w : btVector3(0, 0, 0); }
 
  private:
   btVector3 m_v{0, 0, 0}, m_w{0, 0, 0}, m_centre{0, 0, 0};

@@ -48,6 +48,7 @@ struct PatchState {
   std::vector<Carried> warm_start;
   SurfaceReuse kept_surface;         // the last surface computed, for pairs that barely move
   int kept_max_points{0};            // the point budget its points were reduced to (0: none)
+  bool friction_turns{false};        // the patch spun as fast as it slid (hydro/patch_slip.h)
   SeparationCertificate separation;  // held while the pair was found apart and has stayed so
   // The latest contact surface: world frame, A = body0, normal out of body1 into body0. A reused
   // surface is carried to the present poses only when it is read (hydroGetContactPatches); the

@@ -57,7 +57,7 @@ void SurfaceReuse::Clear() {
 void SurfaceReuse::Keep(const std::shared_ptr<const ShapeGeometry>& a, const RigidTransform& X_WSa,
                         const std::shared_ptr<const ShapeGeometry>& b, const RigidTransform& X_WSb,
                         const ContactSurface& surface, const std::vector<ContactPoint>& points,
-                        const std::vector<ContactPoint>* reduced, const std::vector<int>* merged_into) {
+                        const std::vector<ContactPoint>* reduced, const std::vector<int>* merged_into, int max_points) {
   kept_ = false;
   if (points.empty() || !a || !b) return;
   if (reduced && !(merged_into && merged_into->size() == points.size())) return;
@@ -116,7 +116,7 @@ void SurfaceReuse::Keep(const std::shared_ptr<const ShapeGeometry>& a, const Rig
   // The fine set, when the budget's reduction is some kFineReduction times coarser than the points
   // and the patch can be given back whole: only against a half-space (a brick on a brick never is,
   // and the wall recomputes 3,600 such surfaces a step).
-  const int fine_budget = reduced ? kFineReduction * static_cast<int>(reduced->size()) : 0;
+  const int fine_budget = reduced ? kFineReduction * std::max(max_points, static_cast<int>(reduced->size())) : 0;
   has_fine_ = reduced && half_space_ >= 0 && static_cast<int>(points.size()) > 2 * fine_budget;
   if (has_fine_) ReduceContactPoints(points, fine_budget, &fine_.points, &fine_merged_into_);
   for (size_t i = 0; i < points.size(); ++i) {

@@ -86,10 +86,14 @@ class SurfaceReuse {
   // `points`: the reduced points are kept, each moving its φ0 by its points' stiffness-weighted
   // sensitivity at their stiffness-weighted centre, which is exact while its points' gradients
   // agree and all of them press (a box's face on the ground) and within the bound above otherwise.
+  // `max_points` is the budget `reduced` was made for (0: its size); the fine set is made for
+  // kFineReduction times it, not times the points `reduced` came out with: a coin kept while its
+  // side wall touched reduced to 49 points of 64, and a fine set of 153 points re-reduced to 64
+  // each step aliased with its slip (ε 10 % low at u < 2 %, against 0.04 % with 244).
   void Keep(const std::shared_ptr<const ShapeGeometry>& a, const RigidTransform& X_WSa,
             const std::shared_ptr<const ShapeGeometry>& b, const RigidTransform& X_WSb, const ContactSurface& surface,
             const std::vector<ContactPoint>& points, const std::vector<ContactPoint>* reduced = nullptr,
-            const std::vector<int>* merged_into = nullptr);
+            const std::vector<int>* merged_into = nullptr, int max_points = 0);
 
   // When a kept surface belongs to these geometries and no point of it has moved more than the
   // tolerance relative to the other body since (along a half-space's normal, against one), writes

@@ -125,7 +125,7 @@ struct CoinSetup {
   double slab_modulus_Pa{1e8};  // the slab's, or the compliant coin's
   double hint_divisor{8};
   double dt_s{1e-3};
-  int max_patch_points{0};   // 0: whole patches
+  int max_patch_points{0};   // 0: whole patches; -1: the world's default budget
   bool surface_reuse{true};  // btHydroelasticWorldState::setSurfaceReuse
 };
 
@@ -133,6 +133,8 @@ struct CoinRun {
   std::array<double, 4> eps;  // ε at the levels (NaN if never reached)
   double max_tilt_rad{0};     // the largest angle between the coin's axis and the vertical
   long long surfaces_computed{0};
+  long long turning_patches{0};  // pair-steps under the turning budget
+  int steps{0};
 };
 
 // The simulated coin. `patch`: rigid coin on a compliant slab 1 cm thick (or a compliant coin on a
@@ -161,7 +163,7 @@ CoinRun SimulateCoin(double eps0, bool patch, const CoinSetup& setup = {}) {
   // The coupling of spin and slide needs the pressure distribution resolved: whole patches, or a
   // reduction to enough points (see ReducedTo64PointsTheGigapascalCoinKeepsItsEpsilon).
   test::TestWorld world(patch);
-  world.SetMaxPatchPoints(setup.max_patch_points);
+  if (setup.max_patch_points >= 0) world.SetMaxPatchPoints(setup.max_patch_points);
   if (patch) world.state().setSurfaceReuse(setup.surface_reuse);
   world.AddBody(&floor, 0, btVector3(0, 0, 0))->setFriction(1.0);  // Bullet's product rule: μ = kMu
   // The static depth: p = E·d/H over the face, H the slab's thickness or the coin's half thickness.
@@ -177,6 +179,7 @@ CoinRun SimulateCoin(double eps0, bool patch, const CoinSetup& setup = {}) {
   CoinRun run;
   for (int step = 0; step < 2.0 / setup.dt_s && !crossings.done(); ++step) {
     world.Step(1, setup.dt_s);
+    ++run.steps;
     const btVector3 v = body->getLinearVelocity();
     const double vt = std::hypot(v.x(), v.y()), w = std::abs(body->getAngularVelocity().z()) * kRadius;
     crossings.Add(std::hypot(vt, w), vt / w);
@@ -186,6 +189,7 @@ CoinRun SimulateCoin(double eps0, bool patch, const CoinSetup& setup = {}) {
   }
   run.eps = crossings.values();
   if (patch) run.surfaces_computed = world.state().getStats().m_surfacesComputed;
+  if (patch) run.turning_patches = world.state().getStats().m_turningPatches;
   return run;
 }
 
@@ -313,6 +317,44 @@ TEST(CoinTest, ReducedTo64PointsTheGigapascalCoinKeepsItsEpsilon) {
         EXPECT_NEAR(run.eps[i] / ref[i], 1.0, 0.03)
             << (compliant_coin ? "compliant coin" : "rigid coin") << ", ε0 = " << eps0 << ", level " << kLevels[i];
       }
+      EXPECT_LT(run.max_tilt_rad, 1e-5) << "ε0 = " << eps0;
+    }
+  }
+}
+
+// With the world's default budgets the 1 GPa coin at R/8 (the benchmark's) keeps its ε within 3 %
+// at all three levels for every start of 000 §V-A's matrix: its patch turns (hydro/patch_slip.h)
+// from the first step, so it gets the turning budget, 64 points, throughout, and ε is what 64
+// points give. With 16 points, the default for a patch that does not turn, ε was up to 14 % off.
+// One measured exception: ε0 = 1 at u < 2 %, +3.2 % for the rigid coin (+2.8 % compliant), where
+// whole patches are within 0.1 %: the grid's cells near the spin centre, which sits inside the
+// patch there, average slip directions that turn within them (100 points: +1.5 %, at 1.7× the
+// step's cost; at R/12 the same case is +2.8 %).
+TEST(CoinTest, AtTheDefaultBudgetsTheGigapascalCoinKeepsItsEpsilon) {
+  CoinSetup setup;
+  setup.slab_modulus_Pa = 1e9;
+  setup.max_patch_points = -1;
+#ifdef HYDRO_SANITIZED
+  const std::vector<double> starts = {2.0};  // a corner of the matrix (CMakeLists.txt)
+#else
+  const std::vector<double> starts = {0.1, 0.3, 0.5, 1.0, 2.0, 3.0, 10.0};
+#endif
+  for (const bool compliant_coin : {false, true}) {
+    setup.compliant_coin = compliant_coin;
+    for (double eps0 : starts) {
+      const auto ref = ReferenceEpsilon(eps0);
+      const CoinRun run = SimulateCoin(eps0, true, setup);
+      std::printf(
+          "%s, default budgets, ε0 %4.1f: ε/reference − 1 = %+.4f %+.4f %+.4f, tilt %.1e rad, turning %lld of %d "
+          "steps\n",
+          compliant_coin ? "compliant coin" : "rigid coin on slab", eps0, run.eps[0] / ref[0] - 1,
+          run.eps[1] / ref[1] - 1, run.eps[2] / ref[2] - 1, run.max_tilt_rad, run.turning_patches, run.steps);
+      for (int i = 0; i < 3; ++i) {
+        if (eps0 == 10.0 && i == 2) continue;  // first-order stepping there, as above
+        EXPECT_NEAR(run.eps[i] / ref[i], 1.0, eps0 == 1.0 && i == 2 ? 0.035 : 0.03)
+            << (compliant_coin ? "compliant coin" : "rigid coin") << ", ε0 = " << eps0 << ", level " << kLevels[i];
+      }
+      EXPECT_EQ(run.turning_patches, run.steps) << "ε0 = " << eps0;
       EXPECT_LT(run.max_tilt_rad, 1e-5) << "ε0 = " << eps0;
     }
   }
