@@ -10,9 +10,12 @@
 
 #include "hydro/contact_surface_calculator.h"
 #include "hydro/make_meshes.h"
+#include "tests/invalid_input.h"
 
 namespace hydro {
 namespace {
+
+using hydro::test::ExpectInvalidInput;
 
 // Checks conformity (each tet face shared by at most two tets, the boundary a closed surface
 // with every edge on exactly two boundary faces), that exactly the boundary vertices have extent
@@ -204,25 +207,18 @@ TEST(MeshGeneratorsTest, SurfaceMeshesAreClosedAndOutward) {
 }
 
 TEST(MeshGeneratorsTest, InvalidArgumentsAreRejectedWithAMessage) {
-  auto expect_error = [](const std::function<void()>& make, const std::string& fragment) {
-    try {
-      make();
-      ADD_FAILURE() << "no error; expected one mentioning " << fragment;
-    } catch (const InvalidInput& e) {
-      EXPECT_NE(std::string(e.what()).find(fragment), std::string::npos) << e.what();
-    }
-  };
   const double nan = std::nan("");
-  expect_error([] { MakeSphereVolumeMesh(0.1, 0.0); }, "resolution hint");
-  expect_error([] { MakeSphereVolumeMesh(-0.1, 0.01); }, "radius");
-  expect_error([&] { MakeSphereVolumeMesh(nan, 0.01); }, "radius");
-  expect_error([] { MakeBoxVolumeMesh(Vector3(1, 0, 1), 0.1); }, "box size");
-  expect_error([] { MakeBoxVolumeMesh(Vector3(1, 1, 1), -1); }, "resolution hint");
-  expect_error([] { MakeCylinderVolumeMesh(0.1, 0.0, 0.1); }, "length");
-  expect_error([] { MakeCapsuleVolumeMesh(0.1, 0.1, std::numeric_limits<double>::infinity()); }, "resolution hint");
-  expect_error([] { MakeEllipsoidVolumeMesh(Vector3(1, -1, 1), 0.1); }, "semi-axis");
-  expect_error([] { MakeBoxSurfaceMesh(Vector3(1, 1, 1), 0); }, "resolution hint");
-  expect_error([] { MakeCompliantMesh(MakeSphereVolumeMesh(0.1, 0.05), 0.0); }, "modulus");
+  ExpectInvalidInput([] { MakeSphereVolumeMesh(0.1, 0.0); }, "resolution hint");
+  ExpectInvalidInput([] { MakeSphereVolumeMesh(-0.1, 0.01); }, "radius");
+  ExpectInvalidInput([&] { MakeSphereVolumeMesh(nan, 0.01); }, "radius");
+  ExpectInvalidInput([] { MakeBoxVolumeMesh(Vector3(1, 0, 1), 0.1); }, "box size");
+  ExpectInvalidInput([] { MakeBoxVolumeMesh(Vector3(1, 1, 1), -1); }, "resolution hint");
+  ExpectInvalidInput([] { MakeCylinderVolumeMesh(0.1, 0.0, 0.1); }, "length");
+  ExpectInvalidInput([] { MakeCapsuleVolumeMesh(0.1, 0.1, std::numeric_limits<double>::infinity()); },
+                     "resolution hint");
+  ExpectInvalidInput([] { MakeEllipsoidVolumeMesh(Vector3(1, -1, 1), 0.1); }, "semi-axis");
+  ExpectInvalidInput([] { MakeBoxSurfaceMesh(Vector3(1, 1, 1), 0); }, "resolution hint");
+  ExpectInvalidInput([] { MakeCompliantMesh(MakeSphereVolumeMesh(0.1, 0.05), 0.0); }, "modulus");
 }
 
 // Tets whose four vertices all lie on the boundary (extent 0) carry no pressure anywhere.
