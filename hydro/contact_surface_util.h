@@ -13,6 +13,16 @@
 namespace hydro {
 namespace internal {
 
+// What every CalcContactSurface overload does first: validates both poses (CheckPose, naming them
+// `what_A` and `what_B`), empties `surface`, and returns X_AB, B's pose in A's frame.
+inline RigidTransform BeginContactSurface(const RigidTransform& X_WA, const char* what_A, const RigidTransform& X_WB,
+                                          const char* what_B, ContactSurface* surface) {
+  CheckPose(X_WA, what_A);
+  CheckPose(X_WB, what_B);
+  surface->Clear();
+  return X_WA.inverse(Eigen::Isometry) * X_WB;
+}
+
 // True when the polygon normal n (unit) agrees with the pressure gradient grad to within
 // kMaxNormalGradientAngle. A zero gradient (constant-pressure tet) always agrees.
 inline bool NormalAgreesWithGradient(const Vector3& n, const Vector3& grad) {

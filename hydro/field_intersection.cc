@@ -49,10 +49,8 @@ bool PlaneMissesTet(const Vector3& g, double c, const VolumeMesh& mesh, int tet)
 
 void CalcContactSurface(const CompliantMesh& A, const RigidTransform& X_WA, const CompliantMesh& B,
                         const RigidTransform& X_WB, ContactSurface* surface) {
-  CheckPose(X_WA, "pose of compliant mesh A (X_WA)");
-  CheckPose(X_WB, "pose of compliant mesh B (X_WB)");
-  surface->Clear();
-  const RigidTransform X_AB = X_WA.inverse(Eigen::Isometry) * X_WB;
+  const RigidTransform X_AB = internal::BeginContactSurface(X_WA, "pose of compliant mesh A (X_WA)", X_WB,
+                                                            "pose of compliant mesh B (X_WB)", surface);
   const Matrix3 R_AB = X_AB.linear();
   const Vector3 p_BAo = X_AB.inverse(Eigen::Isometry).translation();
   const PressureField& field_A = A.field();
@@ -109,10 +107,8 @@ void CalcContactSurface(const CompliantMesh& A, const RigidTransform& X_WA, cons
 
 void CalcContactSurface(const CompliantMesh& A, const RigidTransform& X_WA, const CompliantHalfSpace& B,
                         const RigidTransform& X_WB, ContactSurface* surface) {
-  CheckPose(X_WA, "pose of the compliant mesh (X_WA)");
-  CheckPose(X_WB, "pose of the compliant half-space (X_WB)");
-  surface->Clear();
-  const RigidTransform X_AB = X_WA.inverse(Eigen::Isometry) * X_WB;
+  const RigidTransform X_AB = internal::BeginContactSurface(X_WA, "pose of the compliant mesh (X_WA)", X_WB,
+                                                            "pose of the compliant half-space (X_WB)", surface);
   // B's plane in A: n_A·p = d; below it pB = (E/H)·(d − n_A·p) (001 App. B).
   const Vector3 n_A = X_AB.linear().col(2);
   const double d_plane = n_A.dot(X_AB.translation());

@@ -68,26 +68,20 @@ VolumeMeshWithExtent MakeCylinderVolumeMesh(double radius, double length, double
     }
   for (int sx : {-1, 1})
     for (int sy : {-1, 1})
-      for (int a = 0; a < rings; ++a)
-        for (int b = 0; b < rings; ++b)
-          for (int up = 0; up < 2; ++up) {
-            const int uv[3][2] = {{a, b}, {a + 1 - up, b + up}, {a + 1, b + 1}};
-            bool inside = true;
-            for (const auto& p : uv) inside = inside && 0 <= p[1] && p[1] <= p[0] && p[0] <= rings;
-            if (!inside) continue;
-            for (int layer = 0; layer < layers; ++layer) {
-              std::array<int, 3> bottom, top;
-              for (int i = 0; i < 3; ++i) {
-                const int qx = sx * (uv[i][0] - uv[i][1]), qy = sy * uv[i][1];
-                bottom[i] = vertex(qx, qy, layer);
-                top[i] = vertex(qx, qy, layer + 1);
-              }
-              if (2 * layer < layers)
-                builder.AddPrism(bottom, top);
-              else
-                builder.AddPrism(top, bottom);
-            }
+      internal::ForEachKuhnTriangle(rings, [&](const int(&uv)[3][2]) {
+        for (int layer = 0; layer < layers; ++layer) {
+          std::array<int, 3> bottom, top;
+          for (int i = 0; i < 3; ++i) {
+            const int qx = sx * (uv[i][0] - uv[i][1]), qy = sy * uv[i][1];
+            bottom[i] = vertex(qx, qy, layer);
+            top[i] = vertex(qx, qy, layer + 1);
           }
+          if (2 * layer < layers)
+            builder.AddPrism(bottom, top);
+          else
+            builder.AddPrism(top, bottom);
+        }
+      });
   // The rim ring's prisms have a tet with all four vertices on the side or a cap; give each an
   // interior vertex with the exact normalized distance there.
   builder.SplitBoundaryOnlyTets([&](const Vector3& p) {

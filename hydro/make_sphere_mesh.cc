@@ -22,17 +22,11 @@ std::vector<double> ShellScales(int n) {
   for (int m = 1; m <= n; ++m) {
     // The shell's triangles in the first octant: the 2D Kuhn lattice of 0 ≤ w ≤ v ≤ m on u = m.
     double volume = 0;
-    for (int a = 0; a < m; ++a)
-      for (int b = 0; b < m; ++b)
-        for (int up = 0; up < 2; ++up) {
-          const int vw[3][2] = {{a, b}, {a + 1 - up, b + up}, {a + 1, b + 1}};
-          bool inside = true;
-          for (const auto& p : vw) inside = inside && 0 <= p[1] && p[1] <= p[0] && p[0] <= m;
-          if (!inside) continue;
-          Vector3 corner[3];
-          for (int i = 0; i < 3; ++i) corner[i] = Vector3(m - vw[i][0], vw[i][0] - vw[i][1], vw[i][1]).normalized();
-          volume += std::abs(corner[0].dot(corner[1].cross(corner[2]))) / 6.0;
-        }
+    ForEachKuhnTriangle(m, [&](const int(&vw)[3][2]) {
+      Vector3 corner[3];
+      for (int i = 0; i < 3; ++i) corner[i] = Vector3(m - vw[i][0], vw[i][0] - vw[i][1], vw[i][1]).normalized();
+      volume += std::abs(corner[0].dot(corner[1].cross(corner[2]))) / 6.0;
+    });
     scale[m] = std::cbrt(4.0 * M_PI / 3.0 / (8.0 * volume));
   }
   return scale;
@@ -137,27 +131,20 @@ VolumeMeshWithExtent MakeCapsuleVolumeMesh(double radius, double length, double 
   // The equatorial disk's triangles (the 2D Kuhn lattice of each quadrant), extruded.
   for (int sx : {-1, 1})
     for (int sy : {-1, 1})
-      for (int a = 0; a < n; ++a)
-        for (int b = 0; b < n; ++b)
-          for (int up = 0; up < 2; ++up) {
-            // Square (a, b) of the (u, v) grid split into (0,0)-(1,0)-(1,1) and (0,0)-(0,1)-(1,1).
-            std::array<std::array<int, 2>, 3> uv = {{{a, b}, {a + 1 - up, b + up}, {a + 1, b + 1}}};
-            bool inside = true;
-            for (const auto& p : uv) inside = inside && 0 <= p[1] && p[1] <= p[0] && p[0] <= n;
-            if (!inside) continue;
-            std::array<Eigen::Vector3i, 3> q;
-            for (int i = 0; i < 3; ++i) q[i] = Eigen::Vector3i(sx * (uv[i][0] - uv[i][1]), sy * uv[i][1], 0);
-            for (int layer = 0; layer < layers; ++layer) {
-              const double z0 = -0.5 * length + length * layer / layers;
-              const double z1 = -0.5 * length + length * (layer + 1) / layers;
-              std::array<int, 3> bottom, top;
-              for (int i = 0; i < 3; ++i) {
-                bottom[i] = vertex(q[i], layer, z0);
-                top[i] = vertex(q[i], layer + 1, z1);
-              }
-              builder.AddPrism(bottom, top);
-            }
+      internal::ForEachKuhnTriangle(n, [&](const int(&uv)[3][2]) {
+        std::array<Eigen::Vector3i, 3> q;
+        for (int i = 0; i < 3; ++i) q[i] = Eigen::Vector3i(sx * (uv[i][0] - uv[i][1]), sy * uv[i][1], 0);
+        for (int layer = 0; layer < layers; ++layer) {
+          const double z0 = -0.5 * length + length * layer / layers;
+          const double z1 = -0.5 * length + length * (layer + 1) / layers;
+          std::array<int, 3> bottom, top;
+          for (int i = 0; i < 3; ++i) {
+            bottom[i] = vertex(q[i], layer, z0);
+            top[i] = vertex(q[i], layer + 1, z1);
           }
+          builder.AddPrism(bottom, top);
+        }
+      });
   return builder.Build();
 }
 

@@ -28,6 +28,21 @@ VolumeMeshWithExtent MakeCapsuleVolumeMesh(double radius, double length, double 
 namespace internal {
 // Shell count for a sphere-like shape of largest radius R.
 int SphereShellCount(double radius, double resolution_hint);
+
+// Visits the triangles of the 2D Kuhn lattice on 0 ≤ w ≤ v ≤ m (the unit squares of the (v, w)
+// grid, each cut along its diagonal, the halves inside the simplex kept), handing each triangle's
+// three corners to `emit` as `const int (&vw)[3][2]`.
+template <typename EmitTriangle>
+void ForEachKuhnTriangle(int m, EmitTriangle emit) {
+  for (int a = 0; a < m; ++a)
+    for (int b = 0; b < m; ++b)
+      for (int up = 0; up < 2; ++up) {
+        const int vw[3][2] = {{a, b}, {a + 1 - up, b + up}, {a + 1, b + 1}};
+        bool inside = true;
+        for (const auto& p : vw) inside = inside && 0 <= p[1] && p[1] <= p[0] && p[0] <= m;
+        if (inside) emit(vw);
+      }
+}
 }  // namespace internal
 
 }  // namespace hydro

@@ -34,4 +34,14 @@ void CheckPose(const RigidTransform& X, const char* what) {
   }
 }
 
+void CheckFiniteVertices(const std::vector<Vector3>& vertices, const char* mesh) {
+  for (int v = 0; v < static_cast<int>(vertices.size()); ++v) {
+    if (!IsFinite(vertices[v])) {
+      std::ostringstream msg;
+      msg << mesh << ": vertex " << v << " has a non-finite coordinate";
+      throw InvalidInput(msg.str());
+    }
+  }
+}
+
 }  // namespace hydro

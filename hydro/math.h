@@ -11,6 +11,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace hydro {
 
@@ -37,5 +38,8 @@ void CheckNonNegative(double value, std::string_view what);
 // Throws InvalidInput unless X is finite and its linear part is a rotation (orthonormal, det +1)
 // to within 1e-9.
 void CheckPose(const RigidTransform& X, const char* what);
+// Throws InvalidInput naming the first vertex with a non-finite coordinate ("`mesh`: vertex v has
+// a non-finite coordinate").
+void CheckFiniteVertices(const std::vector<Vector3>& vertices, const char* mesh);
 
 }  // namespace hydro

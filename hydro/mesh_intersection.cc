@@ -19,10 +19,8 @@ constexpr double kInfinity = std::numeric_limits<double>::infinity();
 
 void CalcContactSurface(const CompliantMesh& A, const RigidTransform& X_WA, const RigidMesh& B,
                         const RigidTransform& X_WB, ContactSurface* surface) {
-  CheckPose(X_WA, "pose of the compliant mesh (X_WA)");
-  CheckPose(X_WB, "pose of the rigid mesh (X_WB)");
-  surface->Clear();
-  const RigidTransform X_AB = X_WA.inverse(Eigen::Isometry) * X_WB;
+  const RigidTransform X_AB = internal::BeginContactSurface(X_WA, "pose of the compliant mesh (X_WA)", X_WB,
+                                                            "pose of the rigid mesh (X_WB)", surface);
   const Matrix3 R_AB = X_AB.linear();
   const PressureField& field = A.field();
   const TriangleSurfaceMesh& rigid = B.mesh();
@@ -54,10 +52,8 @@ void CalcContactSurface(const CompliantMesh& A, const RigidTransform& X_WA, cons
 
 void CalcContactSurface(const CompliantMesh& A, const RigidTransform& X_WA, const RigidHalfSpace&,
                         const RigidTransform& X_WB, ContactSurface* surface) {
-  CheckPose(X_WA, "pose of the compliant mesh (X_WA)");
-  CheckPose(X_WB, "pose of the rigid half-space (X_WB)");
-  surface->Clear();
-  const RigidTransform X_AB = X_WA.inverse(Eigen::Isometry) * X_WB;
+  const RigidTransform X_AB = internal::BeginContactSurface(X_WA, "pose of the compliant mesh (X_WA)", X_WB,
+                                                            "pose of the rigid half-space (X_WB)", surface);
   // B's boundary plane in A: n_A·p = d, with n_A = ẑ_B out of B into A.
   const Vector3 n_A = X_AB.linear().col(2);
   const double d = n_A.dot(X_AB.translation());
@@ -75,10 +71,8 @@ void CalcContactSurface(const CompliantMesh& A, const RigidTransform& X_WA, cons
 
 void CalcContactSurface(const CompliantHalfSpace& A, const RigidTransform& X_WA, const RigidMesh& B,
                         const RigidTransform& X_WB, ContactSurface* surface) {
-  CheckPose(X_WA, "pose of the compliant half-space (X_WA)");
-  CheckPose(X_WB, "pose of the rigid mesh (X_WB)");
-  surface->Clear();
-  const RigidTransform X_AB = X_WA.inverse(Eigen::Isometry) * X_WB;
+  const RigidTransform X_AB = internal::BeginContactSurface(X_WA, "pose of the compliant half-space (X_WA)", X_WB,
+                                                            "pose of the rigid mesh (X_WB)", surface);
   const Matrix3 R_AB = X_AB.linear();
   // In A's frame p0 = (E/H)·(−z) below z = 0 (001 App. B), so ∇p0 = −(E/H)·ẑ.
   const double gradient = A.gradient_magnitude();

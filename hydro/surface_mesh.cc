@@ -7,13 +7,7 @@ namespace hydro {
 TriangleSurfaceMesh::TriangleSurfaceMesh(std::vector<Vector3> vertices, std::vector<Triangle> triangles)
     : vertices_(std::move(vertices)), triangles_(std::move(triangles)) {
   if (triangles_.empty()) throw InvalidInput("TriangleSurfaceMesh: the mesh has no triangles");
-  for (int v = 0; v < num_vertices(); ++v) {
-    if (!IsFinite(vertices_[v])) {
-      std::ostringstream msg;
-      msg << "TriangleSurfaceMesh: vertex " << v << " has a non-finite coordinate";
-      throw InvalidInput(msg.str());
-    }
-  }
+  CheckFiniteVertices(vertices_, "TriangleSurfaceMesh");
   normals_.resize(triangles_.size());
   areas_.resize(triangles_.size());
   for (int f = 0; f < num_triangles(); ++f) {

@@ -8,13 +8,7 @@ namespace hydro {
 VolumeMesh::VolumeMesh(std::vector<Vector3> vertices, std::vector<Tet> tets, double min_volume_fraction)
     : vertices_(std::move(vertices)), tets_(std::move(tets)) {
   if (tets_.empty()) throw InvalidInput("VolumeMesh: the mesh has no tetrahedra");
-  for (int v = 0; v < num_vertices(); ++v) {
-    if (!IsFinite(vertices_[v])) {
-      std::ostringstream msg;
-      msg << "VolumeMesh: vertex " << v << " has a non-finite coordinate";
-      throw InvalidInput(msg.str());
-    }
-  }
+  CheckFiniteVertices(vertices_, "VolumeMesh");
   for (int t = 0; t < num_tets(); ++t) {
     const Tet& tet = tets_[t];
     for (int i = 0; i < 4; ++i) {

@@ -64,11 +64,8 @@ std::optional<Deformable> ReadUrdfDeformable(const XmlContext& ctx, const XMLEle
                                              const ReadOptions& options) {
   Deformable body;
   body.where = ctx.Where(element);
-  const char* name = element->Attribute("name");
-  if (!name || !*name) {
-    ctx.Error(element, "<deformable> needs a name");
-    return std::nullopt;
-  }
+  const char* name = ctx.RequiredName(element, "<deformable>");
+  if (!name) return std::nullopt;
   body.name = name;
   double mass = 0;
   bool has_material = false;

@@ -81,13 +81,9 @@ bool ReadGeometry(const XmlContext& ctx, const XMLElement* parent, const ReadOpt
   if (type == "box") {
     geometry->type = GeometryType::kBox;
     const XMLElement* size = shape->FirstChildElement("size");
-    const auto v = size ? ctx.Vector(size, size->GetText(), "box size") : std::nullopt;
+    const auto v = size ? ctx.PositiveVector(size, size->GetText(), "box size", "edge") : std::nullopt;
     if (!size) ctx.Error(shape, "box: missing <size>");
     if (!v) return false;
-    if (!(v->minCoeff() > 0)) {
-      ctx.Error(size, "box size: every edge must be positive");
-      return false;
-    }
     geometry->size = *v;
   } else if (type == "sphere") {
     geometry->type = GeometryType::kSphere;
@@ -108,23 +104,15 @@ bool ReadGeometry(const XmlContext& ctx, const XMLElement* parent, const ReadOpt
       ctx.Error(shape, "ellipsoid: missing <radii>");
       return false;
     }
-    const auto v = ctx.Vector(radii, radii->GetText(), "ellipsoid radii");
+    const auto v = ctx.PositiveVector(radii, radii->GetText(), "ellipsoid radii", "radius");
     if (!v) return false;
-    if (!(v->minCoeff() > 0)) {
-      ctx.Error(radii, "ellipsoid radii: every radius must be positive");
-      return false;
-    }
     geometry->size = *v;
   } else if (type == "plane") {
     geometry->type = GeometryType::kPlane;
     if (const XMLElement* normal = shape->FirstChildElement("normal")) {
-      const auto n = ctx.Vector(normal, normal->GetText(), "plane normal");
+      const auto n = ctx.UnitVector(normal, normal->GetText(), "plane normal");
       if (!n) return false;
-      if (!(n->norm() > 1e-12)) {
-        ctx.Error(normal, "plane normal: zero vector");
-        return false;
-      }
-      geometry->normal = n->normalized();
+      geometry->normal = *n;
     }
   } else if (type == "mesh") {
     geometry->type = GeometryType::kMesh;
@@ -244,11 +232,8 @@ void ReadLink(const XmlContext& ctx, const XMLElement* element, const ReadOption
   spec_link.element = element;
   Link& link = spec_link.link;
   link.where = ctx.Where(element);
-  const char* name = element->Attribute("name");
-  if (!name || !*name) {
-    ctx.Error(element, "<link> needs a name");
-    return;
-  }
+  const char* name = ctx.RequiredName(element, "<link>");
+  if (!name) return;
   link.name = prefix + name;
   spec_link.pose = ReadPose(ctx, element);
   if (!spec_link.pose.relative_to.empty() && !prefix.empty())
@@ -261,11 +246,8 @@ void ReadLink(const XmlContext& ctx, const XMLElement* element, const ReadOption
     } else if (tag == "collision") {
       Collision collision;
       collision.where = ctx.Where(child);
-      const char* collision_name = child->Attribute("name");
-      if (!collision_name || !*collision_name) {
-        ctx.Error(child, "<collision> needs a name");
-        continue;
-      }
+      const char* collision_name = ctx.RequiredName(child, "<collision>");
+      if (!collision_name) continue;
       collision.name = collision_name;
       const PoseSpec pose = ReadPose(ctx, child);
       if (!ReadGeometry(ctx, child, options, &collision.geometry)) continue;
@@ -315,11 +297,8 @@ void ReadJoint(const XmlContext& ctx, const XMLElement* element, const std::stri
   js.element = element;
   Joint& joint = js.joint;
   joint.where = ctx.Where(element);
-  const char* name = element->Attribute("name");
-  if (!name || !*name) {
-    ctx.Error(element, "<joint> needs a name");
-    return;
-  }
+  const char* name = ctx.RequiredName(element, "<joint>");
+  if (!name) return;
   joint.name = prefix + name;
   const char* type = element->Attribute("type");
   const auto joint_type = ParseJointType(type);
@@ -486,11 +465,8 @@ std::optional<Model> ReadModel(const XmlContext& ctx, const XMLElement* element,
   ModelSpec spec;
   Model& model = spec.model;
   model.where = ctx.Where(element);
-  const char* name = element->Attribute("name");
-  if (!name || !*name) {
-    ctx.Error(element, "<model> needs a name");
-    return std::nullopt;
-  }
+  const char* name = ctx.RequiredName(element, "<model>");
+  if (!name) return std::nullopt;
   model.name = name;
   model.sdf_rules = true;
   spec.pose = ReadPose(ctx, element);
@@ -503,11 +479,8 @@ std::optional<Model> ReadModel(const XmlContext& ctx, const XMLElement* element,
     } else if (tag == "joint") {
       ReadJoint(ctx, child, "", &spec);
     } else if (tag == "frame") {
-      const char* frame_name = child->Attribute("name");
-      if (!frame_name || !*frame_name) {
-        ctx.Error(child, "<frame> needs a name");
-        continue;
-      }
+      const char* frame_name = ctx.RequiredName(child, "<frame>");
+      if (!frame_name) continue;
       FrameSpec frame;
       frame.element = child;
       frame.attached_to = child->Attribute("attached_to") ? child->Attribute("attached_to") : "__model__";

@@ -41,12 +41,8 @@ bool ReadGeometry(const XmlContext& ctx, const XMLElement* parent, const ReadOpt
   };
   if (type == "box") {
     geometry->type = GeometryType::kBox;
-    const auto size = ctx.Vector(shape, shape->Attribute("size"), "box size");
+    const auto size = ctx.PositiveVector(shape, shape->Attribute("size"), "box size", "edge");
     if (!size) return false;
-    if (!(size->minCoeff() > 0)) {
-      ctx.Error(shape, "box size: every edge must be positive");
-      return false;
-    }
     geometry->size = *size;
   } else if (type == "sphere") {
     geometry->type = GeometryType::kSphere;
@@ -64,13 +60,9 @@ bool ReadGeometry(const XmlContext& ctx, const XMLElement* parent, const ReadOpt
     // PyBullet's <plane normal="…"/>: the half-space below a plane through the origin.
     geometry->type = GeometryType::kPlane;
     if (const char* text = shape->Attribute("normal")) {
-      const auto n = ctx.Vector(shape, text, "plane normal");
+      const auto n = ctx.UnitVector(shape, text, "plane normal");
       if (!n) return false;
-      if (!(n->norm() > 1e-12)) {
-        ctx.Error(shape, "plane normal: zero vector");
-        return false;
-      }
-      geometry->normal = n->normalized();
+      geometry->normal = *n;
     }
   } else if (type == "mesh") {
     geometry->type = GeometryType::kMesh;
@@ -115,12 +107,9 @@ void ReadInertial(const XmlContext& ctx, const XMLElement* element, Link* link) 
 void ReadJoint(const XmlContext& ctx, const XMLElement* element, Model* model) {
   Joint joint;
   joint.where = ctx.Where(element);
-  const char* name = element->Attribute("name");
+  const char* name = ctx.RequiredName(element, "<joint>");
+  if (!name) return;
   const char* type = element->Attribute("type");
-  if (!name || !*name) {
-    ctx.Error(element, "<joint> needs a name");
-    return;
-  }
   joint.name = name;
   const auto joint_type = ParseJointType(type);
   if (!joint_type) {
@@ -185,11 +174,8 @@ void ReadJoint(const XmlContext& ctx, const XMLElement* element, Model* model) {
 void ReadLink(const XmlContext& ctx, const XMLElement* element, const ReadOptions& options, Model* model) {
   Link link;
   link.where = ctx.Where(element);
-  const char* name = element->Attribute("name");
-  if (!name || !*name) {
-    ctx.Error(element, "<link> needs a name");
-    return;
-  }
+  const char* name = ctx.RequiredName(element, "<link>");
+  if (!name) return;
   link.name = name;
   ContactProperties link_contact;  // PyBullet's <contact> applies to every collision of the link
   bool has_link_contact = false;

@@ -102,6 +102,35 @@ std::optional<Vector3> XmlContext::Vector(const XMLElement* element, const char*
   return Vector3((*values)[0], (*values)[1], (*values)[2]);
 }
 
+std::optional<Vector3> XmlContext::PositiveVector(const XMLElement* element, const char* text, const std::string& what,
+                                                  const std::string& each) const {
+  const auto v = Vector(element, text, what);
+  if (!v) return std::nullopt;
+  if (!(v->minCoeff() > 0)) {
+    Error(element, what + ": every " + each + " must be positive");
+    return std::nullopt;
+  }
+  return v;
+}
+
+std::optional<Vector3> XmlContext::UnitVector(const XMLElement* element, const char* text,
+                                              const std::string& what) const {
+  const auto v = Vector(element, text, what);
+  if (!v) return std::nullopt;
+  if (!(v->norm() > 1e-12)) {
+    Error(element, what + ": zero vector");
+    return std::nullopt;
+  }
+  return v->normalized();
+}
+
+const char* XmlContext::RequiredName(const XMLElement* element, const char* tag) const {
+  const char* name = element->Attribute("name");
+  if (name && *name) return name;
+  Error(element, std::string(tag) + " needs a name");
+  return nullptr;
+}
+
 std::optional<bool> XmlContext::Bool(const XMLElement* element, const char* text, const std::string& what) const {
   const std::vector<std::string> tokens = Tokens(text);
   if (tokens.size() == 1) {

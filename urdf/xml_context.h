@@ -34,6 +34,16 @@ class XmlContext {
   std::optional<std::vector<double>> Numbers(const tinyxml2::XMLElement* element, const char* text, int n,
                                              const std::string& what) const;
   std::optional<Vector3> Vector(const tinyxml2::XMLElement* element, const char* text, const std::string& what) const;
+  // Three numbers that must all be positive (a box's size, an ellipsoid's radii); reports
+  // "`what`: every `each` must be positive".
+  std::optional<Vector3> PositiveVector(const tinyxml2::XMLElement* element, const char* text, const std::string& what,
+                                        const std::string& each) const;
+  // Three numbers, not all zero, scaled to unit length (a plane's normal).
+  std::optional<Vector3> UnitVector(const tinyxml2::XMLElement* element, const char* text,
+                                    const std::string& what) const;
+  // The element's name attribute; null, after reporting "`tag` needs a name", where it is missing
+  // or empty.
+  const char* RequiredName(const tinyxml2::XMLElement* element, const char* tag) const;
   // A boolean: true/false/1/0.
   std::optional<bool> Bool(const tinyxml2::XMLElement* element, const char* text, const std::string& what) const;
 

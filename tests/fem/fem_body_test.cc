@@ -10,6 +10,7 @@
 #include <string>
 
 #include "fem/fem_body.h"
+#include "tests/invalid_input.h"
 
 namespace hydro {
 namespace fem {
@@ -190,12 +191,7 @@ TEST(FemBodyTest, BadInputNamesTheBodyAndElement) {
   const std::vector<Tet> tets = {{0, 1, 2, 3}};
   Material material;
   auto error_of = [&](const std::vector<Vector3>& v, const std::vector<Tet>& t, const Material& m) {
-    try {
-      FemBody body("jelly", v, t, m);
-    } catch (const InvalidInput& e) {
-      return std::string(e.what());
-    }
-    return std::string("no error");
+    return hydro::test::ErrorOf([&] { FemBody body("jelly", v, t, m); });
   };
   EXPECT_NE(error_of(vertices, {{0, 2, 1, 3}}, material).find("deformable 'jelly': "), std::string::npos);
   EXPECT_NE(error_of(vertices, {{0, 2, 1, 3}}, material).find("tet 0"), std::string::npos);  // inverted
@@ -249,14 +245,7 @@ TEST(FemBodyTest, SetStateRefusesAStateOfTheWrongSizeOrNotFinite) {
   FemBody body = MakeBlock(Vector3(0.2, 0.1, 0.1), 2, 1, 1, material, "jelly");
   const FemBody larger = MakeBlock(Vector3(0.2, 0.1, 0.1), 3, 1, 1, material);
   const FemState before = body.state();
-  auto error_of = [&](const FemState& state) {
-    try {
-      body.SetState(state);
-    } catch (const InvalidInput& e) {
-      return std::string(e.what());
-    }
-    return std::string("no error");
-  };
+  auto error_of = [&](const FemState& state) { return hydro::test::ErrorOf([&] { body.SetState(state); }); };
   const std::string n = std::to_string(3 * body.num_vertices());
   EXPECT_EQ(error_of(larger.state()), "deformable 'jelly': SetState: the state has " +
                                           std::to_string(3 * larger.num_vertices()) +
@@ -286,12 +275,7 @@ TEST(FemBodyTest, SetStateOfPositionsAndVelocitiesRefusesAsTheSnapshotOverloadDo
   FemBody body = MakeBlock(Vector3(0.2, 0.1, 0.1), 2, 1, 1, material, "jelly");
   const Eigen::VectorXd q = body.q(), v = body.v();
   auto error_of = [&](const Eigen::VectorXd& new_q, const Eigen::VectorXd& new_v) {
-    try {
-      body.SetState(new_q, new_v);
-    } catch (const InvalidInput& e) {
-      return std::string(e.what());
-    }
-    return std::string("no error");
+    return hydro::test::ErrorOf([&] { body.SetState(new_q, new_v); });
   };
   const std::string n = std::to_string(3 * body.num_vertices());
   EXPECT_EQ(error_of(Eigen::VectorXd::Zero(5), v),

@@ -10,9 +10,12 @@
 
 #include "hydro/contact_surface_calculator.h"
 #include "hydro/make_meshes.h"
+#include "tests/invalid_input.h"
 
 namespace hydro {
 namespace {
+
+using hydro::test::ExpectInvalidInput;
 
 // Checks conformity (each tet face shared by at most two tets, the boundary a closed surface
 // with every edge on exactly two boundary faces), that exactly the boundary vertices have extent
@@ -92,12 +95,24 @@ TEST(MeshGeneratorsTest, EllipsoidIsTheStretchedSphere) {
   EXPECT_NEAR(m.mesh->CalcTotalVolume(), exact, 1e-12 * exact);
 }
 
+// A random point of `mesh`: a tet drawn uniformly by index (returned in *tet), then random
+// barycentric weights in it.
+Vector3 RandomPointInATet(const VolumeMesh& mesh, std::mt19937* rng, int* tet) {
+  std::uniform_real_distribution<double> u(0, 1);
+  const int t = static_cast<int>(u(*rng) * mesh.num_tets()) % mesh.num_tets();
+  double w[4], sum = 0;
+  for (double& wi : w) sum += (wi = u(*rng));
+  Vector3 p = Vector3::Zero();
+  for (int i = 0; i < 4; ++i) p += w[i] / sum * mesh.vertex(mesh.tet(t)[i]);
+  *tet = t;
+  return p;
+}
+
 // e = distance to the boundary / Hmin, for a box of half-sizes h.
 double BoxExtent(const Vector3& h, const Vector3& p) { return (h - p.cwiseAbs()).minCoeff() / h.minCoeff(); }
 
 TEST(MeshGeneratorsTest, BoxFieldIsTheExactDistanceField) {
   std::mt19937 rng(11);
-  std::uniform_real_distribution<double> u(0, 1);
   for (const Vector3& size :
        {Vector3(2, 2, 0.2), Vector3(1, 1, 1), Vector3(0.2, 0.2, 1.0), Vector3(0.3, 0.5, 0.7), Vector3(0.1, 0.4, 0.1)}) {
     const VolumeMeshWithExtent m = MakeBoxVolumeMesh(size, 0.07);
@@ -109,11 +124,8 @@ TEST(MeshGeneratorsTest, BoxFieldIsTheExactDistanceField) {
     // axis, so no tet straddles a kink of the field.
     const PressureField field(m.mesh, PressuresFromExtent(m.extent, 1.0));
     for (int trial = 0; trial < 2000; ++trial) {
-      const int t = static_cast<int>(u(rng) * m.mesh->num_tets()) % m.mesh->num_tets();
-      double w[4], sum = 0;
-      for (double& wi : w) sum += (wi = u(rng));
-      Vector3 p = Vector3::Zero();
-      for (int i = 0; i < 4; ++i) p += w[i] / sum * m.mesh->vertex(m.mesh->tet(t)[i]);
+      int t;
+      const Vector3 p = RandomPointInATet(*m.mesh, &rng, &t);
       ASSERT_NEAR(field.EvaluateInTet(t, p), BoxExtent(h, p), 1e-12) << size.transpose() << " tet " << t;
     }
     // Its boundary is the box surface: every boundary vertex on a face.
@@ -166,15 +178,11 @@ TEST(MeshGeneratorsTest, ConvexMeshOfAHull) {
   // The gauge field: linear along rays from the centroid, so exact inside every tet. Check the
   // interpolant against 1 − max over faces of (n·(p − c))/(n·(f − c)) at random points.
   std::mt19937 rng(5);
-  std::uniform_real_distribution<double> u(0, 1);
   const PressureField field(m.mesh, PressuresFromExtent(m.extent, 1.0));
   const Vector3 half(0.1, 0.2, 0.05);
   for (int trial = 0; trial < 500; ++trial) {
-    const int t = static_cast<int>(u(rng) * m.mesh->num_tets()) % m.mesh->num_tets();
-    double w[4], sum = 0;
-    for (double& wi : w) sum += (wi = u(rng));
-    Vector3 p = Vector3::Zero();
-    for (int i = 0; i < 4; ++i) p += w[i] / sum * m.mesh->vertex(m.mesh->tet(t)[i]);
+    int t;
+    const Vector3 p = RandomPointInATet(*m.mesh, &rng, &t);
     const double gauge = p.cwiseAbs().cwiseQuotient(half).maxCoeff();  // centroid at the origin
     ASSERT_NEAR(field.EvaluateInTet(t, p), 1 - gauge, 1e-12);
   }
@@ -204,25 +212,18 @@ TEST(MeshGeneratorsTest, SurfaceMeshesAreClosedAndOutward) {
 }
 
 TEST(MeshGeneratorsTest, InvalidArgumentsAreRejectedWithAMessage) {
-  auto expect_error = [](const std::function<void()>& make, const std::string& fragment) {
-    try {
-      make();
-      ADD_FAILURE() << "no error; expected one mentioning " << fragment;
-    } catch (const InvalidInput& e) {
-      EXPECT_NE(std::string(e.what()).find(fragment), std::string::npos) << e.what();
-    }
-  };
   const double nan = std::nan("");
-  expect_error([] { MakeSphereVolumeMesh(0.1, 0.0); }, "resolution hint");
-  expect_error([] { MakeSphereVolumeMesh(-0.1, 0.01); }, "radius");
-  expect_error([&] { MakeSphereVolumeMesh(nan, 0.01); }, "radius");
-  expect_error([] { MakeBoxVolumeMesh(Vector3(1, 0, 1), 0.1); }, "box size");
-  expect_error([] { MakeBoxVolumeMesh(Vector3(1, 1, 1), -1); }, "resolution hint");
-  expect_error([] { MakeCylinderVolumeMesh(0.1, 0.0, 0.1); }, "length");
-  expect_error([] { MakeCapsuleVolumeMesh(0.1, 0.1, std::numeric_limits<double>::infinity()); }, "resolution hint");
-  expect_error([] { MakeEllipsoidVolumeMesh(Vector3(1, -1, 1), 0.1); }, "semi-axis");
-  expect_error([] { MakeBoxSurfaceMesh(Vector3(1, 1, 1), 0); }, "resolution hint");
-  expect_error([] { MakeCompliantMesh(MakeSphereVolumeMesh(0.1, 0.05), 0.0); }, "modulus");
+  ExpectInvalidInput([] { MakeSphereVolumeMesh(0.1, 0.0); }, "resolution hint");
+  ExpectInvalidInput([] { MakeSphereVolumeMesh(-0.1, 0.01); }, "radius");
+  ExpectInvalidInput([&] { MakeSphereVolumeMesh(nan, 0.01); }, "radius");
+  ExpectInvalidInput([] { MakeBoxVolumeMesh(Vector3(1, 0, 1), 0.1); }, "box size");
+  ExpectInvalidInput([] { MakeBoxVolumeMesh(Vector3(1, 1, 1), -1); }, "resolution hint");
+  ExpectInvalidInput([] { MakeCylinderVolumeMesh(0.1, 0.0, 0.1); }, "length");
+  ExpectInvalidInput([] { MakeCapsuleVolumeMesh(0.1, 0.1, std::numeric_limits<double>::infinity()); },
+                     "resolution hint");
+  ExpectInvalidInput([] { MakeEllipsoidVolumeMesh(Vector3(1, -1, 1), 0.1); }, "semi-axis");
+  ExpectInvalidInput([] { MakeBoxSurfaceMesh(Vector3(1, 1, 1), 0); }, "resolution hint");
+  ExpectInvalidInput([] { MakeCompliantMesh(MakeSphereVolumeMesh(0.1, 0.05), 0.0); }, "modulus");
 }
 
 // Tets whose four vertices all lie on the boundary (extent 0) carry no pressure anywhere.

@@ -72,14 +72,22 @@ class Pair {
   PatchProblem problem_;
 };
 
+// A cube of mass m and side 2a on fixed ground, on its four bottom corners (stiffness k each,
+// friction μ) at the depth x where 4·k·x = m·g; returns x.
+double ResetCubeAtStaticDepth(Pair* block, double dt, double m, double a, double k, double mu,
+                              const PatchProblemOptions& options = {}) {
+  const double x = m * kGravity / (4 * k);
+  block->Reset(dt, Cube(m, a, Vector3(0, 0, a - x)), PatchBody{}, BottomCorners(a, k, -x, mu), options);
+  return x;
+}
+
 TEST(PatchProblemTest, BoxAtItsStaticDepthCarriesItsWeightOverAStep) {
   // 1 kg cube of 0.1 m on fixed ground; four points of k each, at the depth where 4·k·x = m·g.
   const double m = 1, a = 0.05, k = 1e5, dt = 1e-3;
-  const double x = m * kGravity / (4 * k);
   Pair block;
   PatchProblemOptions options;
   options.near_rigid_beta = 0;
-  block.Reset(dt, Cube(m, a, Vector3(0, 0, a - x)), PatchBody{}, BottomCorners(a, k, -x, 0), options);
+  const double x = ResetCubeAtStaticDepth(&block, dt, m, a, k, 0, options);
   // The free motion: at rest, plus gravity over the step.
   Vector6 dV_A, dV_B;
   const PatchProblemReport report =
@@ -149,9 +157,8 @@ TEST(PatchProblemTest, TwoFreeBodiesReceiveEqualAndOppositeImpulses) {
 
 TEST(PatchProblemTest, SlidingBoxGetsExactlyCoulombFriction) {
   const double m = 1, a = 0.05, k = 1e6, dt = 1e-3, mu = 0.3;
-  const double x = m * kGravity / (4 * k);
   Pair block;
-  block.Reset(dt, Cube(m, a, Vector3(0, 0, a - x)), PatchBody{}, BottomCorners(a, k, -x, mu));
+  ResetCubeAtStaticDepth(&block, dt, m, a, k, mu);
   Vector6 dV_A, dV_B;
   block.Solve(Twist(Vector3::Zero(), Vector3(1.0, 0, -kGravity * dt)), Vector6::Zero(), 50, 10, &dV_A, &dV_B);
   const Vector6 W = block.WrenchOnA();
@@ -162,9 +169,8 @@ TEST(PatchProblemTest, SlidingBoxGetsExactlyCoulombFriction) {
 TEST(PatchProblemTest, StuckBoxDoesNotSlipBelowTheFrictionLimit) {
   // A sideways velocity that friction can stop within the step: it does, to the regularization.
   const double m = 1, a = 0.05, k = 1e6, dt = 1e-3, mu = 0.5;
-  const double x = m * kGravity / (4 * k);
   Pair block;
-  block.Reset(dt, Cube(m, a, Vector3(0, 0, a - x)), PatchBody{}, BottomCorners(a, k, -x, mu));
+  ResetCubeAtStaticDepth(&block, dt, m, a, k, mu);
   Vector6 dV_A, dV_B;
   const double v0 = 0.2 * mu * kGravity * dt;  // a fifth of what friction removes in a step
   block.Solve(Twist(Vector3::Zero(), Vector3(v0, 0, -kGravity * dt)), Vector6::Zero(), 50, 10, &dV_A, &dV_B);

@@ -6,16 +6,18 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <functional>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "hydro/make_meshes.h"
+#include "tests/invalid_input.h"
 
 namespace hydro {
 namespace bullet {
 namespace {
+
+using hydro::test::ExpectInvalidInput;
 
 // Every point lies inside or on the hull: behind every face plane.
 void ExpectContains(const TriangleSurfaceMesh& hull, const std::vector<Vector3>& points, double tolerance) {
@@ -78,34 +80,26 @@ TEST(ConvexHullTest, AFinelyTessellatedSphereMeshAsAnStlGivesIt) {
 }
 
 TEST(ConvexHullTest, FlatOrBadInputIsRejectedWithAMessage) {
-  auto expect_error = [](const std::function<void()>& make, const std::string& fragment) {
-    try {
-      make();
-      ADD_FAILURE() << "no error; expected one mentioning " << fragment;
-    } catch (const InvalidInput& e) {
-      EXPECT_NE(std::string(e.what()).find(fragment), std::string::npos) << e.what();
-    }
-  };
   const double nan = std::nan("");
-  expect_error([] { MakeConvexHull({Vector3(0, 0, 0), Vector3(1, 0, 0), Vector3(0, 1, 0)}); }, "at least 4");
-  expect_error(
+  ExpectInvalidInput([] { MakeConvexHull({Vector3(0, 0, 0), Vector3(1, 0, 0), Vector3(0, 1, 0)}); }, "at least 4");
+  ExpectInvalidInput(
       [] {
         MakeConvexHull({Vector3(0, 0, 0), Vector3(1, 0, 0), Vector3(0, 1, 0), Vector3(1, 1, 0)});
       },
       "coplanar");
-  expect_error(
+  ExpectInvalidInput(
       [] {
         MakeConvexHull({Vector3(0, 0, 0), Vector3(1, 0, 0), Vector3(2, 0, 0), Vector3(3, 0, 0)});
       },
       "colinear");
-  expect_error([] { MakeConvexHull(std::vector<Vector3>(5, Vector3(1, 2, 3))); }, "coincident");
-  expect_error(
+  ExpectInvalidInput([] { MakeConvexHull(std::vector<Vector3>(5, Vector3(1, 2, 3))); }, "coincident");
+  ExpectInvalidInput(
       [&] {
         MakeConvexHull({Vector3(0, 0, 0), Vector3(1, 0, 0), Vector3(0, 1, 0), Vector3(0, 0, nan)});
       },
       "non-finite");
   // A sheet 1e-12 thick on a 1 m square is flat.
-  expect_error(
+  ExpectInvalidInput(
       [] {
         MakeConvexHull(
             {Vector3(0, 0, 0), Vector3(1, 0, 0), Vector3(0, 1, 0), Vector3(1, 1, 0), Vector3(0.5, 0.5, 1e-12)});

@@ -77,6 +77,17 @@ void MeasureStillness(TestWorld* world, btRigidBody* body, int settle, int watch
   }
 }
 
+// MeasureStillness, printed under `what`: the body moves less than 1 µm and turns less than
+// 10 µrad over the `watch` steps.
+void ExpectStaysStill(TestWorld* world, btRigidBody* body, int settle, int watch, const char* what, double dt = 1e-3) {
+  SCOPED_TRACE(what);
+  double dp, da;
+  MeasureStillness(world, body, settle, watch, &dp, &da, dt);
+  std::printf("%s: |Δp| ≤ %.3e m, |Δθ| ≤ %.3e rad\n", what, dp, da);
+  EXPECT_LT(dp, 1e-6);
+  EXPECT_LT(da, 1e-5);
+}
+
 TEST(RestingContactTest, CompliantBoxOnRigidPlaneStaysStill) {
   btBoxShape box(btVector3(0.05, 0.05, 0.05));
   const test::ScopedHydroelastic tag(&box, test::Compliant(1e6, 0.025, 5.0));
@@ -84,11 +95,7 @@ TEST(RestingContactTest, CompliantBoxOnRigidPlaneStaysStill) {
   TestWorld world;
   world.AddBody(&ground, 0, btVector3(0, 0, 0));
   btRigidBody* body = world.AddBody(&box, 1.0, btVector3(0, 0, 0.05));
-  double dp, da;
-  MeasureStillness(&world, body, 1000, 10000, &dp, &da);
-  std::printf("compliant box on rigid plane, 10 s after settling: |Δp| ≤ %.3e m, |Δθ| ≤ %.3e rad\n", dp, da);
-  EXPECT_LT(dp, 1e-6);
-  EXPECT_LT(da, 1e-5);
+  ExpectStaysStill(&world, body, 1000, 10000, "compliant box on rigid plane, 10 s after settling");
   // It rests flat: the bottom face is level.
   EXPECT_LT(body->getWorldTransform().getRotation().angleShortestPath(btQuaternion::getIdentity()), 1e-5);
 }
@@ -102,11 +109,7 @@ TEST(RestingContactTest, RigidBoxOnCompliantSlabStaysStill) {
   TestWorld world;
   world.AddBody(&ground, 0, btVector3(0, 0, 0));
   btRigidBody* body = world.AddBody(&box, 1.0, btVector3(0, 0, 0.05));
-  double dp, da;
-  MeasureStillness(&world, body, 1000, 10000, &dp, &da);
-  std::printf("rigid box on compliant slab, 10 s after settling: |Δp| ≤ %.3e m, |Δθ| ≤ %.3e rad\n", dp, da);
-  EXPECT_LT(dp, 1e-6);
-  EXPECT_LT(da, 1e-5);
+  ExpectStaysStill(&world, body, 1000, 10000, "rigid box on compliant slab, 10 s after settling");
   // Rest depth: (E/H)·A·depth = m·g  →  depth = m·g·H/(E·A).
   const double depth = 0.05 - body->getWorldTransform().getOrigin().z();
   EXPECT_NEAR(depth, 9.81 * 0.05 / (1e6 * 0.01), 1e-3 * 9.81 * 0.05 / (1e6 * 0.01));
@@ -129,11 +132,7 @@ TEST(RestingContactTest, RigidHullOnCompliantSlabStaysStillAt60Hz) {
   TestWorld world;
   world.AddBody(&ground, 0, btVector3(0, 0, 0));
   btRigidBody* body = world.AddBody(&hull, 2.0, btVector3(0, 0, 0.1));
-  double dp, da;
-  MeasureStillness(&world, body, 60, 600, &dp, &da, 1.0 / 60);
-  std::printf("rigid hull on compliant slab at 60 Hz, 10 s after settling: |Δp| ≤ %.3e m, |Δθ| ≤ %.3e rad\n", dp, da);
-  EXPECT_LT(dp, 1e-6);
-  EXPECT_LT(da, 1e-5);
+  ExpectStaysStill(&world, body, 60, 600, "rigid hull on compliant slab at 60 Hz, 10 s after settling", 1.0 / 60);
   const double depth = 0.1 - body->getWorldTransform().getOrigin().z();
   const double closed_form = 2 * 9.81 * 0.1 / (1e7 * 0.04);  // m·g·H/(E·A) = 4.905 µm
   EXPECT_NEAR(depth, closed_form, 0.01 * closed_form);
@@ -173,11 +172,7 @@ TEST(RestingContactTest, ReducedPatchesKeepTheRestDepthAndStayFlat) {
   test::TestWorld box_world;
   box_world.AddBody(&ground, 0, btVector3(0, 0, 0));
   btRigidBody* cube = box_world.AddBody(&box, 1.0, btVector3(0, 0, 0.05));
-  double dp, da;
-  MeasureStillness(&box_world, cube, 1000, 5000, &dp, &da);
-  std::printf("compliant box on 4 points, 5 s after settling: |Δp| ≤ %.3e m, |Δθ| ≤ %.3e rad\n", dp, da);
-  EXPECT_LT(dp, 1e-6);
-  EXPECT_LT(da, 1e-5);
+  ExpectStaysStill(&box_world, cube, 1000, 5000, "compliant box on 4 points, 5 s after settling");
 }
 
 }  // namespace

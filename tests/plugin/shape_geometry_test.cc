@@ -32,6 +32,15 @@ btHydroelasticProperties Soft(double hint = 0) {
   return p;
 }
 
+// The tetrahedron on the origin and the three unit points, its faces wound outward (volume 1/6).
+void AddUnitTetrahedron(btTriangleMesh* triangles) {
+  const btVector3 a(0, 0, 0), b(1, 0, 0), c(0, 1, 0), d(0, 0, 1);
+  triangles->addTriangle(a, c, b);
+  triangles->addTriangle(a, b, d);
+  triangles->addTriangle(a, d, c);
+  triangles->addTriangle(b, c, d);
+}
+
 double MeshVolume(const ShapeGeometry& g) {
   if (g.kind == Kind::kCompliantMesh) return g.compliant_mesh->mesh().CalcTotalVolume();
   if (g.kind == Kind::kRigidMesh) return g.rigid_mesh->mesh().CalcEnclosedVolume();
@@ -104,11 +113,7 @@ TEST(ShapeGeometryTest, ScalingHullsMeshesAndPlanes) {
   EXPECT_NEAR(MeshVolume(MakeShapeGeometry(hull, &soft)), 0.2 * 0.2 * 0.6, test::BulletAbsolute(1e-12, 0.024));
   // A BVH triangle mesh (a tetrahedron) is rigid; compliant only with a user tet mesh.
   btTriangleMesh triangles;
-  const btVector3 a(0, 0, 0), b(1, 0, 0), c(0, 1, 0), d(0, 0, 1);
-  triangles.addTriangle(a, c, b);
-  triangles.addTriangle(a, b, d);
-  triangles.addTriangle(a, d, c);
-  triangles.addTriangle(b, c, d);
+  AddUnitTetrahedron(&triangles);
   btBvhTriangleMeshShape mesh(&triangles, true);
   EXPECT_NEAR(MeshVolume(MakeShapeGeometry(mesh, nullptr)), 1.0 / 6.0, 1e-12);
   btScaledBvhTriangleMeshShape scaled(&mesh, btVector3(2, 2, 2));
@@ -144,11 +149,7 @@ TEST(ShapeGeometryTest, TheMarginOutsideIsWhereBulletGrowsTheShape) {
   btConvexHullShape hull;
   for (int i = 0; i < 8; ++i) hull.addPoint(btVector3(i & 1 ? 0.1 : -0.1, i & 2 ? 0.1 : -0.1, i & 4 ? 0.1 : -0.1));
   btTriangleMesh triangles;
-  const btVector3 a(0, 0, 0), b(1, 0, 0), c(0, 1, 0), d(0, 0, 1);
-  triangles.addTriangle(a, c, b);
-  triangles.addTriangle(a, b, d);
-  triangles.addTriangle(a, d, c);
-  triangles.addTriangle(b, c, d);
+  AddUnitTetrahedron(&triangles);
   btConvexTriangleMeshShape convex_mesh(&triangles);
   const struct {
     btConvexShape* shape;

@@ -65,9 +65,7 @@ const char* kPendulumUrdf = R"(<robot name="pendulum">
 double PendulumPeriod(bool multibody, double* pose_error) {
   const Scene scene = MustRead(kPendulumUrdf, "pendulum.urdf");
   World world;
-  BuildOptions options;
-  options.multibody = multibody;
-  world.Build(scene, options);
+  world.Build(scene, multibody);
   const BuiltBody* arm = world.built->Find("pendulum::arm");
   EXPECT_NE(arm, nullptr);
   // At the start the arm frame is where the file puts it: 1 m up, turned 0.3 rad about z.
@@ -205,9 +203,7 @@ TEST(BulletBuilderTest, AFloatingJointLeavesItsChildFree) {
                                "floating.urdf");
   for (bool multibody : {true, false}) {
     World world;
-    BuildOptions options;
-    options.multibody = multibody;
-    world.Build(scene, options);
+    world.Build(scene, multibody);
     const BuiltBody* a = world.built->Find("r::a");
     const BuiltBody* b = world.built->Find("r::b");
     const BuiltBody* c = world.built->Find("r::c");

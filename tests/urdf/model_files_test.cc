@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "test_files.h"
+#include "tests/invalid_input.h"
 #include "urdf/mesh_files.h"
 
 namespace hydro {
@@ -382,14 +383,7 @@ TEST(MeshFileTest, ObjAndStlReadersAndTheirErrors) {
       ReadObjFromString("v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nf 1/1/1 2/2/2 3/3/3 -1/4/4\n", "q.obj");
   EXPECT_EQ(quad.triangles.size(), 2u);
   EXPECT_EQ(ReadStlFromString(BinaryStlTriangle(), "t.stl").triangles.size(), 1u);
-  auto error_of = [](auto read) {
-    try {
-      read();
-    } catch (const InvalidInput& e) {
-      return std::string(e.what());
-    }
-    return std::string("no error");
-  };
+  const auto error_of = hydro::test::ErrorOf;
   EXPECT_EQ(error_of([] { ReadObjFromString("v 0 0 0\nf 1 2 3\n", "bad.obj"); }),
             "bad.obj:2: face refers to vertex 2, but only 1 vertices are defined so far");
   EXPECT_EQ(error_of([] { ReadObjFromString("v 0 0\n", "short.obj"); }), "short.obj:1: a vertex needs three numbers");

@@ -73,9 +73,7 @@ TEST(PyBulletConventionsTest, AMassZeroLinkIsStaticAndAMassZeroBaseIsFixed) {
       <origin xyz="0 0 1"/><axis xyz="0 1 0"/></joint></robot>)";
   for (bool multibody : {true, false}) {
     World w;
-    BuildOptions options;
-    options.multibody = multibody;
-    w.Build(MustRead(arm, "arm.urdf"), options);
+    w.Build(MustRead(arm, "arm.urdf"), multibody);
     const BuiltBody* base = w.built->Find("arm::base");
     const BuiltBody* link = w.built->Find("arm::arm");
     ASSERT_NE(link, nullptr);
@@ -183,9 +181,7 @@ std::string LimitedArm(bool sdf, const std::string& lower, const std::string& up
 // How far the arm has swung down after 0.3 s (rad; unlimited it reaches 0.86 rad).
 double SwingAfter300ms(const Scene& scene, bool multibody) {
   World w;
-  BuildOptions options;
-  options.multibody = multibody;
-  w.Build(scene, options);
+  w.Build(scene, multibody);
   w.Step(300, 1e-3);
   const BuiltBody* link = w.built->Find("arm::arm");
   EXPECT_NE(link, nullptr);
@@ -394,9 +390,7 @@ void ExpectSphericalPendulum(const std::string& text, const std::string& file, b
   ASSERT_EQ(scene.models[0].joints.size(), 1u);
   EXPECT_EQ(scene.models[0].joints[0].type, JointType::kSpherical);
   World world;
-  BuildOptions options;
-  options.multibody = multibody;
-  world.Build(scene, options);
+  world.Build(scene, multibody);
   const BuiltBody* bob = world.built->Find("bob::bob");
   ASSERT_NE(bob, nullptr);
   const Vector3 p_WPivot(0, 0, 1);
@@ -781,9 +775,7 @@ TEST(PyBulletConventionsTest, AModelsLinksDoNotCollideUnlessItSelfCollides) {
       Scene scene = MustRead(sdf(self_collide), "m.sdf");
       EXPECT_EQ(scene.models[0].self_collide, self_collide.find("true") != std::string::npos);
       World w;
-      BuildOptions options;
-      options.multibody = multibody;
-      w.Build(scene, options);
+      w.Build(scene, multibody);
       const bool expected = self_collide.find("true") != std::string::npos;
       EXPECT_EQ(touching(w, w.built->Find("m::base")->collider, w.built->Find("m::arm2")->collider), expected)
           << (multibody ? "multibody " : "rigid ") << self_collide;

@@ -33,6 +33,12 @@ struct World {
     built = BuildScene(scene, world.get(), options, &d);
     ASSERT_TRUE(built) << d.ToString();
   }
+  // Builds as multibodies or as rigid bodies, with the default options otherwise.
+  void Build(const Scene& scene, bool multibody) {
+    BuildOptions options;
+    options.multibody = multibody;
+    Build(scene, options);
+  }
   void Step(int steps, double dt) {
     for (int i = 0; i < steps; ++i) {
       built->ApplyJointDamping();
