@@ -20,7 +20,7 @@ bool Aligned(const ContactPoint& p, const Vector3& normal) { return p.nhat_BA_W.
 }  // namespace
 
 void ReduceContactPoints(const std::vector<ContactPoint>& points, int max_points, std::vector<ContactPoint>* reduced,
-                         std::vector<int>* merged_into, Vector3* grid_axis) {
+                         std::vector<int>* merged_into, Vector3* grid_axis, PointReductionWorkspace* workspace) {
   if (max_points < 1) throw InvalidInput("ReduceContactPoints: max_points must be at least 1");
   reduced->clear();
   const int n = static_cast<int>(points.size());
@@ -91,11 +91,7 @@ void ReduceContactPoints(const std::vector<ContactPoint>& points, int max_points
   const int face_budget =
       off_normal == 0 || off_normal == n || max_points < 2 ? max_points : max_points - std::max(1, max_points / 4);
   const int side_budget = max_points - face_budget;
-  struct Cell {
-    double force{0}, stiffness{0}, area{0}, strongest{-1};
-    Vector3 position{Vector3::Zero()}, stiffness_position{Vector3::Zero()}, normal{Vector3::Zero()};
-    int element_A{-1}, element_B{-1}, polygon{-1};
-  };
+  using Cell = PointReductionWorkspace::Cell;
   // Both grids in one pass: the face's, then the off-normal points' (none when they have no budget
   // of their own, max_points 1: they join the face's cells). A grid of three or more cells has two
   // rows at least, and three cells make a triangle (one half of the patch, and the other half's
@@ -122,10 +118,11 @@ void ReduceContactPoints(const std::vector<ContactPoint>& points, int max_points
   };
   const Grid face = grid_shape(face_budget);
   const Grid side_grid = side_budget > 0 ? grid_shape(side_budget) : Grid{};
-  // Per-thread workspaces: a step reduces every patch, and allocates nothing once they have grown.
-  thread_local std::vector<Cell> cells;
-  thread_local std::vector<int> cell_point;
-  cells.assign(face.count() + side_grid.count(), Cell{});
+  PointReductionWorkspace own;
+  PointReductionWorkspace& scratch = workspace ? *workspace : own;
+  std::vector<Cell>& cells = scratch.cells;
+  std::vector<int>& cell_point = scratch.cell_point;
+  AssignGrowing(&cells, face.count() + side_grid.count(), Cell{});
   for (int k = 0; k < n; ++k) {
     const ContactPoint& p = points[k];
     const bool side = side_budget > 0 && !Aligned(p, normal);
@@ -148,7 +145,7 @@ void ReduceContactPoints(const std::vector<ContactPoint>& points, int max_points
     }
   }
   // Cells without stiffness make no point: cell_point[c] is the point cell c became, or −1.
-  cell_point.assign(cells.size(), -1);
+  AssignGrowing(&cell_point, cells.size(), -1);
   for (size_t index = 0; index < cells.size(); ++index) {
     const Cell& c = cells[index];
     if (!(c.stiffness > 0)) continue;

@@ -24,12 +24,26 @@ namespace hydro {
 // one (variances) counts as the same in every direction: its axes are not the patch's own.
 constexpr double kIsotropicSpread = 0.9;
 
+// The grid's cells, kept by a caller that reduces at every step (a pair, a kept surface) so that a
+// reduction allocates nothing once they have grown. Used by one thread at a time.
+struct PointReductionWorkspace {
+  struct Cell {
+    double force{0}, stiffness{0}, area{0}, strongest{-1};
+    Vector3 position{Vector3::Zero()}, stiffness_position{Vector3::Zero()}, normal{Vector3::Zero()};
+    int element_A{-1}, element_B{-1}, polygon{-1};
+  };
+  std::vector<Cell> cells;
+  std::vector<int> cell_point;  // the reduced point each cell became, or −1
+};
+
 // `max_points` ≥ 1; with at most that many points the input is copied unchanged. If `merged_into`
 // is given, (*merged_into)[i] is the index in `reduced` of the point that points[i] joined, or −1
 // where its cell had no stiffness and made no point. If `grid_axis` is given (W; zero at first),
 // a patch of isotropic spread (kIsotropicSpread) lays its grid along it instead of along its
 // principal axes, and the grid's axis is written back: a pair passes the same vector each step.
+// Without a `workspace` the call makes its own cells.
 void ReduceContactPoints(const std::vector<ContactPoint>& points, int max_points, std::vector<ContactPoint>* reduced,
-                         std::vector<int>* merged_into = nullptr, Vector3* grid_axis = nullptr);
+                         std::vector<int>* merged_into = nullptr, Vector3* grid_axis = nullptr,
+                         PointReductionWorkspace* workspace = nullptr);
 
 }  // namespace hydro

@@ -412,7 +412,7 @@ bool btHydroelasticCollisionAlgorithm::ReducePoints(int max_points) {
   if (max_points <= 0 || static_cast<int>(m_state->points.size()) <= max_points) return false;
   m_state->all_points.swap(m_state->points);
   hydro::ReduceContactPoints(m_state->all_points, max_points, &m_state->points, &m_state->merged_into,
-                             &m_state->reduction_axis_W);
+                             &m_state->reduction_axis_W, &m_state->reduction_workspace);
   return true;
 }
 

@@ -10,6 +10,7 @@
 
 #include "hydro/contact_surface.h"
 #include "hydro/point_approximation.h"
+#include "hydro/point_reduction.h"
 #include "plugin/separation_certificate.h"
 #include "plugin/surface_reuse.h"
 
@@ -79,8 +80,9 @@ struct PatchState {
   // The points before the optional reduction (hydro/point_reduction.h), and which point each joined.
   std::vector<ContactPoint> all_points;
   std::vector<int> merged_into;
-  // The axis of the reduction's grid at the last step (W; zero before the first).
+  // The axis of the reduction's grid at the last step (W; zero before the first), and its cells.
   Vector3 reduction_axis_W{Vector3::Zero()};
+  PointReductionWorkspace reduction_workspace;
   int num_points_emitted{0};
   double combined_friction{0};
   // Per point, when a gContactAddedCallback changed some point's friction (else empty).

@@ -118,7 +118,7 @@ void SurfaceReuse::Keep(const std::shared_ptr<const ShapeGeometry>& a, const Rig
   // and the wall recomputes 3,600 such surfaces a step).
   const int fine_budget = reduced ? kFineReduction * std::max(max_points, static_cast<int>(reduced->size())) : 0;
   has_fine_ = reduced && half_space_ >= 0 && static_cast<int>(points.size()) > 2 * fine_budget;
-  if (has_fine_) ReduceContactPoints(points, fine_budget, &fine_.points, &fine_merged_into_);
+  if (has_fine_) ReduceContactPoints(points, fine_budget, &fine_.points, &fine_merged_into_, nullptr, &fine_workspace_);
   for (size_t i = 0; i < points.size(); ++i) {
     const ContactPoint& point = points[i];
     // A point whose depth was bounded by the elements' overlap (hydro/depth_bound.h) moves with

@@ -52,6 +52,7 @@
 #include "adapters/shape_geometry.h"
 #include "hydro/contact_surface.h"
 #include "hydro/point_approximation.h"
+#include "hydro/point_reduction.h"
 
 namespace hydro {
 namespace bullet {
@@ -133,8 +134,9 @@ class SurfaceReuse {
   Points all_, reduced_, fine_;
   bool has_reduced_{false}, has_fine_{false};
   std::vector<int> fine_merged_into_;
-  std::vector<double> weight_;       // scratch: the stiffness each merged point stands for
-  Vector3 centre_{Vector3::Zero()};  // of a sphere that holds every point of the patch
+  PointReductionWorkspace fine_workspace_;  // the fine reduction's cells
+  std::vector<double> weight_;              // scratch: the stiffness each merged point stands for
+  Vector3 centre_{Vector3::Zero()};         // of a sphere that holds every point of the patch
   double radius_{0};
   bool carried_by_b_{false};
   // 0 or 1 when geometry a or b is a half-space, −1 otherwise; its outward normal (W) at the kept
