@@ -475,11 +475,15 @@ TEST(SurfaceReuseTest, AReducedPatchSlidOnAHalfSpaceIsGivenBackWhole) {
   EXPECT_NEAR(carry.translation().x(), 0.05, 1e-12);
 }
 
-// A reduced patch of many points slid and turned on a half-space comes back as its fine set
-// (kFineReduction times the budget's points, made once at Keep), whose elastic force, its moment
-// and the stiffness are those of all the points carried there (exactly: the depths along the
-// half-space do not change), and which are far fewer than all the points.
-TEST(SurfaceReuseTest, AReducedPatchOfManyPointsSlidOnAHalfSpaceComesBackAsItsFineSet) {
+// A 1 GPa compliant coin (R = 12 mm, hint R/8) pressed into a rigid plane, its surface and points,
+// reduced to `reduced_to` points and kept; then slid 1 cm and turned 0.3 rad about the vertical,
+// where its kept surface is given back whole (ASSERTed by the caller) into `given`.
+struct SlidCoin {
+  std::vector<ContactPoint> all, reduced, given;
+  RigidTransform moved;
+  SurfaceReuseOutcome outcome;
+};
+SlidCoin KeepAndSlideACoin(int reduced_to, int budget) {
   btCylinderShapeZ coin(btVector3(0.012, 0.012, 0.001));
   btStaticPlaneShape plane(btVector3(0, 0, 1), 0);
   btHydroelasticProperties soft = Soft(1e9);
@@ -489,25 +493,35 @@ TEST(SurfaceReuseTest, AReducedPatchOfManyPointsSlidOnAHalfSpaceComesBackAsItsFi
   // nanometre.
   const RigidTransform X_WA = Pose(Vector3(0, 0, 0.001 - 1e-6)), X_WB = Pose(Vector3::Zero());
   ContactSurface surface;
-  const std::vector<ContactPoint> all = FreshPoints(*a, X_WA, *b, X_WB, &surface);
+  SlidCoin result;
+  result.all = FreshPoints(*a, X_WA, *b, X_WB, &surface);
   std::vector<int> merged_into;
-  const std::vector<ContactPoint> reduced = Reduced(all, 16, &merged_into);
-  ASSERT_GT(all.size(), 2 * kFineReduction * reduced.size());
+  result.reduced = Reduced(result.all, reduced_to, &merged_into);
   SurfaceReuse reuse;
-  reuse.Keep(a, X_WA, b, X_WB, surface, all, &reduced, &merged_into);
-  // Slid 1 cm and turned 0.3 rad about the vertical.
-  const RigidTransform moved = Pose(Vector3(0.01, 0, 0), 0.3, Vector3::UnitZ());
-  std::vector<ContactPoint> fine;
+  reuse.Keep(a, X_WA, b, X_WB, surface, result.all, &result.reduced, &merged_into, budget);
+  result.moved = Pose(Vector3(0.01, 0, 0), 0.3, Vector3::UnitZ());
   RigidTransform carry;
-  ASSERT_EQ(reuse.Reuse(a.get(), moved * X_WA, b.get(), X_WB, &fine, &carry), SurfaceReuseOutcome::kReusedWhole);
-  EXPECT_LE(fine.size(), kFineReduction * reduced.size());
-  EXPECT_GT(fine.size(), reduced.size());
-  std::vector<ContactPoint> all_moved = all;
+  result.outcome = reuse.Reuse(a.get(), result.moved * X_WA, b.get(), X_WB, &result.given, &carry);
+  return result;
+}
+
+// A reduced patch of many points slid and turned on a half-space comes back as its fine set
+// (kFineReduction times the budget's points, made once at Keep), whose elastic force, its moment
+// and the stiffness are those of all the points carried there (exactly: the depths along the
+// half-space do not change), and which are far fewer than all the points.
+TEST(SurfaceReuseTest, AReducedPatchOfManyPointsSlidOnAHalfSpaceComesBackAsItsFineSet) {
+  const SlidCoin coin = KeepAndSlideACoin(16, 16);
+  ASSERT_GT(coin.all.size(), 2 * kFineReduction * coin.reduced.size());
+  ASSERT_EQ(coin.outcome, SurfaceReuseOutcome::kReusedWhole);
+  const std::vector<ContactPoint>& fine = coin.given;
+  EXPECT_LE(fine.size(), kFineReduction * coin.reduced.size());
+  EXPECT_GT(fine.size(), coin.reduced.size());
+  std::vector<ContactPoint> all_moved = coin.all;
   for (ContactPoint& point : all_moved) {
-    point.p_WC = moved * point.p_WC;
-    point.nhat_BA_W = moved.linear() * point.nhat_BA_W;
+    point.p_WC = coin.moved * point.p_WC;
+    point.nhat_BA_W = coin.moved.linear() * point.nhat_BA_W;
   }
-  const Vector3 c = moved * Vector3(0.003, -0.002, 0);
+  const Vector3 c = coin.moved * Vector3(0.003, -0.002, 0);
   const PatchSummary want = Summarize(all_moved, c), got = Summarize(fine, c);
   EXPECT_NEAR(got.force, want.force, 1e-9 * want.force);
   EXPECT_NEAR(got.stiffness, want.stiffness, 1e-9 * want.stiffness);
@@ -518,27 +532,13 @@ TEST(SurfaceReuseTest, AReducedPatchOfManyPointsSlidOnAHalfSpaceComesBackAsItsFi
 // times how many points the reduction came out with (a coin kept while its side wall touched came
 // out with 49 points of 64, and its fine set of 153 aliased with its slip: ε 10 % low).
 TEST(SurfaceReuseTest, TheFineSetIsMadeForTheBudgetNotForThePointsTheReductionGave) {
-  btCylinderShapeZ coin(btVector3(0.012, 0.012, 0.001));
-  btStaticPlaneShape plane(btVector3(0, 0, 1), 0);
-  btHydroelasticProperties soft = Soft(1e9);
-  soft.m_resolutionHint = 0.012 / 8;
-  const auto a = Geometry(coin, &soft), b = Geometry(plane, nullptr);
-  const RigidTransform X_WA = Pose(Vector3(0, 0, 0.001 - 1e-6)), X_WB = Pose(Vector3::Zero());
-  ContactSurface surface;
-  const std::vector<ContactPoint> all = FreshPoints(*a, X_WA, *b, X_WB, &surface);
-  std::vector<int> merged_into;
-  // Fewer points than the budget of 32, as a reduction with empty cells gives.
-  const std::vector<ContactPoint> reduced = Reduced(all, 8, &merged_into);
+  // Fewer points (8) than the budget (32), as a reduction with empty cells gives.
   const int budget = 32;
-  ASSERT_GT(all.size(), 2u * kFineReduction * budget);
-  SurfaceReuse reuse;
-  reuse.Keep(a, X_WA, b, X_WB, surface, all, &reduced, &merged_into, budget);
-  const RigidTransform moved = Pose(Vector3(0.01, 0, 0), 0.3, Vector3::UnitZ());
-  std::vector<ContactPoint> fine;
-  RigidTransform carry;
-  ASSERT_EQ(reuse.Reuse(a.get(), moved * X_WA, b.get(), X_WB, &fine, &carry), SurfaceReuseOutcome::kReusedWhole);
-  EXPECT_GT(fine.size(), kFineReduction * reduced.size());
-  EXPECT_LE(fine.size(), static_cast<size_t>(kFineReduction * budget));
+  const SlidCoin coin = KeepAndSlideACoin(8, budget);
+  ASSERT_GT(coin.all.size(), 2u * kFineReduction * budget);
+  ASSERT_EQ(coin.outcome, SurfaceReuseOutcome::kReusedWhole);
+  EXPECT_GT(coin.given.size(), kFineReduction * coin.reduced.size());
+  EXPECT_LE(coin.given.size(), static_cast<size_t>(kFineReduction * budget));
 }
 
 // Bodies carried together (a box held in a gripper, two stacked boxes falling) keep their
