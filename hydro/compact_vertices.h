@@ -9,11 +9,9 @@
 
 namespace hydro {
 
-// Keeps the vertices some tet uses and renumbers the tets to match. The kept vertices are
-// numbered in the order the tets first use them (tet by tet, corner by corner), so a mesh whose
-// tets use its vertices in index order keeps its numbering. Returns how many vertices were
-// dropped. An index out of range throws InvalidInput "tet t refers to vertex v but there are n
-// vertices", with nothing changed. No tets: every vertex is dropped.
+// Keeps the vertices some tet uses, in their order, and renumbers the tets to match: a mesh that
+// uses all its vertices is unchanged. Returns how many vertices were dropped. An index out of range throws InvalidInput
+// "tet t refers to vertex v but there are n vertices", with nothing changed. No tets: every vertex is dropped.
 int CompactVertices(std::vector<Vector3>* vertices, std::vector<Tet>* tets);
 
 }  // namespace hydro

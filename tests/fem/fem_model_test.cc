@@ -165,7 +165,7 @@ TEST(FemModelTest, BadMeshNamesTheBodyAndTheElement) {
 }
 
 TEST(FemModelTest, UnusedVerticesAreDroppedAndTheTetsRenumbered) {
-  // Vertex 0 is unused: the tet's corners become 0..3 in their order of first use.
+  // Vertex 0 is unused: the others become 0..3 in their order.
   const FemModel model("jelly", {{9, 9, 9}, {0, 0, 0}, {kA, 0, 0}, {0, kB, 0}, {0, 0, kC}}, {{1, 2, 3, 4}},
                        SomeMaterial());
   ASSERT_EQ(model.num_vertices(), 4);

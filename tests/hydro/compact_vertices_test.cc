@@ -1,5 +1,5 @@
 // CompactVertices, shared by the FEM model and the VTK reader: unused vertices go, the kept ones
-// keep the order the tets first use them in, the tets are renumbered onto the same positions, and
+// keep their order, the tets are renumbered onto the same positions, and
 // a bad index is refused with the mesh left as it was.
 #include "hydro/compact_vertices.h"
 
@@ -41,9 +41,9 @@ TEST(CompactVerticesTest, TetsAreRenumberedOntoTheSamePositions) {
   EXPECT_EQ(CompactVertices(&vertices, &tets), 2);
   ASSERT_EQ(vertices.size(), 5u);
   ASSERT_EQ(tets.size(), original_tets.size());
-  // Numbered in the order of first use: tet 0's corners become 0..3, tet 1's new corner 4.
-  EXPECT_EQ(tets[0], (Tet{0, 1, 2, 3}));
-  EXPECT_EQ(tets[1], (Tet{1, 4, 2, 3}));
+  // The kept 1, 2, 3, 5, 6 become 0..4 in their order.
+  EXPECT_EQ(tets[0], (Tet{2, 3, 4, 0}));
+  EXPECT_EQ(tets[1], (Tet{3, 1, 4, 0}));
   for (size_t t = 0; t < tets.size(); ++t)
     for (int a = 0; a < 4; ++a) EXPECT_EQ(vertices[tets[t][a]], original[original_tets[t][a]]) << t << " " << a;
 }
@@ -55,6 +55,18 @@ TEST(CompactVerticesTest, AMeshThatUsesEveryVertexIsUnchanged) {
   EXPECT_EQ(CompactVertices(&vertices, &tets), 0);
   EXPECT_EQ(vertices, original);
   EXPECT_EQ(tets[0], (Tet{0, 1, 2, 3}));
+}
+
+TEST(CompactVerticesTest, AMeshWhoseTetsUseItsVerticesOutOfOrderKeepsItsNumbering) {
+  // A FEM body's vertex i is its mesh's vertex i, however the tets list their corners (numbered
+  // by first use, this mesh became {0, 1, 2, 3, 4} with its vertices reordered).
+  const std::vector<Vector3> original = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}, {1, 1, 1}};
+  const std::vector<Tet> original_tets = {{4, 1, 2, 3}, {0, 2, 1, 3}};
+  std::vector<Vector3> vertices = original;
+  std::vector<Tet> tets = original_tets;
+  EXPECT_EQ(CompactVertices(&vertices, &tets), 0);
+  EXPECT_EQ(vertices, original);
+  EXPECT_EQ(tets, original_tets);
 }
 
 TEST(CompactVerticesTest, AnIndexOutOfRangeIsRefusedWithTheMeshUnchanged) {
