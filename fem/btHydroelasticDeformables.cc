@@ -9,6 +9,7 @@
 #include "adapters/bullet_conversions.h"
 #include "fem/btDeformableBodies.h"
 #include "fem/fem_body.h"
+#include "hydro/make_box_mesh.h"
 #include "hydro/math.h"
 
 using hydro::RigidTransform;
@@ -98,8 +99,8 @@ int btHydroelasticDeformables::addTetMesh(const char* name, const btVector3* ver
   return m_impl->Add(label.c_str(), std::move(p), std::move(tets), material, friction);
 }
 
-int btHydroelasticDeformables::addBox(const char* name, const btVector3& halfExtents, const btTransform& pose, int nx,
-                                      int ny, int nz, const btHydroelasticDeformableMaterial& material,
+int btHydroelasticDeformables::addBox(const char* name, const btVector3& halfExtents, const btTransform& pose,
+                                      btScalar resolution, const btHydroelasticDeformableMaterial& material,
                                       btScalar friction) {
   const std::string label = name ? name : "";
   std::vector<Vector3> vertices;
@@ -107,11 +108,12 @@ int btHydroelasticDeformables::addBox(const char* name, const btVector3& halfExt
   try {
     for (int axis = 0; axis < 3; ++axis)
       hydro::CheckPositive(halfExtents[axis], "btHydroelasticDeformables::addBox: half extent of '" + label + "'");
+    hydro::CheckPositive(resolution, "btHydroelasticDeformables::addBox: resolution of '" + label + "'");
     const RigidTransform X_WB = ToRigidTransform(pose);
     hydro::CheckPose(X_WB, "btHydroelasticDeformables::addBox: pose");
-    const Vector3 size = 2 * ToEigen(halfExtents);
-    hydro::fem::MakeTetGrid(size, nx, ny, nz, &vertices, &tets);
-    for (Vector3& p : vertices) p = X_WB * (p - size / 2);
+    const hydro::VolumeMeshWithExtent box = hydro::MakeBoxVolumeMesh(2 * ToEigen(halfExtents), resolution);
+    for (const Vector3& p_BV : box.mesh->vertices()) vertices.push_back(X_WB * p_BV);
+    tets = box.mesh->tets();
   } catch (const std::exception& e) {
     m_impl->Error(e.what());
     return -1;

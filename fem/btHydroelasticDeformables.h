@@ -6,7 +6,7 @@
 //   btHydroelasticDeformables deformables(&world);            // any btDiscreteDynamicsWorld
 //   btHydroelasticDeformableMaterial rubber;
 //   rubber.m_youngsModulus = 1e5;                             // Pa
-//   int block = deformables.addBox("block", btVector3(0.05, 0.05, 0.05), pose, 3, 3, 3, rubber);
+//   int block = deformables.addBox("block", btVector3(0.05, 0.05, 0.05), pose, 0.02, rubber);
 //   if (block < 0) fputs(deformables.getErrors(), stderr);
 //   world.stepSimulation(dt, 0, dt);                           // steps the bodies too
 //   btVector3 p = deformables.getVertexPosition(block, 0);
@@ -51,8 +51,10 @@ class btHydroelasticDeformables {
   // do), otherwise read it back with getTet and getVertexPosition.
   int addTetMesh(const char* name, const btVector3* vertices, int numVertices, const int* tetIndices, int numTets,
                  const btHydroelasticDeformableMaterial& material, btScalar friction = 0.5);
-  // A box of `halfExtents` centred at `pose`, meshed as nx × ny × nz cubes of six tets each.
-  int addBox(const char* name, const btVector3& halfExtents, const btTransform& pose, int nx, int ny, int nz,
+  // A box of `halfExtents` centred at `pose`, meshed with edges of about `resolution` (m) so
+  // that every tet has a vertex inside the box (a tet with all four on the surface would carry
+  // no contact pressure: hydro/make_box_mesh.h).
+  int addBox(const char* name, const btVector3& halfExtents, const btTransform& pose, btScalar resolution,
              const btHydroelasticDeformableMaterial& material, btScalar friction = 0.5);
 
   // Every error since the last clearErrors(), one a line.
