@@ -47,13 +47,14 @@ class btHydroelasticDeformables {
   // (either orientation). `friction` combines with each Bullet object's friction. Returns the
   // body's index, or -1 when the mesh or material is invalid (getErrors names the tet, vertex or
   // value). The body numbers its vertices in the order the tets first use them and drops those
-  // no tet uses: the input's numbering when the tets use the vertices in index order (addBox's
-  // do), otherwise read it back with getTet and getVertexPosition.
+  // no tet uses: the input's numbering when the tets use the vertices in index order, otherwise
+  // read it back with getTet and getVertexPosition. Contact pressure grows with the depth below
+  // the rest surface, so a tet whose four vertices are all on the surface carries none: give
+  // every tet an interior vertex (a plain grid's rim tets have none, and its corners sink).
   int addTetMesh(const char* name, const btVector3* vertices, int numVertices, const int* tetIndices, int numTets,
                  const btHydroelasticDeformableMaterial& material, btScalar friction = 0.5);
-  // A box of `halfExtents` centred at `pose`, meshed with edges of about `resolution` (m) so
-  // that every tet has a vertex inside the box (a tet with all four on the surface would carry
-  // no contact pressure: hydro/make_box_mesh.h).
+  // A box of `halfExtents` centred at `pose`, meshed with edges of about `resolution` (m) in
+  // nested shells, so that every tet has an interior vertex.
   int addBox(const char* name, const btVector3& halfExtents, const btTransform& pose, btScalar resolution,
              const btHydroelasticDeformableMaterial& material, btScalar friction = 0.5);
 
