@@ -72,8 +72,8 @@ struct btHydroelasticDeformables::Impl {
     }
   }
 
-  btDeformableBodies stepper;
   std::vector<std::unique_ptr<FemBody>> bodies;  // in the order added: the index is the handle
+  btDeformableBodies stepper;                    // declared after the bodies: destroyed before them
   std::string errors;
 };
 
