@@ -28,7 +28,9 @@ install(TARGETS hydrobullet_shared hydrobullet_static
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
 
-# Public headers: Bullet types only (Eigen and the core stay behind forward-declared types).
+# Public headers: Bullet types only (Eigen and the core stay behind forward-declared types or an
+# Impl). FEM bodies are reached through btHydroelasticDeformables, not fem/btDeformableBodies.h,
+# whose FemBody would bring Eigen and twenty core and fem headers into the package.
 # The umbrella header includes them by their paths in this tree, which the package puts on the
 # include path as include/hydrobullet.
 set(HYDRO_PUBLIC_HEADERS
@@ -40,6 +42,7 @@ set(HYDRO_PUBLIC_HEADERS
     plugin/btHydroelasticDebugDraw.h
     plugin/btHydroelasticMultiBodyConstraintSolver.h
     adapters/btHydroelasticShapes.h
+    fem/btHydroelasticDeformables.h
     plugin/btHydroelasticSolverSettings.h
     plugin/btHydroelasticThreads.h
     plugin/btHydroelasticWorldState.h

@@ -10,12 +10,14 @@
 //   btHydroelasticProperties soft;
 //   soft.m_hydroelasticModulus = 1e7;                      // Pa
 //   hydroSetHydroelastic(&boxShape, soft);                 // the shapes that are compliant
+//   btHydroelasticDeformables deformables(&world);         // FEM bodies stepped with the world
 //
 // These headers use Bullet's types only; link HydroBullet::HydroBullet (CMake) or
 // `pkg-config hydrobullet-float64` against Bullet's double build, HydroBullet::HydroBulletFloat
 // or `pkg-config hydrobullet` against its float build.
 #include "adapters/btHydroelasticShapes.h"
 #include "adapters/hydroelastic_properties.h"
+#include "fem/btHydroelasticDeformables.h"
 #include "plugin/btHydroelasticCollisionConfiguration.h"
 #include "plugin/btHydroelasticConstraintSolver.h"
 #include "plugin/btHydroelasticContactQuery.h"

@@ -1,0 +1,142 @@
+// btHydroelasticDeformables, the installed Bullet-typed face of btDeformableBodies: it steps a body
+// exactly as btDeformableBodies steps the same FemBody, and it reports bad input through
+// getErrors (naming the body, vertex, tet or value) instead of throwing.
+#include "fem/btHydroelasticDeformables.h"
+
+#include <gtest/gtest.h>
+
+#include <BulletCollision/BroadphaseCollision/btDbvtBroadphase.h>
+#include <BulletCollision/CollisionDispatch/btCollisionDispatcher.h>
+#include <BulletCollision/CollisionDispatch/btDefaultCollisionConfiguration.h>
+#include <BulletCollision/CollisionShapes/btSphereShape.h>
+#include <BulletCollision/CollisionShapes/btStaticPlaneShape.h>
+#include <BulletDynamics/ConstraintSolver/btSequentialImpulseConstraintSolver.h>
+
+#include <cmath>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "adapters/bullet_conversions.h"
+#include "fem/btDeformableBodies.h"
+#include "fem/fem_body.h"
+#include "hydro/make_box_mesh.h"
+
+namespace {
+
+struct PlaneWorld {
+  PlaneWorld() {
+    world = std::make_unique<btDiscreteDynamicsWorld>(&dispatcher, &broadphase, &solver, &configuration);
+    world->setGravity(btVector3(0, 0, -9.81));
+    world->addRigidBody(&plane_body);
+  }
+  ~PlaneWorld() { world->removeRigidBody(&plane_body); }
+  btDefaultCollisionConfiguration configuration;
+  btCollisionDispatcher dispatcher{&configuration};
+  btDbvtBroadphase broadphase;
+  btSequentialImpulseConstraintSolver solver;
+  btStaticPlaneShape plane{btVector3(0, 0, 1), 0};
+  btRigidBody plane_body{0, nullptr, &plane, btVector3(0, 0, 0)};
+  std::unique_ptr<btDiscreteDynamicsWorld> world;
+};
+
+bool Contains(const char* errors, const char* what) { return std::string(errors).find(what) != std::string::npos; }
+
+TEST(HydroelasticDeformablesTest, StepsABoxAsBtDeformableBodiesStepsTheSameFemBody) {
+  btHydroelasticDeformableMaterial material;
+  material.m_massDamping = 2;
+  const double dt = 0.01;
+
+  PlaneWorld facade_world;
+  btHydroelasticDeformables deformables(facade_world.world.get());
+  const btTransform pose(btQuaternion::getIdentity(), btVector3(0, 0, 0.06));
+  const int block = deformables.addBox("block", btVector3(0.05, 0.05, 0.05), pose, 0.025, material);
+  ASSERT_EQ(block, 0) << deformables.getErrors();
+
+  PlaneWorld direct_world;
+  std::vector<hydro::Vector3> vertices;
+  const hydro::VolumeMeshWithExtent box = hydro::MakeBoxVolumeMesh(hydro::Vector3(0.1, 0.1, 0.1), 0.025);
+  for (const hydro::Vector3& p : box.mesh->vertices()) vertices.push_back(hydro::bullet::ToRigidTransform(pose) * p);
+  hydro::fem::Material m;
+  m.mass_damping_1_per_s = 2;
+  hydro::fem::FemBody body("block", vertices, box.mesh->tets(), m);
+  btDeformableBodies direct(direct_world.world.get());
+  direct.addBody(&body);
+
+  for (int step = 0; step < 50; ++step) {
+    facade_world.world->stepSimulation(dt, 0, dt);
+    direct_world.world->stepSimulation(dt, 0, dt);
+  }
+  ASSERT_EQ(deformables.getNumVertices(block), body.num_vertices());
+  for (int i = 0; i < body.num_vertices(); ++i) {
+    EXPECT_EQ(deformables.getVertexPosition(block, i), hydro::bullet::ToBullet(body.position(i))) << "vertex " << i;
+    EXPECT_EQ(deformables.getVertexVelocity(block, i), hydro::bullet::ToBullet(body.velocity(i))) << "vertex " << i;
+  }
+  EXPECT_GT(deformables.getLastNumContacts(), 0);
+  EXPECT_TRUE(deformables.getLastSolveConverged());
+  EXPECT_NEAR(deformables.getMass(block), 1.0, 1e-6);  // 0.1 m cube at 1000 kg/m³
+  EXPECT_STREQ(deformables.getErrors(), "");
+}
+
+TEST(HydroelasticDeformablesTest, ReportsBadMeshesAndMaterialsWithoutThrowing) {
+  PlaneWorld world;
+  btHydroelasticDeformables deformables(world.world.get());
+  const btVector3 corners[4] = {btVector3(0, 0, 1), btVector3(1, 0, 1), btVector3(0, 1, 1), btVector3(0, 0, 2)};
+  const int out_of_range[4] = {0, 1, 2, 7};
+  btHydroelasticDeformableMaterial material;
+  EXPECT_EQ(deformables.addTetMesh("t", corners, 4, out_of_range, 1, material), -1);
+  EXPECT_TRUE(Contains(deformables.getErrors(), "vertex 7")) << deformables.getErrors();
+
+  deformables.clearErrors();
+  const int tet[4] = {0, 1, 2, 3};
+  material.m_poissonRatio = 0.5;
+  EXPECT_EQ(deformables.addTetMesh("incompressible", corners, 4, tet, 1, material), -1);
+  EXPECT_TRUE(Contains(deformables.getErrors(), "incompressible")) << deformables.getErrors();
+
+  deformables.clearErrors();
+  material.m_poissonRatio = 0.3;
+  btVector3 nan_corners[4] = {corners[0], corners[1], corners[2], btVector3(0, 0, std::nan(""))};
+  EXPECT_EQ(deformables.addTetMesh("nan", nan_corners, 4, tet, 1, material), -1);
+  EXPECT_EQ(deformables.addTetMesh("none", corners, 0, tet, 1, material), -1);
+  EXPECT_EQ(deformables.addBox("coarse", btVector3(1, 1, 1), btTransform::getIdentity(), 0, material), -1);
+  EXPECT_EQ(deformables.getNumBodies(), 0);
+
+  deformables.clearErrors();
+  const int body = deformables.addTetMesh("tet", corners, 4, tet, 1, material);
+  ASSERT_EQ(body, 0) << deformables.getErrors();
+  EXPECT_FALSE(deformables.fixVertex(body, 4));
+  EXPECT_FALSE(deformables.fixVertex(1, 0));
+  btSphereShape ball(0.1);
+  btRigidBody dynamic(1, nullptr, &ball, btVector3(1, 1, 1));
+  EXPECT_FALSE(deformables.attachVertex(body, 0, &dynamic, -1));
+  EXPECT_FALSE(deformables.setStictionSpeed(0));
+  EXPECT_FALSE(deformables.setVelocity(body, btVector3(std::nan(""), 0, 0), btVector3(0, 0, 0)));
+  EXPECT_EQ(deformables.getVertexPosition(3, 0), btVector3(0, 0, 0));
+  const std::string errors = deformables.getErrors();
+  EXPECT_TRUE(Contains(errors.c_str(), "fixVertex: deformable 'tet' has no vertex 4")) << errors;
+  EXPECT_TRUE(Contains(errors.c_str(), "fixVertex: no body 1")) << errors;
+  EXPECT_TRUE(Contains(errors.c_str(), "stiffness")) << errors;
+  EXPECT_TRUE(Contains(errors.c_str(), "setStictionSpeed")) << errors;
+  EXPECT_TRUE(Contains(errors.c_str(), "finite")) << errors;
+  EXPECT_TRUE(Contains(errors.c_str(), "getVertexPosition: no body 3")) << errors;
+  EXPECT_TRUE(deformables.fixVertex(body, 0));
+}
+
+TEST(HydroelasticDeformablesTest, SetVelocitySpinsAboutTheCentreOfMass) {
+  PlaneWorld world;
+  btHydroelasticDeformables deformables(world.world.get());
+  const int body = deformables.addBox("spinner", btVector3(0.1, 0.1, 0.1),
+                                      btTransform(btQuaternion::getIdentity(), btVector3(0, 0, 1)), 0.1,
+                                      btHydroelasticDeformableMaterial());
+  ASSERT_EQ(body, 0) << deformables.getErrors();
+  ASSERT_TRUE(deformables.setVelocity(body, btVector3(1, 0, 0), btVector3(0, 0, 2)));
+  const btVector3 c = deformables.getCenterOfMass(body);
+  for (int i = 0; i < deformables.getNumVertices(body); ++i) {
+    const btVector3 expected =
+        btVector3(1, 0, 0) + btVector3(0, 0, 2).cross(deformables.getVertexPosition(body, i) - c);
+    EXPECT_LT((deformables.getVertexVelocity(body, i) - expected).length(), 1e-5) << "vertex " << i;
+  }
+  EXPECT_LT((deformables.getLinearVelocity(body) - btVector3(1, 0, 0)).length(), 1e-5);
+}
+
+}  // namespace
