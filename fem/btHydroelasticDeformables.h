@@ -46,9 +46,8 @@ class btHydroelasticDeformables {
   // Adds a body of linear tetrahedra: `vertices` in world at rest, `tetIndices` four per tet
   // (either orientation). `friction` combines with each Bullet object's friction. Returns the
   // body's index, or -1 when the mesh or material is invalid (getErrors names the tet, vertex or
-  // value). The body numbers its vertices in the order the tets first use them and drops those
-  // no tet uses: the input's numbering when the tets use the vertices in index order, otherwise
-  // read it back with getTet and getVertexPosition. Contact pressure grows with the depth below
+  // value). The body drops the vertices no tet uses and keeps the others in their order: a mesh
+  // whose tets use all its vertices keeps its numbering. Contact pressure grows with the depth below
   // the rest surface, so a tet whose four vertices are all on the surface carries none: give
   // every tet an interior vertex (a plain grid's rim tets have none, and its corners sink).
   int addTetMesh(const char* name, const btVector3* vertices, int numVertices, const int* tetIndices, int numTets,
