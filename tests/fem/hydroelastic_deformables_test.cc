@@ -50,15 +50,23 @@ TEST(HydroelasticDeformablesTest, StepsABoxAsBtDeformableBodiesStepsTheSameFemBo
   PlaneWorld facade_world;
   btHydroelasticDeformables deformables(facade_world.world.get());
   const btTransform pose(btQuaternion::getIdentity(), btVector3(0, 0, 0.06));
-  const int block = deformables.addBox("block", btVector3(0.05, 0.05, 0.05), pose, 0.025, material);
+  const btVector3 half_extents(0.05, 0.05, 0.05);
+  const btScalar resolution = 0.025;
+  const int block = deformables.addBox("block", half_extents, pose, resolution, material);
   ASSERT_EQ(block, 0) << deformables.getErrors();
 
   PlaneWorld direct_world;
   std::vector<hydro::Vector3> vertices;
-  const hydro::VolumeMeshWithExtent box = hydro::MakeBoxVolumeMesh(hydro::Vector3(0.1, 0.1, 0.1), 0.025);
+  // The same inputs as the front's, through btScalar: Bullet's float build rounds 0.3, 0.025, ….
+  const hydro::VolumeMeshWithExtent box =
+      hydro::MakeBoxVolumeMesh(2 * hydro::bullet::ToEigen(half_extents), static_cast<double>(resolution));
   for (const hydro::Vector3& p : box.mesh->vertices()) vertices.push_back(hydro::bullet::ToRigidTransform(pose) * p);
   hydro::fem::Material m;
-  m.mass_damping_1_per_s = 2;
+  m.youngs_modulus_Pa = material.m_youngsModulus;
+  m.poisson_ratio = material.m_poissonRatio;
+  m.density_kg_per_m3 = material.m_density;
+  m.mass_damping_1_per_s = material.m_massDamping;
+  m.stiffness_damping_s = material.m_stiffnessDamping;
   hydro::fem::FemBody body("block", vertices, box.mesh->tets(), m);
   btDeformableBodies direct(direct_world.world.get());
   direct.addBody(&body);
