@@ -69,6 +69,7 @@ void ShapeRegistry::SetHydroelastic(const btCollisionShape* shape, const btHydro
     entry.properties = properties;
     entry.geometry.reset();
   }
+  version_.fetch_add(1, std::memory_order_release);
 }
 
 void ShapeRegistry::SetPointMaterial(const btCollisionShape* shape, const btPointContactMaterial& material) {
@@ -81,6 +82,7 @@ void ShapeRegistry::SetPointMaterial(const btCollisionShape* shape, const btPoin
   CollectTaggedLeaves(shape, &leaves);
   std::lock_guard<std::mutex> lock(mutex_);
   for (const btCollisionShape* leaf : leaves) entries_[leaf].point_material = material;
+  version_.fetch_add(1, std::memory_order_release);
 }
 
 void ShapeRegistry::Remove(const btCollisionShape* shape) {
@@ -90,6 +92,7 @@ void ShapeRegistry::Remove(const btCollisionShape* shape) {
   std::lock_guard<std::mutex> lock(mutex_);
   entries_.erase(shape);
   for (const btCollisionShape* leaf : leaves) entries_.erase(leaf);
+  version_.fetch_add(1, std::memory_order_release);
 }
 
 bool ShapeRegistry::IsCompliant(const btCollisionShape* shape) const {

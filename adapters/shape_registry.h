@@ -10,6 +10,8 @@
 // or a shape whose scaling changed, gets its geometry rebuilt.
 #include <BulletCollision/CollisionShapes/btCollisionShape.h>
 
+#include <atomic>
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -53,6 +55,11 @@ class ShapeRegistry {
   // True when some shape is tagged (hydroelastic or point material).
   bool HasTaggedShapes() const;
 
+  // Changes whenever a tag is set or removed (SetHydroelastic, SetPointMaterial, Remove): what a
+  // caller read of a shape stands while the version does (adapters/shape_pair_lookup.h), except
+  // its geometry, which also follows the shape's fingerprint.
+  std::uint64_t Version() const { return version_.load(std::memory_order_acquire); }
+
  private:
   struct Entry {
     std::optional<btHydroelasticProperties> properties;
@@ -61,6 +68,7 @@ class ShapeRegistry {
     ShapeFingerprintValues fingerprint{};  // of the shape the geometry was built from
   };
   mutable std::mutex mutex_;
+  std::atomic<std::uint64_t> version_{0};  // raised under mutex_ by every change of a tag
   std::unordered_map<const btCollisionShape*, Entry> entries_;
   // Built geometry by everything it was built from (SharingKey), while some shape uses it.
   std::map<std::vector<double>, std::weak_ptr<const ShapeGeometry>> shared_;

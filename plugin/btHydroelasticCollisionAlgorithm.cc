@@ -61,14 +61,15 @@ void btHydroelasticCollisionAlgorithm::processCollision(const btCollisionObjectW
                                                         const btCollisionObjectWrapper* body1Wrap,
                                                         const btDispatcherInfo& dispatchInfo,
                                                         btManifoldResult* resultOut) {
-  ShapeRegistry& registry = ShapeRegistry::Instance();
   const btCollisionShape* shape0 = body0Wrap->getCollisionShape();
   const btCollisionShape* shape1 = body1Wrap->getCollisionShape();
   bool patch = false;
   // A compound meets the other shape child by child through Bullet's compound algorithm (our
   // fallback), which dispatches every child pair back to this plugin.
   const bool compound = shape0->isCompound() || shape1->isCompound();
-  if (!compound && (registry.IsCompliant(shape0) || registry.IsCompliant(shape1))) {
+  hydro::bullet::ShapePairLookup& shapes = m_state->shapes;
+  if (!compound) shapes.Update(shape0, shape1);
+  if (!compound && shapes.compliant()) {
     btHydroelasticWorldState& world = *m_state->world;
     const bool timed = world.getStatsTiming();
     const auto start = timed ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point();
@@ -91,8 +92,8 @@ void btHydroelasticCollisionAlgorithm::processCollision(const btCollisionObjectW
       }
       m_state->separation.Clear();
     }
-    const auto g0 = registry.Geometry(shape0);
-    const auto g1 = registry.Geometry(shape1);
+    const std::shared_ptr<const hydro::bullet::ShapeGeometry>& g0 = shapes.geometry(0);
+    const std::shared_ptr<const hydro::bullet::ShapeGeometry>& g1 = shapes.geometry(1);
     // The surface and its points at the given poses; false when the pair has no patch contact.
     // A pair whose relative pose has barely changed since its last surface keeps that surface
     // (plugin/surface_reuse.h).
@@ -101,7 +102,7 @@ void btHydroelasticCollisionAlgorithm::processCollision(const btCollisionObjectW
     // keeps them reduced: it is not reused once the pair's point budget has changed. The budget
     // grows while the patch's friction turns across it (PointBudget), judged from the last step's
     // patch before a kept surface is reused and from the new one when computed.
-    const int base_points = MaxPoints(shape0, shape1);
+    const int base_points = MaxPoints();
     const bool turned_last_step = m_state->friction_turns;
     auto make_points = [&](const btTransform& X0, const btTransform& X1) {
       const hydro::RigidTransform X_WS0_at = hydro::bullet::ToRigidTransform(X0);
@@ -385,11 +386,11 @@ void btHydroelasticCollisionAlgorithm::ClearFallbackContact() {
   m_state->fallback_contact = false;
 }
 
-int btHydroelasticCollisionAlgorithm::MaxPoints(const btCollisionShape* shape0, const btCollisionShape* shape1) const {
+int btHydroelasticCollisionAlgorithm::MaxPoints() const {
   // The shapes' own budget, else the world's default: for every pair from its first step, under any
   // solver (a pair that started with its whole patch made a 1,000-brick wall's first step take
   // minutes).
-  const int asked = ShapeRegistry::Instance().MaxPatchPoints(shape0, shape1);
+  const int asked = m_state->shapes.max_patch_points();
   return asked > 0 ? asked : m_state->world->getDefaultMaxPatchPoints();
 }
 

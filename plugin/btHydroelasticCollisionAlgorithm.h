@@ -49,7 +49,7 @@ class btHydroelasticCollisionAlgorithm : public btCollisionAlgorithm {
 
  private:
   // The most solver points the pair's patch takes now (0: all).
-  int MaxPoints(const btCollisionShape* shape0, const btCollisionShape* shape1) const;
+  int MaxPoints() const;
   // The pair's point budget for the patch in the state's points: max_points (MaxPoints), or the
   // world's turning budget while the patch's friction turns across it (hydro/patch_slip.h,
   // btHydroelasticWorldState::setTurningMaxPatchPoints). Sets the state's friction_turns.

@@ -29,6 +29,7 @@ bool IsMultibodyLink(const btCollisionObject* object) {
 struct btHydroelasticConstraintSolver::Workspace {
   std::vector<int> componentOfEntry;          // per solver body: the component it was last added to
   std::vector<hydro::PatchPoint> points;      // one patch's, on their way into its problem
+  std::vector<PatchState*> manifoldStates;    // per manifold of the group: its patch's state, or null
   std::vector<std::vector<Vector6>> warmDV;   // per component and problem body: the warm start's twist change
   std::vector<Vector6> twists, twistChanges;  // one component's, for a solve
   // Problems kept across steps, each with the moving bodies it last held, and which are taken.
@@ -76,9 +77,10 @@ btScalar btHydroelasticConstraintSolver::solveGroupCacheFriendlySetup(btCollisio
   ++m_groupSerial;
   m_patches.clear();
   m_bulletManifolds.resize(0);
-  const PatchRegistry& registry = PatchRegistry::Instance();
+  std::vector<PatchState*>& states = m_work->manifoldStates;
+  PatchRegistry::Instance().StatesOfManifolds(manifoldPtr, numManifolds, &states);
   for (int m = 0; m < numManifolds; ++m) {
-    PatchState* state = registry.StateOfManifold(manifoldPtr[m]);
+    PatchState* state = states[m];
     if (!state || IsMultibodyLink(state->body0) || IsMultibodyLink(state->body1)) {
       m_bulletManifolds.push_back(manifoldPtr[m]);
       continue;

@@ -48,6 +48,7 @@ struct btHydroelasticMultiBodyConstraintSolver::Block {
   std::vector<Body> bodies;
   std::vector<Multibody> multibodies;
   std::vector<Patch> patches;
+  std::vector<PatchState*> manifoldStates;  // per manifold of the group: its patch's state, or null
   bool settled{false};
 
   // A problem body's reference point (its centre of mass), world.
@@ -129,29 +130,28 @@ btScalar btHydroelasticMultiBodyConstraintSolver::solveGroupCacheFriendlySetup(
     btIDebugDraw* debugDrawer) {
   // Patch manifolds become the block's patches; every other manifold goes to Bullet's rows.
   m_bulletManifolds.resize(0);
-  const PatchRegistry& registry = PatchRegistry::Instance();
+  std::vector<PatchState*>& states = m_block->manifoldStates;
+  PatchRegistry::Instance().StatesOfManifolds(manifoldPtr, numManifolds, &states);
   for (int m = 0; m < numManifolds; ++m)
-    if (!registry.StateOfManifold(manifoldPtr[m])) m_bulletManifolds.push_back(manifoldPtr[m]);
+    if (!states[m]) m_bulletManifolds.push_back(manifoldPtr[m]);
   btMultiBodyConstraintSolver::solveGroupCacheFriendlySetup(
       bodies, numBodies, m_bulletManifolds.size() ? &m_bulletManifolds[0] : nullptr, m_bulletManifolds.size(),
       constraints, numConstraints, infoGlobal, debugDrawer);
   // After Bullet's setup, which numbers the multibodies' velocity slots afresh.
-  if (setUpPatches(manifoldPtr, numManifolds, infoGlobal))
+  if (setUpPatches(infoGlobal))
     m_maxOverrideNumSolverIterations = std::max(m_maxOverrideNumSolverIterations, m_minPatchSweeps);
   return 0;
 }
 
-bool btHydroelasticMultiBodyConstraintSolver::setUpPatches(btPersistentManifold** manifoldPtr, int numManifolds,
-                                                           const btContactSolverInfo& infoGlobal) {
+bool btHydroelasticMultiBodyConstraintSolver::setUpPatches(const btContactSolverInfo& infoGlobal) {
   Block& block = *m_block;
   block.bodies.clear();
   block.multibodies.clear();
   block.patches.clear();
   block.settled = false;
   ++m_groupSerial;
-  const PatchRegistry& registry = PatchRegistry::Instance();
-  for (int m = 0; m < numManifolds; ++m) {
-    PatchState* state = registry.StateOfManifold(manifoldPtr[m]);
+  // Each manifold's patch state, as solveGroupCacheFriendlySetup looked them up.
+  for (PatchState* state : block.manifoldStates) {
     if (!state || !hydro::bullet::TakePatch(state, m_groupSerial)) continue;
     block.patches.push_back({state, -1, -1, static_cast<int>(block.patches.size())});
   }

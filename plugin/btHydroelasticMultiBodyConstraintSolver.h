@@ -58,7 +58,7 @@ class btHydroelasticMultiBodyConstraintSolver : public btMultiBodyConstraintSolv
 
  private:
   struct Block;  // the group's patches, their bodies and problem (Eigen inside)
-  bool setUpPatches(btPersistentManifold** manifoldPtr, int numManifolds, const btContactSolverInfo& infoGlobal);
+  bool setUpPatches(const btContactSolverInfo& infoGlobal);  // from Block::manifoldStates
   void solvePatches(bool alone, btScalar* residual);
 
   std::unique_ptr<Block> m_block;

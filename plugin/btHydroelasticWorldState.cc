@@ -61,11 +61,25 @@ void btHydroelasticWorldState::resetStats() {
   m_turningPatches = 0;
 }
 
-void btHydroelasticWorldState::recordPairStep(double seconds, int points, bool patch) {
-  m_nanoseconds += static_cast<long long>(seconds * 1e9);
-  m_points += points;
-  m_patches += patch ? 1 : 0;
-  m_steps += 1;
+namespace {
+
+// A relaxed load and store, not a locked add: the counters are written by the thread that runs the
+// world's collision detection, one pair after another (Bullet's dispatcher), and read by anyone.
+// Four locked adds per pair and step were 2.4 % of BasicDemo's step at rest (perf), for 1,600
+// pairs most of which only confirm that they are still apart.
+void Count(std::atomic<long long>& counter, long long amount) {
+  counter.store(counter.load(std::memory_order_relaxed) + amount, std::memory_order_relaxed);
 }
 
-void btHydroelasticWorldState::recordSurface(bool reused) { (reused ? m_surfacesReused : m_surfacesComputed) += 1; }
+}  // namespace
+
+void btHydroelasticWorldState::recordPairStep(double seconds, int points, bool patch) {
+  if (seconds > 0) Count(m_nanoseconds, static_cast<long long>(seconds * 1e9));
+  if (points > 0) Count(m_points, points);
+  if (patch) Count(m_patches, 1);
+  Count(m_steps, 1);
+}
+
+void btHydroelasticWorldState::recordSurface(bool reused) { Count(reused ? m_surfacesReused : m_surfacesComputed, 1); }
+
+void btHydroelasticWorldState::recordTurningPatch() { Count(m_turningPatches, 1); }

@@ -14,8 +14,10 @@
 #include <atomic>
 
 // Counters for benchmarks and profiling: how much patch contact did in this world since the last
-// reset. Cheap (a few atomic adds per pair and step); the surface time is measured only when
-// timing is on, since reading the clock twice per pair costs ~3% of a box pile step.
+// reset. Cheap (a few relaxed atomic stores per pair and step); the surface time is measured only
+// when timing is on, since reading the clock twice per pair costs ~3% of a box pile step. Exact
+// when one thread at a time runs the world's collision detection, as Bullet's own dispatcher does;
+// a multithreaded dispatcher (btCollisionDispatcherMt) may lose counts, never corrupt them.
 struct btHydroelasticStats {
   double m_surfaceSeconds{0};       // computing contact surfaces, solver points and manifolds (timing on)
   long long m_patches{0};           // pair-steps with patch contact
@@ -84,7 +86,7 @@ class btHydroelasticWorldState {
   // (computed, or kept and reused).
   void recordPairStep(double seconds, int points, bool patch);
   void recordSurface(bool reused);
-  void recordTurningPatch() { m_turningPatches += 1; }
+  void recordTurningPatch();
 
  private:
   std::atomic<int> m_defaultMaxPatchPoints{16};

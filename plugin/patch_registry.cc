@@ -58,5 +58,15 @@ PatchState* PatchRegistry::StateOfManifold(const btPersistentManifold* manifold)
   return it == manifold_states_.end() ? nullptr : it->second;
 }
 
+void PatchRegistry::StatesOfManifolds(btPersistentManifold* const* manifolds, int count,
+                                      std::vector<PatchState*>* states) const {
+  states->resize(std::max(count, 0));
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (int m = 0; m < count; ++m) {
+    const auto it = manifold_states_.find(manifolds[m]);
+    (*states)[m] = it == manifold_states_.end() ? nullptr : it->second;
+  }
+}
+
 }  // namespace bullet
 }  // namespace hydro

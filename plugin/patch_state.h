@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "adapters/shape_pair_lookup.h"
 #include "hydro/contact_surface.h"
 #include "hydro/point_approximation.h"
 #include "hydro/point_reduction.h"
@@ -83,6 +84,8 @@ struct PatchState {
   // The axis of the reduction's grid at the last step (W; zero before the first), and its cells.
   Vector3 reduction_axis_W{Vector3::Zero()};
   PointReductionWorkspace reduction_workspace;
+  // The registry's word on the pair's shapes (compliance, budget, geometry), kept between steps.
+  ShapePairLookup shapes;
   int num_points_emitted{0};
   double combined_friction{0};
   // Per point, when a gContactAddedCallback changed some point's friction (else empty).
