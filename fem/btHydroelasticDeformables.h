@@ -53,7 +53,17 @@ class btHydroelasticDeformables {
   int addTetMesh(const char* name, const btVector3* vertices, int numVertices, const int* tetIndices, int numTets,
                  const btHydroelasticDeformableMaterial& material, btScalar friction = 0.5);
   // A box of `halfExtents` centred at `pose`, meshed with edges of about `resolution` (m) in
-  // nested shells, so that every tet has an interior vertex.
+  // nested shells, so that every tet has an interior vertex. Returns -1 (getErrors names the box)
+  // for half extents or a resolution that are not finite and positive, and for a mesh that could
+  // need more than MAX_BOX_TETS tets, counted before anything is meshed: with n_i =
+  // ⌈2·halfExtents_i/resolution⌉ cells along each axis and L = ⌈min halfExtents/resolution⌉
+  // shells, the mesh has at most 12·L·(n_x·n_y + n_y·n_z + n_z·n_x) tets — 144·L³ for a cube, so
+  // a cube of L = 8 shells (at most 73,728 tets) is made and one of L = 9 (104,976) is refused.
+  // The cap is about 25 times the largest body fem/README.md measures (4,116 tets, 44 ms a step,
+  // most of it the sparse factorization, which grows faster than the tet count); a mistyped
+  // resolution (mm for m) would otherwise ask for billions of tets and exhaust memory. addTetMesh
+  // takes a larger mesh as it is given.
+  enum { MAX_BOX_TETS = 100000 };
   int addBox(const char* name, const btVector3& halfExtents, const btTransform& pose, btScalar resolution,
              const btHydroelasticDeformableMaterial& material, btScalar friction = 0.5);
 

@@ -8,11 +8,17 @@
 #include <BulletCollision/BroadphaseCollision/btDbvtBroadphase.h>
 #include <BulletCollision/CollisionDispatch/btCollisionDispatcher.h>
 #include <BulletCollision/CollisionDispatch/btDefaultCollisionConfiguration.h>
+#include <BulletCollision/CollisionShapes/btBoxShape.h>
 #include <BulletCollision/CollisionShapes/btSphereShape.h>
 #include <BulletCollision/CollisionShapes/btStaticPlaneShape.h>
 #include <BulletDynamics/ConstraintSolver/btSequentialImpulseConstraintSolver.h>
+#include <LinearMath/btDefaultMotionState.h>
 
+#include <algorithm>
+#include <array>
 #include <cmath>
+#include <cstdio>
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -39,6 +45,8 @@ struct PlaneWorld {
   btRigidBody plane_body{0, nullptr, &plane, btVector3(0, 0, 0)};
   std::unique_ptr<btDiscreteDynamicsWorld> world;
 };
+
+const btScalar kInfinity = std::numeric_limits<btScalar>::infinity();
 
 bool Contains(const char* errors, const char* what) { return std::string(errors).find(what) != std::string::npos; }
 
@@ -128,6 +136,91 @@ TEST(HydroelasticDeformablesTest, ReportsBadMeshesAndMaterialsWithoutThrowing) {
   EXPECT_TRUE(Contains(errors.c_str(), "finite")) << errors;
   EXPECT_TRUE(Contains(errors.c_str(), "getVertexPosition: no body 3")) << errors;
   EXPECT_TRUE(deformables.fixVertex(body, 0));
+}
+
+TEST(HydroelasticDeformablesTest, AddBoxRefusesBadSizesAndResolutionsNamingTheBox) {
+  PlaneWorld world;
+  btHydroelasticDeformables deformables(world.world.get());
+  const btHydroelasticDeformableMaterial material;
+  const btScalar nan = std::nan("");
+  struct BadBox {
+    const char* name;
+    btVector3 half_extents;
+    btScalar resolution;
+    const char* expected;
+  };
+  const BadBox bad_boxes[] = {
+      {"nan resolution", btVector3(0.1, 0.1, 0.1), nan, "resolution of 'nan resolution' must be finite and positive"},
+      {"negative resolution", btVector3(0.1, 0.1, 0.1), -0.01, "resolution of 'negative resolution'"},
+      {"infinite resolution", btVector3(0.1, 0.1, 0.1), kInfinity, "resolution of 'infinite resolution'"},
+      {"flat", btVector3(0.1, 0, 0.1), 0.01, "half extent of 'flat' must be finite and positive"},
+      {"inside out", btVector3(0.1, 0.1, -0.1), 0.01, "half extent of 'inside out'"},
+      {"nan size", btVector3(nan, 0.1, 0.1), 0.01, "half extent of 'nan size'"},
+      {"endless", btVector3(0.1, kInfinity, 0.1), 0.01, "half extent of 'endless'"},
+  };
+  for (const BadBox& bad : bad_boxes) {
+    deformables.clearErrors();
+    EXPECT_EQ(deformables.addBox(bad.name, bad.half_extents, btTransform::getIdentity(), bad.resolution, material), -1)
+        << bad.name;
+    EXPECT_TRUE(Contains(deformables.getErrors(), bad.expected)) << deformables.getErrors();
+  }
+  EXPECT_EQ(deformables.getNumBodies(), 0);
+}
+
+TEST(HydroelasticDeformablesTest, AddBoxRefusesAMeshPastTheCapBeforeMakingIt) {
+  PlaneWorld world;
+  btHydroelasticDeformables deformables(world.world.get());
+  const btHydroelasticDeformableMaterial material;
+  // A 2 m cube at 2⁻¹³ m (0.12 mm, a millimetre typed for a metre would be the same): 16384 cells
+  // along each edge, 8192 shells, 144·8192³ = 79,164,837,199,872 tets. Refused at once, with
+  // nothing allocated (meshing it would need petabytes).
+  const btScalar fine = std::ldexp(btScalar(1), -13);
+  EXPECT_EQ(deformables.addBox("huge", btVector3(1, 1, 1), btTransform::getIdentity(), fine, material), -1);
+  std::string errors = deformables.getErrors();
+  for (const char* expected :
+       {"addBox: box 'huge' (half extents 1 x 1 x 1 m) at resolution 0.00012207 m",
+        "would need up to 79164837199872 tets (16384 x 16384 x 16384 cells, 8192 shells)", "the limit is 100000"})
+    EXPECT_TRUE(Contains(errors.c_str(), expected)) << expected << " not in\n" << errors;
+  // So small a resolution that the cell counts overflow any integer.
+  deformables.clearErrors();
+  EXPECT_EQ(
+      deformables.addBox("huger", btVector3(1e3, 1e3, 1e3), btTransform::getIdentity(), btScalar(1e-30), material), -1);
+  EXPECT_TRUE(Contains(deformables.getErrors(), "box 'huger'")) << deformables.getErrors();
+  // Just past the cap: a cube of 9 shells, 144·9³ = 104,976 tets at most (dyadic sizes, alike in
+  // float and double).
+  deformables.clearErrors();
+  EXPECT_EQ(deformables.addBox("just too fine", btVector3(0.5625, 0.5625, 0.5625), btTransform::getIdentity(), 0.0625,
+                               material),
+            -1);
+  EXPECT_TRUE(Contains(deformables.getErrors(), "would need up to 104976 tets")) << deformables.getErrors();
+  EXPECT_EQ(deformables.getNumBodies(), 0);
+}
+
+TEST(HydroelasticDeformablesTest, TheBoxCapsCountBoundsTheMeshersTets) {
+  // The header's bound 12·L·(n_x·n_y + n_y·n_z + n_z·n_x) holds for the meshes addBox makes (the
+  // innermost shell drops its collapsed cells), and is tight to within a factor of three (a single shell's cube: 48
+  // tets of 144).
+  PlaneWorld world;
+  btHydroelasticDeformables deformables(world.world.get());
+  const btHydroelasticDeformableMaterial material;
+  struct Box {
+    btVector3 half_extents;
+    btScalar resolution;
+  };
+  for (const Box& box : {Box{btVector3(0.05, 0.05, 0.05), 0.025}, Box{btVector3(0.2, 0.1, 0.05), 0.025},
+                         Box{btVector3(0.25, 0.25, 0.0625), 0.0625}, Box{btVector3(0.1, 0.1, 0.1), 0.1}}) {
+    const double h = box.resolution;
+    double n[3];
+    for (int i = 0; i < 3; ++i) n[i] = std::max(1.0, std::ceil(2 * box.half_extents[i] / h - 1e-9));
+    const double L = std::max(1.0, std::ceil(box.half_extents[box.half_extents.minAxis()] / h - 1e-9));
+    const double bound = 12 * L * (n[0] * n[1] + n[1] * n[2] + n[2] * n[0]);
+    const int body = deformables.addBox("box", box.half_extents, btTransform::getIdentity(), box.resolution, material);
+    ASSERT_GE(body, 0) << deformables.getErrors();
+    std::printf("box %.3g x %.3g x %.3g at %.3g: %d tets, bound %.0f\n", box.half_extents.x(), box.half_extents.y(),
+                box.half_extents.z(), box.resolution, deformables.getNumTets(body), bound);
+    EXPECT_LE(deformables.getNumTets(body), bound);
+    EXPECT_GE(3 * deformables.getNumTets(body), bound);
+  }
 }
 
 TEST(HydroelasticDeformablesTest, SetVelocitySpinsAboutTheCentreOfMass) {
