@@ -15,6 +15,7 @@
 #include "fem/fem_body.h"
 #include "hydro/make_box_mesh.h"
 #include "hydro/math.h"
+#include "hydro/volume_mesh.h"
 
 using hydro::RigidTransform;
 using hydro::Tet;
@@ -98,8 +99,17 @@ int btHydroelasticDeformables::addTetMesh(const char* name, const btVector3* ver
   std::vector<Vector3> p(numVertices);
   for (int i = 0; i < numVertices; ++i) p[i] = ToEigen(vertices[i]);
   std::vector<Tet> tets(numTets);
-  for (int t = 0; t < numTets; ++t)
-    for (int k = 0; k < 4; ++k) tets[t][k] = tetIndices[4 * t + k];
+  for (int t = 0; t < numTets; ++t) {
+    Tet& tet = tets[t];
+    for (int k = 0; k < 4; ++k) tet[k] = tetIndices[4 * t + k];
+    // Either orientation is accepted: a tet of negative volume is the positive one with two corners
+    // swapped. Bad indices are left for the core to report; so are flat tets, whose tiny volume
+    // stays below the core's threshold with either sign.
+    bool indices_valid = true;
+    for (int k = 0; k < 4; ++k) indices_valid = indices_valid && tet[k] >= 0 && tet[k] < numVertices;
+    if (indices_valid && hydro::SignedTetVolume(p[tet[0]], p[tet[1]], p[tet[2]], p[tet[3]]) < 0)
+      std::swap(tet[2], tet[3]);
+  }
   return m_impl->Add(label.c_str(), std::move(p), std::move(tets), material, friction);
 }
 

@@ -44,7 +44,8 @@ class btHydroelasticDeformables {
   btHydroelasticDeformables& operator=(const btHydroelasticDeformables&) = delete;
 
   // Adds a body of linear tetrahedra: `vertices` in world at rest, `tetIndices` four per tet
-  // (either orientation). `friction` combines with each Bullet object's friction. Returns the
+  // (either orientation: a tet of negative volume is stored with its last two corners swapped, as
+  // getTet then reports). `friction` combines with each Bullet object's friction. Returns the
   // body's index, or -1 when the mesh or material is invalid (getErrors names the tet, vertex or
   // value). The body drops the vertices no tet uses and keeps the others in their order: a mesh
   // whose tets use all its vertices keeps its numbering. Contact pressure grows with the depth below

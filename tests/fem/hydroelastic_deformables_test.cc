@@ -50,6 +50,21 @@ const btScalar kInfinity = std::numeric_limits<btScalar>::infinity();
 
 bool Contains(const char* errors, const char* what) { return std::string(errors).find(what) != std::string::npos; }
 
+// The volume of a front body's deformed mesh, from its tets and vertices.
+double DeformedVolume(const btHydroelasticDeformables& deformables, int body) {
+  double volume = 0;
+  for (int t = 0; t < deformables.getNumTets(body); ++t) {
+    int v[4];
+    deformables.getTet(body, t, v);
+    const btVector3 a = deformables.getVertexPosition(body, v[0]);
+    volume +=
+        (deformables.getVertexPosition(body, v[1]) - a)
+            .dot((deformables.getVertexPosition(body, v[2]) - a).cross(deformables.getVertexPosition(body, v[3]) - a)) /
+        6;
+  }
+  return volume;
+}
+
 TEST(HydroelasticDeformablesTest, StepsABoxAsBtDeformableBodiesStepsTheSameFemBody) {
   btHydroelasticDeformableMaterial material;
   material.m_massDamping = 2;
@@ -136,6 +151,128 @@ TEST(HydroelasticDeformablesTest, ReportsBadMeshesAndMaterialsWithoutThrowing) {
   EXPECT_TRUE(Contains(errors.c_str(), "finite")) << errors;
   EXPECT_TRUE(Contains(errors.c_str(), "getVertexPosition: no body 3")) << errors;
   EXPECT_TRUE(deformables.fixVertex(body, 0));
+}
+
+TEST(HydroelasticDeformablesTest, ReportsEachBadMaterialValueAndTetByNameAndIndex) {
+  PlaneWorld world;
+  btHydroelasticDeformables deformables(world.world.get());
+  const btVector3 corners[4] = {btVector3(0, 0, 1), btVector3(1, 0, 1), btVector3(0, 1, 1), btVector3(0, 0, 2)};
+  const int tet[4] = {0, 1, 2, 3};
+  const btScalar nan = std::nan("");
+  struct BadMaterial {
+    const char* name;
+    void (*spoil)(btHydroelasticDeformableMaterial*);
+    const char* expected;
+  };
+  const BadMaterial bad_materials[] = {
+      {"zero E", [](btHydroelasticDeformableMaterial* m) { m->m_youngsModulus = 0; },
+       "Young's modulus must be positive"},
+      {"negative E", [](btHydroelasticDeformableMaterial* m) { m->m_youngsModulus = -1e5; }, "Young's modulus"},
+      {"nan E", [](btHydroelasticDeformableMaterial* m) { m->m_youngsModulus = std::nan(""); }, "not finite"},
+      {"nu 0.6", [](btHydroelasticDeformableMaterial* m) { m->m_poissonRatio = 0.6; }, "Poisson's ratio must be in"},
+      {"nu -1", [](btHydroelasticDeformableMaterial* m) { m->m_poissonRatio = -1; }, "Poisson's ratio must be in"},
+      {"light", [](btHydroelasticDeformableMaterial* m) { m->m_density = 0; }, "density must be positive"},
+      {"anti-damped", [](btHydroelasticDeformableMaterial* m) { m->m_massDamping = -1; },
+       "damping must not be negative"},
+      {"anti-stiff-damped", [](btHydroelasticDeformableMaterial* m) { m->m_stiffnessDamping = -0.1; },
+       "damping must not be negative"},
+      {"no model",
+       [](btHydroelasticDeformableMaterial* m) {
+         m->m_model = static_cast<btHydroelasticDeformableMaterial::Model>(7);
+       },
+       "unknown material model"},
+  };
+  for (const BadMaterial& bad : bad_materials) {
+    btHydroelasticDeformableMaterial material;
+    bad.spoil(&material);
+    deformables.clearErrors();
+    EXPECT_EQ(deformables.addTetMesh(bad.name, corners, 4, tet, 1, material), -1) << bad.name;
+    const std::string errors = deformables.getErrors();
+    EXPECT_TRUE(Contains(errors.c_str(), (std::string("'") + bad.name + "'").c_str())) << errors;
+    EXPECT_TRUE(Contains(errors.c_str(), bad.expected)) << errors;
+    deformables.clearErrors();
+    EXPECT_EQ(deformables.addBox(bad.name, btVector3(0.1, 0.1, 0.1), btTransform::getIdentity(), 0.1, material), -1);
+    EXPECT_TRUE(Contains(deformables.getErrors(), bad.expected)) << deformables.getErrors();
+  }
+
+  const btHydroelasticDeformableMaterial material;
+  struct BadMesh {
+    const char* name;
+    btVector3 corners[4];
+    int tet[4];
+    int num_tets;
+    const char* expected;
+  };
+  const BadMesh bad_meshes[] = {
+      {"flat",
+       {corners[0], corners[1], corners[2], btVector3(1, 1, 1)},
+       {0, 1, 2, 3},
+       1,
+       "tet 0 (vertices 0, 1, 2, 3) is degenerate"},
+      {"repeated", {corners[0], corners[1], corners[2], corners[3]}, {0, 1, 1, 3}, 1, "tet 0 uses vertex 1 twice"},
+      {"negative index", {corners[0], corners[1], corners[2], corners[3]}, {0, 1, -2, 3}, 1, "refers to vertex -2"},
+      {"nan",
+       {corners[0], corners[1], btVector3(0, nan, 1), corners[3]},
+       {0, 1, 2, 3},
+       1,
+       "vertex 2 has a non-finite coordinate"},
+      {"infinite",
+       {corners[0], corners[1], corners[2], btVector3(0, 0, kInfinity)},
+       {0, 1, 2, 3},
+       1,
+       "vertex 3 has a non-finite coordinate"},
+      {"negative count",
+       {corners[0], corners[1], corners[2], corners[3]},
+       {0, 1, 2, 3},
+       -1,
+       "needs at least 4 vertices and 1 tet"},
+  };
+  for (const BadMesh& bad : bad_meshes) {
+    deformables.clearErrors();
+    EXPECT_EQ(deformables.addTetMesh(bad.name, bad.corners, 4, bad.tet, bad.num_tets, material), -1) << bad.name;
+    const std::string errors = deformables.getErrors();
+    EXPECT_TRUE(Contains(errors.c_str(), (std::string("'") + bad.name + "'").c_str())) << errors;
+    EXPECT_TRUE(Contains(errors.c_str(), bad.expected)) << errors;
+  }
+  EXPECT_EQ(deformables.getNumBodies(), 0);
+
+  // Either orientation is a valid tet: a negative one is stored with its last two corners swapped.
+  deformables.clearErrors();
+  const int reversed[4] = {0, 2, 1, 3};
+  const int body = deformables.addTetMesh("reversed", corners, 4, reversed, 1, material);
+  ASSERT_EQ(body, 0) << deformables.getErrors();
+  int stored[4];
+  ASSERT_TRUE(deformables.getTet(body, 0, stored));
+  EXPECT_EQ(std::vector<int>(stored, stored + 4), (std::vector<int>{0, 2, 3, 1}));
+  EXPECT_NEAR(DeformedVolume(deformables, body), btScalar(1) / 6, 1e-6);
+
+  // Bad body, tet and vertex indices name the function, the body and the index; the getters give
+  // zeros, never NaN.
+  EXPECT_FALSE(deformables.getTet(body, 1, stored));
+  EXPECT_FALSE(deformables.getTet(-1, 0, stored));
+  EXPECT_FALSE(deformables.attachVertex(body, 4, nullptr));
+  EXPECT_FALSE(deformables.attachVertex(2, 0, nullptr));
+  EXPECT_FALSE(deformables.setTriangleFanContact(5, true));
+  EXPECT_FALSE(deformables.setVelocity(-3, btVector3(0, 0, 0), btVector3(0, 0, 0)));
+  EXPECT_FALSE(deformables.setVelocity(body, btVector3(0, 0, 0), btVector3(0, kInfinity, 0)));
+  EXPECT_EQ(deformables.getVertexVelocity(body, -1), btVector3(0, 0, 0));
+  EXPECT_EQ(deformables.getCenterOfMass(1), btVector3(0, 0, 0));
+  EXPECT_EQ(deformables.getLinearVelocity(1), btVector3(0, 0, 0));
+  EXPECT_EQ(deformables.getMass(1), 0);
+  EXPECT_EQ(deformables.getNumVertices(1), 0);
+  EXPECT_EQ(deformables.getNumTets(1), 0);
+  EXPECT_STREQ(deformables.getBodyName(1), "");
+  const std::string errors = deformables.getErrors();
+  for (const char* expected : {"getTet: deformable 'reversed' has no tet 1", "getTet: no body -1 (1 added)",
+                               "attachVertex: deformable 'reversed' has no vertex 4 (4 vertices)",
+                               "attachVertex: no body 2", "setTriangleFanContact: no body 5", "setVelocity: no body -3",
+                               "setVelocity: deformable 'reversed': velocities must be finite",
+                               "getVertexVelocity: deformable 'reversed' has no vertex -1",
+                               "getCenterOfMass: no body 1", "getLinearVelocity: no body 1", "getMass: no body 1",
+                               "getNumVertices: no body 1", "getNumTets: no body 1", "getBodyName: no body 1"})
+    EXPECT_TRUE(Contains(errors.c_str(), expected)) << expected << " not in\n" << errors;
+  EXPECT_EQ(deformables.getNumBodies(), 1);
+  EXPECT_TRUE(std::isfinite(deformables.getVertexPosition(body, 3).z()));
 }
 
 TEST(HydroelasticDeformablesTest, AddBoxRefusesBadSizesAndResolutionsNamingTheBox) {
