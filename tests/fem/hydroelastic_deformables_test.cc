@@ -65,48 +65,155 @@ double DeformedVolume(const btHydroelasticDeformables& deformables, int body) {
   return volume;
 }
 
-TEST(HydroelasticDeformablesTest, StepsABoxAsBtDeformableBodiesStepsTheSameFemBody) {
-  btHydroelasticDeformableMaterial material;
-  material.m_massDamping = 2;
-  const double dt = 0.01;
-
-  PlaneWorld facade_world;
-  btHydroelasticDeformables deformables(facade_world.world.get());
-  const btTransform pose(btQuaternion::getIdentity(), btVector3(0, 0, 0.06));
-  const btVector3 half_extents(0.05, 0.05, 0.05);
-  const btScalar resolution = 0.025;
-  const int block = deformables.addBox("block", half_extents, pose, resolution, material);
-  ASSERT_EQ(block, 0) << deformables.getErrors();
-
-  PlaneWorld direct_world;
-  std::vector<hydro::Vector3> vertices;
-  // The same inputs as the front's, through btScalar: Bullet's float build rounds 0.3, 0.025, ….
-  const hydro::VolumeMeshWithExtent box =
-      hydro::MakeBoxVolumeMesh(2 * hydro::bullet::ToEigen(half_extents), static_cast<double>(resolution));
-  for (const hydro::Vector3& p : box.mesh->vertices()) vertices.push_back(hydro::bullet::ToRigidTransform(pose) * p);
+// The core's material of the front's, as Add maps it.
+hydro::fem::Material ToCoreMaterial(const btHydroelasticDeformableMaterial& material) {
   hydro::fem::Material m;
   m.youngs_modulus_Pa = material.m_youngsModulus;
   m.poisson_ratio = material.m_poissonRatio;
   m.density_kg_per_m3 = material.m_density;
   m.mass_damping_1_per_s = material.m_massDamping;
   m.stiffness_damping_s = material.m_stiffnessDamping;
-  hydro::fem::FemBody body("block", vertices, box.mesh->tets(), m);
-  btDeformableBodies direct(direct_world.world.get());
-  direct.addBody(&body);
+  switch (material.m_model) {
+    case btHydroelasticDeformableMaterial::LINEAR:
+      m.model = hydro::fem::MaterialModel::kLinear;
+      break;
+    case btHydroelasticDeformableMaterial::COROTATIONAL:
+      m.model = hydro::fem::MaterialModel::kCorotational;
+      break;
+    case btHydroelasticDeformableMaterial::NEO_HOOKEAN:
+      m.model = hydro::fem::MaterialModel::kNeoHookean;
+      break;
+  }
+  return m;
+}
 
-  for (int step = 0; step < 50; ++step) {
-    facade_world.world->stepSimulation(dt, 0, dt);
-    direct_world.world->stepSimulation(dt, 0, dt);
+// A box added through the front, and the same FemBody added to btDeformableBodies directly, each
+// above Bullet's plane in a world of its own. The direct body takes the front's inputs through
+// btScalar (Bullet's float build rounds 0.3, 0.025, …), so the two can agree bit for bit.
+struct TwinBoxes {
+  TwinBoxes(const btHydroelasticDeformableMaterial& material, const btVector3& half_extents, const btTransform& pose,
+            btScalar resolution) {
+    block = deformables.addBox("block", half_extents, pose, resolution, material);
+    const hydro::VolumeMeshWithExtent box =
+        hydro::MakeBoxVolumeMesh(2 * hydro::bullet::ToEigen(half_extents), static_cast<double>(resolution));
+    std::vector<hydro::Vector3> vertices;
+    for (const hydro::Vector3& p : box.mesh->vertices()) vertices.push_back(hydro::bullet::ToRigidTransform(pose) * p);
+    body = std::make_unique<hydro::fem::FemBody>("block", vertices, box.mesh->tets(), ToCoreMaterial(material));
+    direct.addBody(body.get());
   }
-  ASSERT_EQ(deformables.getNumVertices(block), body.num_vertices());
-  for (int i = 0; i < body.num_vertices(); ++i) {
-    EXPECT_EQ(deformables.getVertexPosition(block, i), hydro::bullet::ToBullet(body.position(i))) << "vertex " << i;
-    EXPECT_EQ(deformables.getVertexVelocity(block, i), hydro::bullet::ToBullet(body.velocity(i))) << "vertex " << i;
+  void Step(btScalar dt, int steps) {
+    for (int step = 0; step < steps; ++step) {
+      front_world.world->stepSimulation(dt, 0, dt);
+      direct_world.world->stepSimulation(dt, 0, dt);
+    }
   }
-  EXPECT_GT(deformables.getLastNumContacts(), 0);
-  EXPECT_TRUE(deformables.getLastSolveConverged());
-  EXPECT_NEAR(deformables.getMass(block), 1.0, 1e-6);  // 0.1 m cube at 1000 kg/m³
-  EXPECT_STREQ(deformables.getErrors(), "");
+  // Every vertex's position and velocity the same bits on both sides.
+  void ExpectSameBits() {
+    ASSERT_EQ(deformables.getNumVertices(block), body->num_vertices());
+    int differing = 0;
+    for (int i = 0; i < body->num_vertices(); ++i)
+      if (deformables.getVertexPosition(block, i) != hydro::bullet::ToBullet(body->position(i)) ||
+          deformables.getVertexVelocity(block, i) != hydro::bullet::ToBullet(body->velocity(i)))
+        ++differing;
+    EXPECT_EQ(differing, 0) << "of " << body->num_vertices() << " vertices";
+  }
+
+  PlaneWorld front_world;
+  btHydroelasticDeformables deformables{front_world.world.get()};
+  int block = -1;
+  PlaneWorld direct_world;
+  std::unique_ptr<hydro::fem::FemBody> body;
+  btDeformableBodies direct{direct_world.world.get()};  // declared after the body: destroyed before it
+};
+
+TEST(HydroelasticDeformablesTest, StepsABoxAsBtDeformableBodiesStepsTheSameFemBody) {
+  btHydroelasticDeformableMaterial material;
+  material.m_massDamping = 2;
+  TwinBoxes twins(material, btVector3(0.05, 0.05, 0.05),
+                  btTransform(btQuaternion::getIdentity(), btVector3(0, 0, 0.06)), 0.025);
+  ASSERT_EQ(twins.block, 0) << twins.deformables.getErrors();
+  twins.Step(0.01, 50);
+  twins.ExpectSameBits();
+  EXPECT_GT(twins.deformables.getLastNumContacts(), 0);
+  EXPECT_TRUE(twins.deformables.getLastSolveConverged());
+  EXPECT_NEAR(twins.deformables.getMass(twins.block), 1.0, 1e-6);  // 0.1 m cube at 1000 kg/m³
+  EXPECT_STREQ(twins.deformables.getErrors(), "");
+}
+
+const char* ModelName(btHydroelasticDeformableMaterial::Model model) {
+  switch (model) {
+    case btHydroelasticDeformableMaterial::LINEAR:
+      return "LINEAR";
+    case btHydroelasticDeformableMaterial::COROTATIONAL:
+      return "COROTATIONAL";
+    case btHydroelasticDeformableMaterial::NEO_HOOKEAN:
+      return "NEO_HOOKEAN";
+  }
+  return "?";
+}
+
+class HydroelasticDeformablesModelTest : public testing::TestWithParam<btHydroelasticDeformableMaterial::Model> {};
+
+TEST_P(HydroelasticDeformablesModelTest, ABoxRestsOnThePlaneAsTheSameFemBodyAndSagsByItsWeight) {
+  // A 0.1 m cube (E = 100 kPa, ρ = 1000 kg/m³) set down touching Bullet's plane. Under its weight
+  // a free column of height H sinks at its centre of mass by ρgH²/(3E) (σ(z) = ρg(H − z),
+  // u(z) = −∫₀ᶻ σ/E), plus the contact layer's depth d, where the field's pressure
+  // E_c·d/h_min (E_c = 10·E, h_min = 0.05 m the box's smallest half extent) carries ρgH.
+  btHydroelasticDeformableMaterial material;
+  material.m_model = GetParam();
+  material.m_massDamping = 2;
+  material.m_stiffnessDamping = 0.005;
+  const btScalar H = 0.1;
+  TwinBoxes twins(material, btVector3(H / 2, H / 2, H / 2),
+                  btTransform(btQuaternion::getIdentity(), btVector3(0, 0, H / 2)), 0.025);
+  ASSERT_EQ(twins.block, 0) << twins.deformables.getErrors();
+  twins.Step(0.01, 100);
+  twins.ExpectSameBits();
+  const double g = 9.81, rho = material.m_density, E = material.m_youngsModulus;
+  const double column = rho * g * H * H / (3 * E), layer = rho * g * H * (H / 2) / (10 * E);
+  const double sag = H / 2 - twins.deformables.getCenterOfMass(twins.block).z();
+  const double speed = twins.deformables.getLinearVelocity(twins.block).length();
+  std::printf("%s box at rest: centre of mass sank %.4f mm (closed form %.4f + %.4f = %.4f mm), speed %.1e m/s\n",
+              ModelName(GetParam()), 1e3 * sag, 1e3 * column, 1e3 * layer, 1e3 * (column + layer), speed);
+  EXPECT_TRUE(twins.deformables.getLastSolveConverged());
+  EXPECT_LT(speed, 1e-4);
+  EXPECT_NEAR(sag, column + layer, 0.1 * (column + layer));
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryModel, HydroelasticDeformablesModelTest,
+                         testing::Values(btHydroelasticDeformableMaterial::LINEAR,
+                                         btHydroelasticDeformableMaterial::COROTATIONAL,
+                                         btHydroelasticDeformableMaterial::NEO_HOOKEAN),
+                         [](const testing::TestParamInfo<btHydroelasticDeformableMaterial::Model>& info) {
+                           return std::string(ModelName(info.param));
+                         });
+
+TEST(HydroelasticDeformablesTest, TheModelMattersUnderAHalfTurn) {
+  // A free box spun half a turn (ω = 2π rad/s for 0.5 s, no gravity): the corotational and the
+  // Neo-Hookean model are invariant to the rotation and keep the volume; the linear model's strain
+  // of a rotation by θ is (cos θ − 1) in the plane of the spin — −2 at half a turn — and its
+  // spurious stress crushes the box.
+  double volume_ratio[3];
+  for (const btHydroelasticDeformableMaterial::Model model :
+       {btHydroelasticDeformableMaterial::LINEAR, btHydroelasticDeformableMaterial::COROTATIONAL,
+        btHydroelasticDeformableMaterial::NEO_HOOKEAN}) {
+    PlaneWorld world;
+    world.world->setGravity(btVector3(0, 0, 0));
+    btHydroelasticDeformables deformables(world.world.get());
+    btHydroelasticDeformableMaterial material;
+    material.m_model = model;
+    const int body = deformables.addBox("spinner", btVector3(0.05, 0.05, 0.05),
+                                        btTransform(btQuaternion::getIdentity(), btVector3(0, 0, 1)), 0.025, material);
+    ASSERT_EQ(body, 0) << deformables.getErrors();
+    const double rest_volume = DeformedVolume(deformables, body);
+    ASSERT_TRUE(deformables.setVelocity(body, btVector3(0, 0, 0), btVector3(0, 0, 2 * SIMD_PI)));
+    for (int step = 0; step < 50; ++step) world.world->stepSimulation(0.01, 0, 0.01);
+    volume_ratio[model] = DeformedVolume(deformables, body) / rest_volume;
+    std::printf("%s box after half a turn: volume ratio %.5f\n", ModelName(model), volume_ratio[model]);
+  }
+  EXPECT_NEAR(volume_ratio[btHydroelasticDeformableMaterial::COROTATIONAL], 1, 0.01);
+  EXPECT_NEAR(volume_ratio[btHydroelasticDeformableMaterial::NEO_HOOKEAN], 1, 0.01);
+  EXPECT_GT(std::abs(volume_ratio[btHydroelasticDeformableMaterial::LINEAR] - 1), 0.1);
 }
 
 TEST(HydroelasticDeformablesTest, ReportsBadMeshesAndMaterialsWithoutThrowing) {
