@@ -216,6 +216,107 @@ TEST(HydroelasticDeformablesTest, TheModelMattersUnderAHalfTurn) {
   EXPECT_GT(std::abs(volume_ratio[btHydroelasticDeformableMaterial::LINEAR] - 1), 0.1);
 }
 
+// A user's own mesh: a box [−size/2, size/2]² × [0, size_z] + lift of n × n × nz hexahedra, each
+// cut into 12 tets around its own centre vertex, so that every tet has an interior vertex. A face
+// two hexes share is split along the diagonal through its lowest-numbered corner, seen alike from
+// both: the mesh is conforming. Tets are positively oriented.
+struct UserMesh {
+  std::vector<btVector3> vertices;
+  std::vector<int> tets;  // four per tet
+};
+UserMesh MakeCentredHexBlock(btScalar size, btScalar size_z, int n, int nz, btScalar lift) {
+  UserMesh mesh;
+  auto corner = [&](int i, int j, int k) { return i + (n + 1) * (j + (n + 1) * k); };
+  for (int k = 0; k <= nz; ++k)
+    for (int j = 0; j <= n; ++j)
+      for (int i = 0; i <= n; ++i)
+        mesh.vertices.emplace_back(size * (btScalar(i) / n - btScalar(0.5)), size * (btScalar(j) / n - btScalar(0.5)),
+                                   lift + size_z * btScalar(k) / nz);
+  for (int k = 0; k < nz; ++k)
+    for (int j = 0; j < n; ++j)
+      for (int i = 0; i < n; ++i) {
+        const int centre = static_cast<int>(mesh.vertices.size());
+        mesh.vertices.push_back((mesh.vertices[corner(i, j, k)] + mesh.vertices[corner(i + 1, j + 1, k + 1)]) / 2);
+        for (int axis = 0; axis < 3; ++axis)
+          for (int side = 0; side < 2; ++side) {
+            int quad[4];  // the face's corners in cyclic order
+            for (int c = 0; c < 4; ++c) {
+              int d[3];
+              d[axis] = side;
+              d[(axis + 1) % 3] = (c == 1 || c == 2) ? 1 : 0;
+              d[(axis + 2) % 3] = c >= 2 ? 1 : 0;
+              quad[c] = corner(i + d[0], j + d[1], k + d[2]);
+            }
+            int first = 0;
+            for (int c = 1; c < 4; ++c)
+              if (quad[c] < quad[first]) first = c;
+            const int a = quad[first % 2], b = quad[first % 2 + 1], c = quad[first % 2 + 2],
+                      d = quad[(first % 2 + 3) % 4];
+            for (const std::array<int, 3>& tri : {std::array<int, 3>{a, b, c}, std::array<int, 3>{a, c, d}}) {
+              std::array<int, 4> tet = {tri[0], tri[1], tri[2], centre};
+              const btVector3& p0 = mesh.vertices[tet[0]];
+              if ((mesh.vertices[tet[1]] - p0).cross(mesh.vertices[tet[2]] - p0).dot(mesh.vertices[tet[3]] - p0) < 0)
+                std::swap(tet[1], tet[2]);
+              mesh.tets.insert(mesh.tets.end(), tet.begin(), tet.end());
+            }
+          }
+      }
+  return mesh;
+}
+
+TEST(HydroelasticDeformablesTest, AUsersOwnMeshDroppedAtSixtyHertzRestsWhereEquilibriumSays) {
+  // 2 × 2 × 2 hexes of 12 tets (96 tets, 35 vertices), a 0.1 m cube (E = 100 kPa, ρ = 1000 kg/m³)
+  // dropped from 2 cm onto Bullet's plane at Bullet's default step, 1/60 s. At rest its centre of
+  // mass sits ρgH²/(3E) (the column under its weight) plus the contact layer's depth d below
+  // H/2: the extent is the depth normalized by the deepest vertex's (0.05 m, the block's centre),
+  // so E_c·d/0.05 m = ρgH.
+  const btScalar H = 0.1, drop = 0.02;
+  const UserMesh mesh = MakeCentredHexBlock(H, H, 2, 2, drop);
+  PlaneWorld world;
+  btHydroelasticDeformables deformables(world.world.get());
+  btHydroelasticDeformableMaterial material;
+  material.m_stiffnessDamping = 0.005;
+  const int block = deformables.addTetMesh("user block", mesh.vertices.data(), static_cast<int>(mesh.vertices.size()),
+                                           mesh.tets.data(), static_cast<int>(mesh.tets.size() / 4), material);
+  ASSERT_EQ(block, 0) << deformables.getErrors();
+  ASSERT_EQ(deformables.getNumTets(block), 96);
+  ASSERT_EQ(deformables.getNumVertices(block), 35);
+  for (int i = 0; i < 35; ++i) ASSERT_EQ(deformables.getVertexPosition(block, i), mesh.vertices[i]) << "vertex " << i;
+  const btScalar dt = btScalar(1) / 60;
+  double lowest = drop;
+  for (int step = 0; step < 180; ++step) {
+    world.world->stepSimulation(dt);
+    for (int i = 0; i < deformables.getNumVertices(block); ++i) {
+      const btVector3 p = deformables.getVertexPosition(block, i);
+      ASSERT_TRUE(std::isfinite(p.x()) && std::isfinite(p.y()) && std::isfinite(p.z())) << "step " << step;
+      lowest = std::min(lowest, static_cast<double>(p.z()));
+    }
+  }
+  const double g = 9.81, rho = material.m_density, E = material.m_youngsModulus;
+  const double column = rho * g * H * H / (3 * E), layer = rho * g * H * (H / 2) / (10 * E);
+  const btVector3 c = deformables.getCenterOfMass(block);
+  const double sag = H / 2 - c.z();
+  const double speed = deformables.getLinearVelocity(block).length();
+  double lowest_at_rest = drop;
+  for (int i = 0; i < deformables.getNumVertices(block); ++i)
+    lowest_at_rest = std::min(lowest_at_rest, static_cast<double>(deformables.getVertexPosition(block, i).z()));
+  // A contact exists once the meshes overlap, so the step that reaches the plane can carry the
+  // block through by up to its impact speed times the step.
+  const double impact_depth = std::sqrt(2 * g * drop) * dt;
+  std::printf(
+      "user's hex-block mesh at 60 Hz: centre of mass sank %.4f mm (closed form %.4f mm), lowest vertex %.4f mm at "
+      "rest (contact layer %.4f mm), %.2f mm on impact (bound %.2f mm), drift (%.1e, %.1e) m, speed %.1e m/s\n",
+      1e3 * sag, 1e3 * (column + layer), 1e3 * lowest_at_rest, 1e3 * layer, 1e3 * lowest, 1e3 * impact_depth, c.x(),
+      c.y(), speed);
+  EXPECT_TRUE(deformables.getLastSolveConverged());
+  EXPECT_LT(speed, 1e-4);
+  EXPECT_NEAR(sag, column + layer, 0.1 * (column + layer));
+  EXPECT_GT(lowest_at_rest, -2 * layer);
+  EXPECT_GT(lowest, -impact_depth);
+  // The diagonals, chosen by vertex number, make the mesh asymmetric: the landing nudges it sideways.
+  EXPECT_LT(std::abs(c.x()) + std::abs(c.y()), 1e-3);
+}
+
 TEST(HydroelasticDeformablesTest, ReportsBadMeshesAndMaterialsWithoutThrowing) {
   PlaneWorld world;
   btHydroelasticDeformables deformables(world.world.get());
