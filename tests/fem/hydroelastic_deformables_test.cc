@@ -1,6 +1,8 @@
 // btHydroelasticDeformables, the installed Bullet-typed face of btDeformableBodies: it steps a body
-// exactly as btDeformableBodies steps the same FemBody, and it reports bad input through
-// getErrors (naming the body, vertex, tet or value) instead of throwing.
+// of each material model exactly as btDeformableBodies steps the same FemBody; boxes and a user's
+// own mesh rest, spin, hang and pull as closed forms say; and it reports bad input through
+// getErrors (naming the body, vertex, tet or value) instead of throwing, refusing boxes too fine
+// to mesh before meshing them.
 #include "fem/btHydroelasticDeformables.h"
 
 #include <gtest/gtest.h>
@@ -315,6 +317,118 @@ TEST(HydroelasticDeformablesTest, AUsersOwnMeshDroppedAtSixtyHertzRestsWhereEqui
   EXPECT_GT(lowest, -impact_depth);
   // The diagonals, chosen by vertex number, make the mesh asymmetric: the landing nudges it sideways.
   EXPECT_LT(std::abs(c.x()) + std::abs(c.y()), 1e-3);
+}
+
+TEST(HydroelasticDeformablesTest, VerticesWeldedToAKinematicBodyFollowItsMotion) {
+  // A soft block (0.06 m cube, E = 100 kPa, 0.216 kg) hangs by its top face from a kinematic
+  // hanger that swings ±5 cm along x at 1 Hz (peak acceleration 2 m/s²). Each welded vertex is a
+  // spring of k = 1e5 N/m to its point on the hanger: it lags by the force it carries over k —
+  // the block's weight and inertia shared by the top face's vertices, micrometres.
+  PlaneWorld world;
+  btHydroelasticDeformables deformables(world.world.get());
+  btHydroelasticDeformableMaterial material;
+  material.m_stiffnessDamping = 0.005;
+  const btScalar top = 0.5;
+  const int block =
+      deformables.addBox("hanging block", btVector3(0.03, 0.03, 0.03),
+                         btTransform(btQuaternion::getIdentity(), btVector3(0, 0, top - 0.03)), 0.015, material);
+  ASSERT_EQ(block, 0) << deformables.getErrors();
+  btBoxShape hanger_shape(btVector3(0.03, 0.03, 0.005));
+  btTransform X_WH(btQuaternion::getIdentity(), btVector3(0, 0, top + 0.01));
+  btDefaultMotionState motion(X_WH);
+  btRigidBody hanger(btRigidBody::btRigidBodyConstructionInfo(0, &motion, &hanger_shape));
+  hanger.setCollisionFlags((hanger.getCollisionFlags() & ~btCollisionObject::CF_STATIC_OBJECT) |
+                           btCollisionObject::CF_KINEMATIC_OBJECT);
+  hanger.setActivationState(DISABLE_DEACTIVATION);
+  world.world->addRigidBody(&hanger);
+  std::vector<int> welded;
+  std::vector<btVector3> p_HQ;  // each weld's point in the hanger's frame
+  for (int i = 0; i < deformables.getNumVertices(block); ++i) {
+    const btVector3 p = deformables.getVertexPosition(block, i);
+    if (std::abs(p.z() - top) > 1e-6) continue;
+    ASSERT_TRUE(deformables.attachVertex(block, i, &hanger)) << deformables.getErrors();
+    welded.push_back(i);
+    p_HQ.push_back(X_WH.inverse() * p);
+  }
+  ASSERT_GE(welded.size(), 9u);
+  const btScalar dt = btScalar(1) / 60;
+  double worst_gap = 0, worst_lag = 0;
+  for (int step = 1; step <= 120; ++step) {
+    X_WH.setOrigin(btVector3(btScalar(0.05) * std::sin(2 * SIMD_PI * step * dt), 0, top + btScalar(0.01)));
+    motion.setWorldTransform(X_WH);
+    world.world->stepSimulation(dt);
+    for (size_t w = 0; w < welded.size(); ++w)
+      worst_gap = std::max(
+          worst_gap, static_cast<double>((deformables.getVertexPosition(block, welded[w]) - X_WH * p_HQ[w]).length()));
+    worst_lag = std::max(worst_lag,
+                         static_cast<double>(std::abs(deformables.getCenterOfMass(block).x() - X_WH.getOrigin().x())));
+  }
+  std::printf(
+      "block welded to a swinging kinematic hanger: %zu welds, largest gap %.2e m, centre of mass off the "
+      "hanger's x by at most %.2e m\n",
+      welded.size(), worst_gap, worst_lag);
+  EXPECT_TRUE(deformables.getLastSolveConverged());
+  EXPECT_LT(worst_gap, 2e-5);  // the block's weight and inertia over 25 welds: ~1 µm each on average
+  EXPECT_LT(worst_lag, 5e-3);  // the block is carried along, not left swinging
+  world.world->removeRigidBody(&hanger);
+}
+
+TEST(HydroelasticDeformablesTest, ADynamicBodyWeldedToADeformablePullsItAndIsPulled) {
+  // No gravity: a 0.5 kg Bullet box moving at 0.5 m/s along x is welded to the +x face of a 1 kg
+  // soft block at rest. The welds are the only forces, inside one solve with equal and opposite
+  // impulses, so the total momentum stays 0.25 kg·m/s, and once the block's vibration has damped
+  // out both move at 0.25/1.5 m/s.
+  PlaneWorld world;
+  world.world->setGravity(btVector3(0, 0, 0));
+  btHydroelasticDeformables deformables(world.world.get());
+  btHydroelasticDeformableMaterial material;
+  material.m_stiffnessDamping = 0.01;
+  const int block = deformables.addBox("pulled block", btVector3(0.05, 0.05, 0.05),
+                                       btTransform(btQuaternion::getIdentity(), btVector3(0, 0, 1)), 0.025, material);
+  ASSERT_EQ(block, 0) << deformables.getErrors();
+  btBoxShape box_shape(btVector3(0.02, 0.02, 0.02));
+  const btScalar box_mass = 0.5;
+  btVector3 inertia;
+  box_shape.calculateLocalInertia(box_mass, inertia);
+  btDefaultMotionState motion(btTransform(btQuaternion::getIdentity(), btVector3(0.08, 0, 1)));
+  btRigidBody box(btRigidBody::btRigidBodyConstructionInfo(box_mass, &motion, &box_shape, inertia));
+  box.setActivationState(DISABLE_DEACTIVATION);
+  box.setLinearVelocity(btVector3(0.5, 0, 0));
+  world.world->addRigidBody(&box);
+  std::vector<int> welded;
+  std::vector<btVector3> p_BQ;
+  for (int i = 0; i < deformables.getNumVertices(block); ++i) {
+    const btVector3 p = deformables.getVertexPosition(block, i);
+    if (std::abs(p.x() - 0.05) > 1e-6) continue;
+    ASSERT_TRUE(deformables.attachVertex(block, i, &box)) << deformables.getErrors();
+    welded.push_back(i);
+    p_BQ.push_back(box.getCenterOfMassTransform().inverse() * p);
+  }
+  ASSERT_GE(welded.size(), 9u);
+  const double p0 = box_mass * 0.5, m = deformables.getMass(block);
+  const btScalar dt = btScalar(1) / 60;
+  double worst_gap = 0, worst_momentum_error = 0;
+  for (int step = 0; step < 120; ++step) {
+    world.world->stepSimulation(dt);
+    for (size_t w = 0; w < welded.size(); ++w)
+      worst_gap = std::max(
+          worst_gap,
+          static_cast<double>(
+              (deformables.getVertexPosition(block, welded[w]) - box.getCenterOfMassTransform() * p_BQ[w]).length()));
+    const double momentum = box_mass * box.getLinearVelocity().x() + m * deformables.getLinearVelocity(block).x();
+    worst_momentum_error = std::max(worst_momentum_error, std::abs(momentum - p0));
+  }
+  const double v_common = p0 / (box_mass + m);
+  std::printf(
+      "box welded to a block: block %.5f m/s, box %.5f m/s (common %.5f), momentum off by at most %.1e "
+      "kg·m/s, largest weld gap %.2e m\n",
+      deformables.getLinearVelocity(block).x(), box.getLinearVelocity().x(), v_common, worst_momentum_error, worst_gap);
+  EXPECT_TRUE(deformables.getLastSolveConverged());
+  EXPECT_LT(worst_momentum_error, 1e-5 * p0);
+  EXPECT_NEAR(deformables.getLinearVelocity(block).x(), v_common, 0.01 * v_common);
+  EXPECT_NEAR(box.getLinearVelocity().x(), v_common, 0.01 * v_common);
+  EXPECT_LT(worst_gap, 5e-5);
+  world.world->removeRigidBody(&box);
 }
 
 TEST(HydroelasticDeformablesTest, ReportsBadMeshesAndMaterialsWithoutThrowing) {
