@@ -1,7 +1,11 @@
 #include "fem/btHydroelasticDeformables.h"
 
+#include <algorithm>
+#include <cmath>
 #include <exception>
+#include <iomanip>
 #include <memory>
+#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -11,6 +15,7 @@
 #include "fem/fem_body.h"
 #include "hydro/make_box_mesh.h"
 #include "hydro/math.h"
+#include "hydro/volume_mesh.h"
 
 using hydro::RigidTransform;
 using hydro::Tet;
@@ -94,8 +99,17 @@ int btHydroelasticDeformables::addTetMesh(const char* name, const btVector3* ver
   std::vector<Vector3> p(numVertices);
   for (int i = 0; i < numVertices; ++i) p[i] = ToEigen(vertices[i]);
   std::vector<Tet> tets(numTets);
-  for (int t = 0; t < numTets; ++t)
-    for (int k = 0; k < 4; ++k) tets[t][k] = tetIndices[4 * t + k];
+  for (int t = 0; t < numTets; ++t) {
+    Tet& tet = tets[t];
+    for (int k = 0; k < 4; ++k) tet[k] = tetIndices[4 * t + k];
+    // Either orientation is accepted: a tet of negative volume is the positive one with two corners
+    // swapped. Bad indices are left for the core to report; so are flat tets, whose tiny volume
+    // stays below the core's threshold with either sign.
+    bool indices_valid = true;
+    for (int k = 0; k < 4; ++k) indices_valid = indices_valid && tet[k] >= 0 && tet[k] < numVertices;
+    if (indices_valid && hydro::SignedTetVolume(p[tet[0]], p[tet[1]], p[tet[2]], p[tet[3]]) < 0)
+      std::swap(tet[2], tet[3]);
+  }
   return m_impl->Add(label.c_str(), std::move(p), std::move(tets), material, friction);
 }
 
@@ -109,9 +123,26 @@ int btHydroelasticDeformables::addBox(const char* name, const btVector3& halfExt
     for (int axis = 0; axis < 3; ++axis)
       hydro::CheckPositive(halfExtents[axis], "btHydroelasticDeformables::addBox: half extent of '" + label + "'");
     hydro::CheckPositive(resolution, "btHydroelasticDeformables::addBox: resolution of '" + label + "'");
+    // The mesh's size from its cell and shell counts (hydro/make_box_mesh.cc), in double so that a
+    // tiny resolution overflows nothing; no vertex is made before the cap is checked.
+    const Vector3 size = 2 * ToEigen(halfExtents);
+    const double h = resolution;
+    const double layers = std::max(1.0, std::ceil(0.5 * size.minCoeff() / h - 1e-9));
+    double cells[3];
+    for (int axis = 0; axis < 3; ++axis) cells[axis] = std::max(1.0, std::ceil(size[axis] / h - 1e-9));
+    const double max_tets = 12 * layers * (cells[0] * cells[1] + cells[1] * cells[2] + cells[2] * cells[0]);
+    if (!(max_tets <= MAX_BOX_TETS)) {
+      std::ostringstream message;
+      message << "btHydroelasticDeformables::addBox: box '" << label << "' (half extents " << halfExtents.x() << " x "
+              << halfExtents.y() << " x " << halfExtents.z() << " m) at resolution " << resolution
+              << " m would need up to " << std::fixed << std::setprecision(0) << max_tets << " tets (" << cells[0]
+              << " x " << cells[1] << " x " << cells[2] << " cells, " << layers << " shells); the limit is "
+              << MAX_BOX_TETS << ": use a coarser resolution";
+      throw hydro::InvalidInput(message.str());
+    }
     const RigidTransform X_WB = ToRigidTransform(pose);
     hydro::CheckPose(X_WB, "btHydroelasticDeformables::addBox: pose");
-    const hydro::VolumeMeshWithExtent box = hydro::MakeBoxVolumeMesh(2 * ToEigen(halfExtents), resolution);
+    const hydro::VolumeMeshWithExtent box = hydro::MakeBoxVolumeMesh(size, resolution);
     for (const Vector3& p_BV : box.mesh->vertices()) vertices.push_back(X_WB * p_BV);
     tets = box.mesh->tets();
   } catch (const std::exception& e) {

@@ -44,7 +44,8 @@ class btHydroelasticDeformables {
   btHydroelasticDeformables& operator=(const btHydroelasticDeformables&) = delete;
 
   // Adds a body of linear tetrahedra: `vertices` in world at rest, `tetIndices` four per tet
-  // (either orientation). `friction` combines with each Bullet object's friction. Returns the
+  // (either orientation: a tet of negative volume is stored with its last two corners swapped, as
+  // getTet then reports). `friction` combines with each Bullet object's friction. Returns the
   // body's index, or -1 when the mesh or material is invalid (getErrors names the tet, vertex or
   // value). The body drops the vertices no tet uses and keeps the others in their order: a mesh
   // whose tets use all its vertices keeps its numbering. Contact pressure grows with the depth below
@@ -53,7 +54,18 @@ class btHydroelasticDeformables {
   int addTetMesh(const char* name, const btVector3* vertices, int numVertices, const int* tetIndices, int numTets,
                  const btHydroelasticDeformableMaterial& material, btScalar friction = 0.5);
   // A box of `halfExtents` centred at `pose`, meshed with edges of about `resolution` (m) in
-  // nested shells, so that every tet has an interior vertex.
+  // nested shells, so that every tet has an interior vertex. Returns -1 (getErrors names the box)
+  // for half extents or a resolution that are not finite and positive, and for a mesh that could
+  // need more than MAX_BOX_TETS tets, counted before anything is meshed: with n_i =
+  // ⌈2·halfExtents_i/resolution⌉ cells along each axis and L = ⌈min halfExtents/resolution⌉
+  // shells, the mesh has at most 12·L·(n_x·n_y + n_y·n_z + n_z·n_x) tets — 144·L³ for a cube, so
+  // a cube of L = 8 shells (at most 73,728 tets) is made and one of L = 9 (104,976) is refused.
+  // The cap is about 25 times the largest body fem/README.md measures (4,116 tets, 44 ms a step,
+  // most of it the sparse factorization, which grows faster than the tet count). Near it a body
+  // is already far from interactive: a 1 m cube at 6.25 cm (67,584 tets) took 1.1 GB and 80–100 s
+  // a step on the 2-core benchmark machine. A mistyped resolution (mm for m) would otherwise ask
+  // for billions of tets and exhaust memory. addTetMesh takes a larger mesh as it is given.
+  enum { MAX_BOX_TETS = 100000 };
   int addBox(const char* name, const btVector3& halfExtents, const btTransform& pose, btScalar resolution,
              const btHydroelasticDeformableMaterial& material, btScalar friction = 0.5);
 
@@ -79,7 +91,10 @@ class btHydroelasticDeformables {
   // Holds a vertex where it is now.
   bool fixVertex(int body, int vertex);
   // Welds a vertex to `rigidBody` where the vertex is now: an implicit spring of `stiffness` N/m
-  // in the contact solve. A null or static body welds it to the world.
+  // in the contact solve, between the vertex and that point of the body. The vertex follows a
+  // kinematic body, lagging by the force it carries divided by `stiffness`; with a dynamic body the spring's
+  // impulses are equal and opposite, so each pulls the other. A null or static body welds it to
+  // the world (as fixVertex).
   bool attachVertex(int body, int vertex, btRigidBody* rigidBody, btScalar stiffness = 1e5);
   // One contact point per triangle of each contact polygon's centroid fan instead of one per
   // polygon: for coarse meshes whose faces would otherwise rest on a line of points and tip.
