@@ -33,7 +33,8 @@ class btDeformableBodies {
   int getNumBodies() const { return static_cast<int>(m_bodies.size()); }
   // Welds a vertex of an added body to `rigidBody` where the vertex is now (bubble-gripper style):
   // an implicit spring of `stiffness` N/m inside the contact solve. A null or static body welds it
-  // to the world; kinematic bodies are not supported yet (reported, skipped).
+  // to the world; a kinematic body carries it along its motion, and a dynamic one pulls and is
+  // pulled.
   void attachVertex(hydro::fem::FemBody* body, int vertex, btRigidBody* rigidBody, btScalar stiffness = 1e5);
   // The contact solve of the last internal step, one report per added body: the shared problem's
   // iterations, convergence and residual, and the impulse of every contact on that body.

@@ -1,6 +1,7 @@
 #include "hydro/volume_mesh.h"
 
 #include <algorithm>
+#include <cmath>
 #include <sstream>
 
 namespace hydro {
@@ -32,6 +33,13 @@ VolumeMesh::VolumeMesh(std::vector<Vector3> vertices, std::vector<Tet> tets, dou
         longest_edge = std::max(longest_edge, (vertices_[tet[i]] - vertices_[tet[j]]).norm());
     const double volume = CalcTetVolume(t);
     const double min_volume = min_volume_fraction * longest_edge * longest_edge * longest_edge;
+    if (!std::isfinite(min_volume) || !std::isfinite(volume)) {
+      // Finite coordinates whose cube overflows: neither inverted nor degenerate, out of range.
+      std::ostringstream msg;
+      msg << "VolumeMesh: tet " << t << " (vertices " << tet[0] << ", " << tet[1] << ", " << tet[2] << ", " << tet[3]
+          << ") is too large to measure: its longest edge is " << longest_edge << " m";
+      throw InvalidInput(msg.str());
+    }
     if (!(volume > min_volume)) {
       std::ostringstream msg;
       msg << "VolumeMesh: tet " << t << " (vertices " << tet[0] << ", " << tet[1] << ", " << tet[2] << ", " << tet[3]

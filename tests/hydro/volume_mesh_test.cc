@@ -44,6 +44,20 @@ TEST(VolumeMeshTest, RejectsInvertedDegenerateAndBadInput) {
   }
 }
 
+TEST(VolumeMeshTest, AFiniteTetTooLargeToMeasureIsNamedSo) {
+  // Coordinates near the largest double are finite, but a volume's cube of them overflows: the
+  // message says so instead of calling the tet degenerate.
+  auto huge = UnitTetVertices();
+  for (Vector3& p : huge) p *= 1e300;
+  try {
+    VolumeMesh(huge, {Tet{0, 1, 2, 3}});
+    FAIL();
+  } catch (const InvalidInput& e) {
+    EXPECT_NE(std::string(e.what()).find("tet 0"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("too large to measure"), std::string::npos) << e.what();
+  }
+}
+
 TEST(PressureFieldTest, GradientReproducesLinearField) {
   auto mesh = std::make_shared<VolumeMesh>(UnitTetVertices(), std::vector<Tet>{Tet{0, 1, 2, 3}});
   const Vector3 grad(2, -3, 5);
