@@ -109,11 +109,15 @@ void btHydroelasticCollisionAlgorithm::processCollision(const btCollisionObjectW
       const hydro::RigidTransform X_WS1_at = hydro::bullet::ToRigidTransform(X1);
       hydro::RigidTransform carry;
       using hydro::bullet::SurfaceReuseOutcome;
-      int max_points = PointBudget(base_points, turned_last_step);
-      const SurfaceReuseOutcome outcome =
-          reuse && max_points == m_state->kept_max_points
-              ? m_state->kept_surface.Reuse(g0.get(), X_WS0_at, g1.get(), X_WS1_at, &m_state->points, &carry)
-              : SurfaceReuseOutcome::kNotReused;
+      // A kept surface is reused only for the budget it was made for, judged from the last patch; a
+      // surface computed anew is judged from its own points below.
+      SurfaceReuseOutcome outcome = SurfaceReuseOutcome::kNotReused;
+      int max_points = base_points;
+      if (reuse && m_state->kept_surface.has_surface()) {
+        max_points = PointBudget(base_points, turned_last_step);
+        if (max_points == m_state->kept_max_points)
+          outcome = m_state->kept_surface.Reuse(g0.get(), X_WS0_at, g1.get(), X_WS1_at, &m_state->points, &carry);
+      }
       if (outcome != SurfaceReuseOutcome::kNotReused) {
         m_state->CarryKeptSurface(carry);
         world.recordSurface(true);
