@@ -357,7 +357,13 @@ TEST(HydrobulletTest, BulletWorldFilesTakeComplianceFromRules) {
   const Result unknown =
       Tool("run " + Scene("crate_on_ground.bullet") + " --set barrel.pose=0,0,1,0,0,0 --out " + out.string());
   EXPECT_EQ(unknown.exit_code, 1);
-  EXPECT_NE(unknown.err.find("--set: no moving rigid body named 'barrel'"), std::string::npos) << unknown.err;
+  EXPECT_NE(unknown.err.find("--set barrel.pose: no moving rigid body named 'barrel'"), std::string::npos)
+      << unknown.err;
+  const Result unknown_velocity =
+      Tool("run " + Scene("crate_on_ground.bullet") + " --set barrel.velocity=1,0,0,0,0,0 --out " + out.string());
+  EXPECT_EQ(unknown_velocity.exit_code, 1);
+  EXPECT_NE(unknown_velocity.err.find("--set barrel.velocity: no moving rigid body named 'barrel'"), std::string::npos)
+      << unknown_velocity.err;
   fs::remove_all(out);
 
   // Bad rules and bad files: clear errors, no crash.
@@ -632,6 +638,106 @@ TEST(HydrobulletTest, PlotsARunsContactsAndBodies) {
   EXPECT_NE(broken.err.find("contacts.csv:"), std::string::npos) << broken.err;
   EXPECT_NE(broken.err.find("fields, the header has 16"), std::string::npos) << broken.err;
   fs::remove_all(out);
+}
+
+// A one-millisecond run with `options`, its summary.json parsed; the exit code and stderr in *result.
+Json ShortRun(const std::string& file, const std::string& options, Result* result) {
+  const fs::path out = fs::temp_directory_path() / ("hydrobullet_short_" + std::to_string(::getpid()));
+  fs::remove_all(out);
+  *result = Tool("run " + file + " --duration 0.001 --out " + out.string() + " " + options);
+  Json summary;
+  if (result->exit_code == 0) summary = ReadJsonFile(out / "summary.json");
+  fs::remove_all(out);
+  return summary;
+}
+
+// --set NAME.pose and NAME.velocity go through one check: a model, its `model::link` and a model
+// whose link has the model's name (`crate::crate`) are taken by both, and what they set reaches the
+// run (1 ms: the set pose has fallen 5 µm, the set velocity carried the body 1 mm).
+TEST(HydrobulletTest, PoseAndVelocitySetTakeTheSameTargets) {
+  const fs::path urdf = fs::temp_directory_path() / ("hydrobullet_crate_" + std::to_string(::getpid()) + ".urdf");
+  std::ofstream(urdf) << "<robot name=\"crate\"><link name=\"crate\">\n"
+                         "<inertial><mass value=\"1\"/><inertia ixx=\"0.01\" iyy=\"0.01\" izz=\"0.01\" ixy=\"0\" "
+                         "ixz=\"0\" iyz=\"0\"/></inertial>\n"
+                         "<collision><geometry><box size=\"0.1 0.1 0.1\"/></geometry></collision>\n"
+                         "</link></robot>\n";
+  const std::vector<std::pair<std::string, std::string>> targets = {{Scene("box_stack.sdf"), "box3"},
+                                                                    {Scene("box_stack.sdf"), "box3::body"},
+                                                                    {urdf.string(), "crate"},
+                                                                    {urdf.string(), "crate::crate"}};
+  for (const auto& [file, name] : targets) {
+    const std::string body =
+        name.find("::") == std::string::npos ? name + (name == "crate" ? "::crate" : "::body") : name;
+    Result posed, pushed;
+    const Json pose = ShortRun(file, "--set " + name + ".pose=0.5,0,2,0,0,0", &posed);
+    ASSERT_EQ(posed.exit_code, 0) << name << ": " << posed.err;
+    const Json* posed_body = FinalOf(pose, body);
+    ASSERT_NE(posed_body, nullptr) << body;
+    EXPECT_NEAR((*posed_body)["position"][0].number, 0.5, 1e-9) << name;
+    EXPECT_NEAR((*posed_body)["position"][2].number, 2, 1e-4) << name;
+    const Json velocity = ShortRun(file, "--set " + name + ".velocity=0,1,0,0,0,0", &pushed);
+    ASSERT_EQ(pushed.exit_code, 0) << name << ": " << pushed.err;
+    const Json* pushed_body = FinalOf(velocity, body);
+    ASSERT_NE(pushed_body, nullptr) << body;
+    EXPECT_NEAR((*pushed_body)["position"][1].number, 1e-3, 1e-4) << name;
+  }
+  fs::remove(urdf);
+}
+
+// The targets both refuse, with the same message shape: "--set NAME.PROPERTY: reason in FILE".
+TEST(HydrobulletTest, PoseAndVelocitySetRefuseTheSameTargetsAlike) {
+  const std::string stack = Scene("box_stack.sdf"), gripper = Scene("gripper.sdf");
+  for (const std::string property : {"pose", "velocity"}) {
+    Result r;
+    ShortRun(stack, "--set ghost." + property + "=0,0,1,0,0,0", &r);
+    EXPECT_EQ(r.exit_code, 1) << property;
+    EXPECT_EQ(r.err, "hydrobullet: --set ghost." + property + ": no model or body named 'ghost' in " + stack + "\n");
+    // A multibody's link follows its joints: neither its pose nor its velocity can be set alone.
+    ShortRun(gripper, "--set gripper::left_finger." + property + "=0,0,1,0,0,0", &r);
+    EXPECT_EQ(r.exit_code, 1) << property;
+    EXPECT_EQ(r.err, "hydrobullet: --set gripper::left_finger." + property +
+                         ": body 'gripper::left_finger' is a link of the multibody 'gripper' in " + gripper +
+                         "; set gripper." + property + " instead\n");
+  }
+  // A static body can be placed but not started, and so can a fixed-base model.
+  Result r;
+  const Json moved = ShortRun(stack, "--set ground::plane.pose=0,0,-0.5,0,0,0", &r);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ((*FinalOf(moved, "ground::plane"))["position"][2].number, -0.5);
+  ShortRun(stack, "--set ground::plane.velocity=0,0,1,0,0,0", &r);
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, "hydrobullet: --set ground::plane.velocity: body 'ground::plane' is static in " + stack +
+                       ": nothing to start\n");
+  ShortRun(stack, "--set ground.velocity=0,0,1,0,0,0", &r);
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, "hydrobullet: --set ground.velocity: model 'ground' is static or fixed-base in " + stack +
+                       ": nothing to start\n");
+  ShortRun(gripper, "--set gripper.velocity=0,0,1,0,0,0", &r);
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("model 'gripper' is static or fixed-base"), std::string::npos) << r.err;
+  ShortRun(gripper, "--set gripper.pose=0,0,0.01,0,0,0", &r);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+}
+
+// A NaN, an infinity or an overflowing number in either property is a usage error naming the
+// value's place; so is a wrong count.
+TEST(HydrobulletTest, SetRefusesNonFiniteValuesForPoseAndVelocity) {
+  const std::string run = "run " + Scene("box_stack.sdf") + " --duration 0.001 --out /nonexistent/never --set ";
+  for (const std::string property : {"pose", "velocity"}) {
+    const std::string where = "hydrobullet: --set box1." + property;
+    const std::pair<std::string, std::string> cases[] = {
+        {"nan,0,0,0,0,0", where + ": value 1 ('nan') is not a finite number"},
+        {"0,0,0,inf,0,0", where + ": value 4 ('inf') is not a finite number"},
+        {"0,0,0,0,0,-1e999", where + ": value 6 ('-1e999') is not a finite number"},
+        {"0,,0,0,0,0", where + ": value 2 ('') is not a finite number"},
+        {"0,0,0,0,0", where + " needs six comma-separated numbers, got 5"},
+        {"0,0,0,0,0,0,0", where + " needs six comma-separated numbers, got 7"}};
+    for (const auto& [values, message] : cases) {
+      const Result r = Tool(run + "box1." + property + "=" + values);
+      EXPECT_EQ(r.exit_code, 2) << values;
+      EXPECT_EQ(r.err.substr(0, r.err.find('\n')), message) << values;
+    }
+  }
 }
 
 }  // namespace
