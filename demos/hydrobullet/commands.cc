@@ -57,7 +57,43 @@ std::string GeometryText(const urdf::Geometry& g) {
   return "?";
 }
 
-// Loads the command line's file; warnings go to stderr, and so do errors, ending with the first.
+// The one rule for what a --set NAME.pose=… or NAME.velocity=… can move, checked on the built scene
+// for both properties alike. NAME is a model (all of its links follow) or one body `model::link`
+// that the builder places or starts itself: a pose places a model, static or not, or a rigid body
+// (a multibody's links follow their joints); a velocity starts a moving rigid body or a free
+// multibody's base, and a model only through those. Returns "" when NAME is such a target, else the
+// reason as "--set NAME.PROPERTY: … in FILE".
+std::string CheckSetTarget(const urdf::BuiltScene& built, const std::string& file, const std::string& property,
+                           const std::string& name) {
+  const bool pose = property == "pose";
+  auto takes = [&](const urdf::BuiltBody& body) {
+    if (pose) return body.rigid_body != nullptr;
+    if (body.is_static) return false;
+    if (body.multibody) return body.link_index < 0 && !body.multibody->hasFixedBase();
+    return body.rigid_body != nullptr;
+  };
+  const std::string where = "--set " + name + "." + property + ": ";
+  bool is_model = false, model_takes = false;
+  for (const urdf::BuiltBody& body : built.bodies()) {
+    if (body.model != name) continue;
+    is_model = true;
+    model_takes |= pose || takes(body);
+  }
+  if (is_model) {
+    if (model_takes) return "";
+    return where + "model '" + name + "' is static or fixed-base in " + file + ": nothing to start";
+  }
+  const urdf::BuiltBody* body = built.Find(name);
+  if (!body) return where + "no model or body named '" + name + "' in " + file;
+  if (takes(*body)) return "";
+  if (body->is_static || (body->multibody && body->multibody->hasFixedBase() && body->link_index < 0))
+    return where + "body '" + name + "' is static in " + file + ": nothing to start";
+  return where + "body '" + name + "' is a link of the multibody '" + body->model + "' in " + file + "; set " +
+         body->model + "." + property + " instead";
+}
+
+// Loads the command line's file and checks its --set targets; warnings go to stderr, and so do
+// errors, ending with the first.
 bool LoadOrReport(const CommandLine& args, Simulation* simulation) {
   std::string errors, warnings;
   const bool loaded = LoadSimulation(args.file, args.read, args.build, args.rules, simulation, &errors, &warnings);
@@ -65,8 +101,18 @@ bool LoadOrReport(const CommandLine& args, Simulation* simulation) {
   if (!loaded) {
     std::cerr << errors;
     Fail(errors.substr(0, errors.find('\n')));
+    return false;
   }
-  return loaded;
+  std::string error;
+  for (const auto& entry : args.build.poses)
+    if (error.empty()) error = CheckSetTarget(*simulation->built, args.file, "pose", entry.first);
+  for (const auto& entry : args.build.velocities)
+    if (error.empty()) error = CheckSetTarget(*simulation->built, args.file, "velocity", entry.first);
+  if (!error.empty()) {
+    Fail(error);
+    return false;
+  }
+  return true;
 }
 
 }  // namespace
@@ -231,20 +277,6 @@ int Run(const CommandLine& args) {
   Simulation simulation(args.plugin);
   if (!LoadOrReport(args, &simulation)) return 1;
   std::string errors;
-  for (const auto& [name, pose] : args.build.poses) {
-    (void)pose;
-    if (!simulation.built->Find(name) && !simulation.built->Find(name + "::" + name)) {
-      bool is_model = false;
-      for (const auto& body : simulation.built->bodies()) is_model |= body.model == name;
-      if (!is_model) return Fail("--set: no model or body named '" + name + "'");
-    }
-  }
-  for (const auto& [name, velocity] : args.build.velocities) {
-    (void)velocity;
-    bool known = simulation.built->Find(name) != nullptr;
-    for (const auto& body : simulation.built->bodies()) known |= body.model == name;
-    if (!known) return Fail("--set: no model or body named '" + name + "'");
-  }
   const double dt = args.dt_s > 0 ? args.dt_s : simulation.scene.step_size_s;
   const double log_dt = args.log_dt_s > 0 ? args.log_dt_s : std::max(dt, 0.01);
 #ifdef HYDRO_BULLET_RENDER

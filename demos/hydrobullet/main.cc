@@ -135,20 +135,31 @@ bool ParseSet(const std::string& text, CommandLine* args, std::string* error) {
     return false;
   }
   const std::string name = text.substr(0, dot), what = text.substr(dot + 1, equals - dot - 1);
-  std::vector<double> v;
-  if (!ParseNumbers(text.substr(equals + 1), 6, &v)) {
-    *error = "--set " + name + "." + what + " needs six comma-separated numbers";
-    return false;
-  }
-  if (what == "velocity") {
-    args->build.velocities[name] = {hydro::Vector3(v[0], v[1], v[2]), hydro::Vector3(v[3], v[4], v[5])};
-  } else if (what == "pose") {
-    args->build.poses[name] =
-        hydro::urdf::PoseFromXyzRpy(hydro::Vector3(v[0], v[1], v[2]), hydro::Vector3(v[3], v[4], v[5]));
-  } else {
+  if (what != "velocity" && what != "pose") {
     *error = "--set: unknown property '" + what + "' (velocity or pose)";
     return false;
   }
+  // Six numbers, each finite: a NaN or an infinity is named with its place, not built into the world.
+  std::vector<double> v;
+  std::stringstream values(text.substr(equals + 1));
+  for (std::string item; std::getline(values, item, ',');) {
+    double x;
+    if (!ParseNumber(item, &x)) {
+      *error = "--set " + name + "." + what + ": value " + std::to_string(v.size() + 1) + " ('" + item +
+               "') is not a finite number";
+      return false;
+    }
+    v.push_back(x);
+  }
+  if (v.size() != 6) {
+    *error = "--set " + name + "." + what + " needs six comma-separated numbers, got " + std::to_string(v.size());
+    return false;
+  }
+  if (what == "velocity")
+    args->build.velocities[name] = {hydro::Vector3(v[0], v[1], v[2]), hydro::Vector3(v[3], v[4], v[5])};
+  else
+    args->build.poses[name] =
+        hydro::urdf::PoseFromXyzRpy(hydro::Vector3(v[0], v[1], v[2]), hydro::Vector3(v[3], v[4], v[5]));
   return true;
 }
 

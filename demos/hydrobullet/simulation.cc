@@ -72,20 +72,20 @@ bool LoadBulletWorld(const std::string& file, const urdf::BuildOptions& build_op
   // The file's solver settings replaced the world's; patch contact needs its own.
   if (simulation->plugin) hydroConfigureSolverInfo(simulation->world->getSolverInfo());
   // --set: the file's rigid bodies by name (a multibody's links follow their joints).
-  auto rigid_body = [&](const std::string& name) -> btRigidBody* {
+  auto rigid_body = [&](const std::string& name, const char* property) -> btRigidBody* {
     const urdf::BuiltBody* body = simulation->built->Find(name);
     if (body && body->rigid_body && !body->is_static) return body->rigid_body;
-    *errors = "--set: no moving rigid body named '" + name + "' in " + file + "\n";
+    *errors = "--set " + name + "." + property + ": no moving rigid body named '" + name + "' in " + file + "\n";
     return nullptr;
   };
   for (const auto& [name, X_WB] : build_options.poses) {
-    btRigidBody* body = rigid_body(name);
+    btRigidBody* body = rigid_body(name, "pose");
     if (!body) return false;
     body->setWorldTransform(bullet::ToBullet(X_WB));
     body->setInterpolationWorldTransform(body->getWorldTransform());
   }
   for (const auto& [name, velocity] : build_options.velocities) {
-    btRigidBody* body = rigid_body(name);
+    btRigidBody* body = rigid_body(name, "velocity");
     if (!body) return false;
     body->setLinearVelocity(bullet::ToBullet(velocity.v_W));
     body->setAngularVelocity(bullet::ToBullet(velocity.w_W));

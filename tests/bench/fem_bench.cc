@@ -1,6 +1,6 @@
 // FEM step costs: Eigen's SimplicialLDLT against SuiteSparse CHOLMOD on the step matrix of
-// 002 eq. 11, and whole corotational steps at 10 ms, for bodies the size of the issue's scenes
-// (~225 DoFs, ~1,200 and ~4,000 tets). Run: build/release/tests/bench/fem_bench
+// 002 eq. 11, and whole corotational steps at 10 ms, for bodies the size of 002 §VII's
+// scenes (~225 DoFs, ~1,200 and ~4,000 tets). Run: build/release/tests/bench/fem_bench
 //   BM_Factor*/T: T = number of tets; BM_Step/T reports real_time_factor = δt / step time.
 //   BM_{Arch,Grasp,CylinderPress}{Ours,Bullet}: 002 §VII's scenes with btDeformableBodies in a
 //   Bullet world and with Bullet's own deformable world (tests/bench/bullet_deformable_world.h).
@@ -109,7 +109,7 @@ void BM_Step(benchmark::State& state) {
 }
 BENCHMARK(BM_Step)->Arg(40)->Arg(1200)->Arg(4000)->Unit(benchmark::kMillisecond);
 
-// ---- Issue 5's scenes: ours (btDeformableBodies) against Bullet's deformable world. ----
+// ---- 002 §VII's scenes: ours (btDeformableBodies) against Bullet's deformable world. ----
 
 using Clock = std::chrono::steady_clock;
 

@@ -357,7 +357,13 @@ TEST(HydrobulletTest, BulletWorldFilesTakeComplianceFromRules) {
   const Result unknown =
       Tool("run " + Scene("crate_on_ground.bullet") + " --set barrel.pose=0,0,1,0,0,0 --out " + out.string());
   EXPECT_EQ(unknown.exit_code, 1);
-  EXPECT_NE(unknown.err.find("--set: no moving rigid body named 'barrel'"), std::string::npos) << unknown.err;
+  EXPECT_NE(unknown.err.find("--set barrel.pose: no moving rigid body named 'barrel'"), std::string::npos)
+      << unknown.err;
+  const Result unknown_velocity =
+      Tool("run " + Scene("crate_on_ground.bullet") + " --set barrel.velocity=1,0,0,0,0,0 --out " + out.string());
+  EXPECT_EQ(unknown_velocity.exit_code, 1);
+  EXPECT_NE(unknown_velocity.err.find("--set barrel.velocity: no moving rigid body named 'barrel'"), std::string::npos)
+      << unknown_velocity.err;
   fs::remove_all(out);
 
   // Bad rules and bad files: clear errors, no crash.
@@ -632,6 +638,371 @@ TEST(HydrobulletTest, PlotsARunsContactsAndBodies) {
   EXPECT_NE(broken.err.find("contacts.csv:"), std::string::npos) << broken.err;
   EXPECT_NE(broken.err.find("fields, the header has 16"), std::string::npos) << broken.err;
   fs::remove_all(out);
+}
+
+// A one-millisecond run with `options`, its summary.json parsed; the exit code and stderr in *result.
+Json ShortRun(const std::string& file, const std::string& options, Result* result) {
+  const fs::path out = fs::temp_directory_path() / ("hydrobullet_short_" + std::to_string(::getpid()));
+  fs::remove_all(out);
+  *result = Tool("run " + file + " --duration 0.001 --out " + out.string() + " " + options);
+  Json summary;
+  if (result->exit_code == 0) summary = ReadJsonFile(out / "summary.json");
+  fs::remove_all(out);
+  return summary;
+}
+
+// --set NAME.pose and NAME.velocity go through one check: a model, its `model::link` and a model
+// whose link has the model's name (`crate::crate`) are taken by both, and what they set reaches the
+// run (1 ms: the set pose has fallen 5 µm, the set velocity carried the body 1 mm).
+TEST(HydrobulletTest, PoseAndVelocitySetTakeTheSameTargets) {
+  const fs::path urdf = fs::temp_directory_path() / ("hydrobullet_crate_" + std::to_string(::getpid()) + ".urdf");
+  std::ofstream(urdf) << "<robot name=\"crate\"><link name=\"crate\">\n"
+                         "<inertial><mass value=\"1\"/><inertia ixx=\"0.01\" iyy=\"0.01\" izz=\"0.01\" ixy=\"0\" "
+                         "ixz=\"0\" iyz=\"0\"/></inertial>\n"
+                         "<collision><geometry><box size=\"0.1 0.1 0.1\"/></geometry></collision>\n"
+                         "</link></robot>\n";
+  const std::vector<std::pair<std::string, std::string>> targets = {{Scene("box_stack.sdf"), "box3"},
+                                                                    {Scene("box_stack.sdf"), "box3::body"},
+                                                                    {urdf.string(), "crate"},
+                                                                    {urdf.string(), "crate::crate"}};
+  for (const auto& [file, name] : targets) {
+    const std::string body =
+        name.find("::") == std::string::npos ? name + (name == "crate" ? "::crate" : "::body") : name;
+    Result posed, pushed;
+    const Json pose = ShortRun(file, "--set " + name + ".pose=0.5,0,2,0,0,0", &posed);
+    ASSERT_EQ(posed.exit_code, 0) << name << ": " << posed.err;
+    const Json* posed_body = FinalOf(pose, body);
+    ASSERT_NE(posed_body, nullptr) << body;
+    EXPECT_NEAR((*posed_body)["position"][0].number, 0.5, 1e-9) << name;
+    EXPECT_NEAR((*posed_body)["position"][2].number, 2, 1e-4) << name;
+    const Json velocity = ShortRun(file, "--set " + name + ".velocity=0,1,0,0,0,0", &pushed);
+    ASSERT_EQ(pushed.exit_code, 0) << name << ": " << pushed.err;
+    const Json* pushed_body = FinalOf(velocity, body);
+    ASSERT_NE(pushed_body, nullptr) << body;
+    EXPECT_NEAR((*pushed_body)["position"][1].number, 1e-3, 1e-4) << name;
+  }
+  fs::remove(urdf);
+}
+
+// The targets both refuse, with the same message shape: "--set NAME.PROPERTY: reason in FILE".
+TEST(HydrobulletTest, PoseAndVelocitySetRefuseTheSameTargetsAlike) {
+  const std::string stack = Scene("box_stack.sdf"), gripper = Scene("gripper.sdf");
+  for (const std::string property : {"pose", "velocity"}) {
+    Result r;
+    ShortRun(stack, "--set ghost." + property + "=0,0,1,0,0,0", &r);
+    EXPECT_EQ(r.exit_code, 1) << property;
+    EXPECT_EQ(r.err, "hydrobullet: --set ghost." + property + ": no model or body named 'ghost' in " + stack + "\n");
+    // A multibody's link follows its joints: neither its pose nor its velocity can be set alone.
+    ShortRun(gripper, "--set gripper::left_finger." + property + "=0,0,1,0,0,0", &r);
+    EXPECT_EQ(r.exit_code, 1) << property;
+    EXPECT_EQ(r.err, "hydrobullet: --set gripper::left_finger." + property +
+                         ": body 'gripper::left_finger' is a link of the multibody 'gripper' in " + gripper +
+                         "; set gripper." + property + " instead\n");
+  }
+  // A static body can be placed but not started, and so can a fixed-base model.
+  Result r;
+  const Json moved = ShortRun(stack, "--set ground::plane.pose=0,0,-0.5,0,0,0", &r);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ((*FinalOf(moved, "ground::plane"))["position"][2].number, -0.5);
+  ShortRun(stack, "--set ground::plane.velocity=0,0,1,0,0,0", &r);
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, "hydrobullet: --set ground::plane.velocity: body 'ground::plane' is static in " + stack +
+                       ": nothing to start\n");
+  ShortRun(stack, "--set ground.velocity=0,0,1,0,0,0", &r);
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, "hydrobullet: --set ground.velocity: model 'ground' is static or fixed-base in " + stack +
+                       ": nothing to start\n");
+  ShortRun(gripper, "--set gripper.velocity=0,0,1,0,0,0", &r);
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("model 'gripper' is static or fixed-base"), std::string::npos) << r.err;
+  ShortRun(gripper, "--set gripper.pose=0,0,0.01,0,0,0", &r);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+}
+
+// A NaN, an infinity or an overflowing number in either property is a usage error naming the
+// value's place; so is a wrong count.
+TEST(HydrobulletTest, SetRefusesNonFiniteValuesForPoseAndVelocity) {
+  const std::string run = "run " + Scene("box_stack.sdf") + " --duration 0.001 --out /nonexistent/never --set ";
+  for (const std::string property : {"pose", "velocity"}) {
+    const std::string where = "hydrobullet: --set box1." + property;
+    const std::pair<std::string, std::string> cases[] = {
+        {"nan,0,0,0,0,0", where + ": value 1 ('nan') is not a finite number"},
+        {"0,0,0,inf,0,0", where + ": value 4 ('inf') is not a finite number"},
+        {"0,0,0,0,0,-1e999", where + ": value 6 ('-1e999') is not a finite number"},
+        {"0,,0,0,0,0", where + ": value 2 ('') is not a finite number"},
+        {"0,0,0,0,0", where + " needs six comma-separated numbers, got 5"},
+        {"0,0,0,0,0,0,0", where + " needs six comma-separated numbers, got 7"}};
+    for (const auto& [values, message] : cases) {
+      const Result r = Tool(run + "box1." + property + "=" + values);
+      EXPECT_EQ(r.exit_code, 2) << values;
+      EXPECT_EQ(r.err.substr(0, r.err.find('\n')), message) << values;
+    }
+  }
+}
+
+// The first line of `text`.
+std::string FirstLine(const std::string& text) { return text.substr(0, text.find('\n')); }
+
+// A usage error names what is wrong on stderr's first line, then shows the usage, and exits 2.
+TEST(HydrobulletTest, UsageErrorsNameTheProblem) {
+  const std::string stack = Scene("box_stack.sdf");
+  const std::pair<std::string, std::string> cases[] = {
+      {"run", "no FILE given"},
+      {"run a.sdf b.sdf", "more than one FILE given"},
+      {"run " + stack + " --json", "unknown option '--json' for run"},
+      {"inspect " + stack + " --rigid", "unknown option '--rigid' for inspect"},
+      {"contact " + stack + " --duration 1", "unknown option '--duration' for contact"},
+      {"inspect " + stack + " --set box1.pose=0,0,0,0,0,0", "unknown option '--set' for inspect"},
+      {"run " + stack + " --duration 0", "--duration needs a positive number of seconds"},
+      {"run " + stack + " --duration nan", "--duration needs a positive number of seconds"},
+      {"run " + stack + " --duration", "--duration needs a positive number of seconds"},
+      {"run " + stack + " --log-dt -0.01", "--log-dt needs a positive number of seconds"},
+      {"run " + stack + " --dt 1e999", "--dt needs a positive number of seconds"},
+      {"run " + stack + " --out", "--out needs a directory"},
+      {"run " + stack + " --video", "--video needs an .mp4 file"},
+      {"run " + stack + " --width 15", "--width needs a whole number of pixels, 16 to 8192"},
+      {"run " + stack + " --height 100.5", "--height needs a whole number of pixels, 16 to 8192"},
+      {"run " + stack + " --camera 1,2,3", "--camera needs six comma-separated numbers: eye x,y,z then target x,y,z"},
+      {"run " + stack + " --camera 0,0,1,0,0,nan",
+       "--camera needs six comma-separated numbers: eye x,y,z then target x,y,z"},
+      {"run " + stack + " --set box1", "--set expects NAME.velocity=… or NAME.pose=…, got 'box1'"},
+      {"run " + stack + " --set .pose=0,0,0,0,0,0",
+       "--set expects NAME.velocity=… or NAME.pose=…, got '.pose=0,0,0,0,0,0'"},
+      {"run " + stack + " --set box1.spin=0,0,0,0,0,0", "--set: unknown property 'spin' (velocity or pose)"},
+      {"run " + stack + " --set", "--set needs NAME.velocity=… or NAME.pose=…"},
+      {"run " + stack + " --package-path", "--package-path needs a directory"},
+      {"run " + stack + " --model-path", "--model-path needs a directory"},
+      {"run " + stack + " --rules", "--rules needs a file"},
+      {"run " + stack + " --compliant", "--compliant needs 'all' or NAME=E"},
+      {"render " + stack, "render needs --out IMAGE.png"},
+      {"render " + stack + " --time -1 --out x.png", "--time needs a number of seconds, 0 or more"},
+      {"render " + stack + " --out", "--out needs a PNG file"},
+      {"view " + stack + " --frames 2.5", "--frames needs a whole number"},
+      {"view " + stack + " --input", "--input needs a file of viewer events"},
+      {"plot", "no DIR given"},
+      {"plot a b", "more than one DIR given"},
+      {"plot a --width 20000", "--width needs a whole number of pixels, 16 to 10000"},
+      {"plot a --height 15", "--height needs a whole number of pixels, 16 to 10000"},
+      {"plot a --out", "--out needs a directory"},
+      {"plot a --bogus", "unknown option '--bogus' for plot"}};
+  for (const auto& [arguments, message] : cases) {
+    const Result r = Tool(arguments);
+    EXPECT_EQ(r.exit_code, 2) << arguments;
+    EXPECT_EQ(FirstLine(r.err), "hydrobullet: " + message) << arguments;
+    EXPECT_NE(r.err.find("usage: hydrobullet <command> [options] FILE"), std::string::npos) << arguments;
+    EXPECT_EQ(r.out, "") << arguments;
+  }
+}
+
+// Every command's --help shows its own usage and options, on stdout, and exits 0.
+TEST(HydrobulletTest, EveryCommandHasItsOwnHelp) {
+  const std::pair<std::string, std::vector<std::string>> commands[] = {
+      {"view", {"usage: hydrobullet view FILE", "--frames N", "--input EVENTS", "--compliant all"}},
+      {"render", {"usage: hydrobullet render FILE --out IMAGE.png", "--time S", "--camera ex,ey,ez,tx,ty,tz"}},
+      {"plot", {"usage: hydrobullet plot DIR", "--out DIR2", "--width W, --height H"}},
+      {"run", {"--log-dt S", "--set NAME.velocity=vx,vy,vz,wx,wy,wz", "--video FILE.mp4", "--rules FILE"}},
+      {"inspect", {"--json", "--package-path DIR", "--model-path DIR"}}};
+  for (const auto& [command, texts] : commands) {
+    const Result r = Tool(command + " -h");
+    EXPECT_EQ(r.exit_code, 0) << command;
+    EXPECT_EQ(r.err, "") << command;
+    for (const std::string& text : texts) EXPECT_NE(r.out.find(text), std::string::npos) << command << ": " << text;
+  }
+  const Result top = Tool("help");
+  EXPECT_EQ(top.exit_code, 0);
+  for (const char* command : {"inspect", "contact", "run", "view", "render", "plot"})
+    EXPECT_NE(top.out.find(std::string("  ") + command + " "), std::string::npos) << command;
+}
+
+// `inspect` without --json: the scene's header line, each model with its kind and place, each
+// link's mass and collisions with their geometry and compliance, joints with their motors and the
+// deformables with their material.
+TEST(HydrobulletTest, InspectTextDescribesModelsJointsAndDeformables) {
+  const std::string stack = Scene("box_stack.sdf");
+  const Result r = Tool("inspect " + stack);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const std::string& line :
+       std::vector<std::string>{stack + ": 4 model(s), 0 deformable(s); gravity [0,0,-9.81] m/s², step 0.001 s\n",
+                                "model ground (static) at [0,0,0]\n  link plane: 0 kg, 1 collision(s)\n"
+                                "    surface: plane n = [0,0,1]; rigid hydroelastic\n",
+                                "model box2 (free) at [0,0,0.1497]\n  link body: 1 kg, 1 collision(s)\n"
+                                "    c: box [0.1,0.1,0.1]; compliant, E = 1000000 Pa\n"})
+    EXPECT_NE(r.out.find(line), std::string::npos) << line << "\nin\n" << r.out;
+  // --compliant overrides the file's modulus in what inspect shows.
+  const Result soft = Tool("inspect " + stack + " --compliant 'box2*=2.5e6'");
+  ASSERT_EQ(soft.exit_code, 0) << soft.err;
+  EXPECT_NE(soft.out.find("model box2 (free) at [0,0,0.1497]\n  link body: 1 kg, 1 collision(s)\n"
+                          "    c: box [0.1,0.1,0.1]; compliant, E = 2500000 Pa\n"),
+            std::string::npos)
+      << soft.out;
+
+  const Result gripper = Tool("inspect " + Scene("gripper.sdf"));
+  ASSERT_EQ(gripper.exit_code, 0) << gripper.err;
+  for (const char* line :
+       {"model gripper (fixed base) at [0,0,0]\n",
+        "  joint lift (prismatic): world -> palm; motor: max force 2000, kp 1, kd 1, 27 keyframe(s) over 0–3 s\n",
+        "  joint left_finger (prismatic): palm -> left_finger; motor: max force 200, kp 1, kd 1, 2 keyframe(s) over "
+        "0–0.5 s\n",
+        "deformable cube::body: 125 vertices, 384 tets, E = 50000 Pa, nu = 0.4, rho = 500 kg/m³, mu = 1\n"})
+    EXPECT_NE(gripper.out.find(line), std::string::npos) << line << "\nin\n" << gripper.out;
+}
+
+// `contact` without --json: one line per touching pair with its numbers, or a sentence when
+// nothing touches.
+TEST(HydrobulletTest, ContactTextReportsEachPairOrNone) {
+  const Result r = Tool("contact " + Scene("box_stack.sdf"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::vector<std::string> lines;
+  std::stringstream text(r.out);
+  for (std::string line; std::getline(text, line);) lines.push_back(line);
+  ASSERT_EQ(lines.size(), 3u) << r.out;
+  EXPECT_EQ(lines[0].rfind("ground::plane / box1::body: 24 polygons, area 0.01 m², force on ground::plane [", 0), 0u)
+      << lines[0];
+  EXPECT_NE(lines[0].find(", max pressure 2000 Pa"), std::string::npos) << lines[0];
+  EXPECT_EQ(lines[1].rfind("box1::body / box2::body: ", 0), 0u) << lines[1];
+  EXPECT_EQ(lines[2].rfind("box2::body / box3::body: ", 0), 0u) << lines[2];
+
+  // One box in the air: nothing touches.
+  const fs::path alone = fs::temp_directory_path() / ("hydrobullet_alone_" + std::to_string(::getpid()) + ".urdf");
+  std::ofstream(alone) << "<robot name=\"r\"><link name=\"a\"><collision><geometry><box size=\"0.1 0.1 0.1\"/>"
+                          "</geometry></collision></link></robot>\n";
+  const Result none = Tool("contact " + alone.string() + " --compliant all");
+  EXPECT_EQ(none.exit_code, 0) << none.err;
+  EXPECT_EQ(none.out, "no patch contact in the initial configuration\n");
+  const Result json = Tool("contact " + alone.string() + " --compliant all --json");
+  EXPECT_EQ(json.out, "{\"pairs\":[]}\n");
+  fs::remove(alone);
+}
+
+// A bad rule file or an unresolved package:// mesh fails with the file and line; a package path
+// resolves the mesh.
+TEST(HydrobulletTest, RuleAndPackageErrorsNameTheFileAndLine) {
+  const fs::path dir = fs::temp_directory_path() / ("hydrobullet_files_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir / "root" / "pkg" / "meshes");
+  const std::string stack = Scene("box_stack.sdf"), rules = (dir / "bad.rules").string();
+  std::ofstream(rules) << "# comment\nbox* compliant E=3e6\nground rigid bogus=1\n";
+  const Result bad = Tool("inspect " + stack + " --rules " + rules);
+  EXPECT_EQ(bad.exit_code, 1);
+  EXPECT_EQ(bad.err, rules + ":3: error: 'bogus' is a property of compliant bodies only\nhydrobullet: " + rules +
+                         ":3: error: 'bogus' is a property of compliant bodies only\n");
+  EXPECT_EQ(bad.out, "");
+  const Result missing = Tool("run " + stack + " --rules " + (dir / "none.rules").string());
+  EXPECT_EQ(missing.exit_code, 1);
+  EXPECT_EQ(FirstLine(missing.err), (dir / "none.rules").string() + ": error: cannot read the rule file");
+  // The good line alone: the boxes compliant at 3 MPa, the ground as the file has it.
+  std::ofstream(rules) << "box* compliant E=3e6\n";
+  const Result good = Tool("inspect " + stack + " --rules " + rules + " --json");
+  ASSERT_EQ(good.exit_code, 0) << good.err;
+  const Json json = ParseJson(good.out);
+  EXPECT_EQ(json["models"][0]["links"][0]["collisions"][0]["compliance"].string, "rigid");
+  for (int m = 1; m <= 3; ++m)
+    EXPECT_EQ(json["models"][m]["links"][0]["collisions"][0]["hydroelastic_modulus"].number, 3e6) << m;
+
+  const std::string urdf = (dir / "m.urdf").string();
+  std::ofstream(urdf) << "<robot name=\"r\">\n  <link name=\"a\">\n"
+                         "    <collision><geometry><mesh filename=\"package://pkg/meshes/crate.obj\"/></geometry>"
+                         "</collision>\n  </link>\n</robot>\n";
+  const Result unresolved = Tool("inspect " + urdf);
+  EXPECT_EQ(unresolved.exit_code, 1);
+  EXPECT_EQ(FirstLine(unresolved.err).rfind(urdf + ":3: error: missing mesh 'package://pkg/meshes/crate.obj'", 0), 0u)
+      << unresolved.err;
+  fs::copy_file(PyBulletStyle("meshes/crate.obj"), dir / "root" / "pkg" / "meshes" / "crate.obj");
+  const Result resolved = Tool("inspect " + urdf + " --package-path " + (dir / "root").string());
+  EXPECT_EQ(resolved.exit_code, 0) << resolved.err;
+  EXPECT_NE(resolved.out.find("mesh " + (dir / "root" / "pkg" / "meshes" / "crate.obj").string()), std::string::npos)
+      << resolved.out;
+  fs::remove_all(dir);
+}
+
+// bodies.csv's columns in order: at t = 0 the row of a body set by --set holds the set position,
+// the quaternion of the set roll-pitch-yaw and the set velocities; the others start as the file has them.
+TEST(HydrobulletTest, BodiesCsvColumnsHoldTheSetState) {
+  const fs::path out = fs::temp_directory_path() / ("hydrobullet_columns_" + std::to_string(::getpid()));
+  fs::remove_all(out);
+  const Result r = Tool("run " + Scene("box_stack.sdf") + " --duration 0.001 --out " + out.string() +
+                        " --set box1.pose=0.1,0.2,0.3,0,0,0.5 --set box3.velocity=0.1,0.2,0.3,0.4,0.5,0.6");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::map<std::string, std::vector<double>> at_zero;
+  for (const std::string& line : Lines((out / "bodies.csv").string())) {
+    std::stringstream row(line);
+    std::vector<std::string> fields;
+    for (std::string field; std::getline(row, field, ',');) fields.push_back(field);
+    ASSERT_EQ(fields.size(), 15u) << line;
+    if (fields[0] != "0.000000") continue;
+    for (size_t i = 2; i < fields.size(); ++i) at_zero[fields[1]].push_back(std::stod(fields[i]));
+  }
+  fs::remove_all(out);
+  ASSERT_EQ(at_zero.size(), 4u);
+  const std::vector<double> box1 = at_zero["box1::body"], box3 = at_zero["box3::body"];
+  const double expected_box1[] = {0.1, 0.2, 0.3, std::cos(0.25), 0, 0, std::sin(0.25), 0, 0, 0, 0, 0, 0};
+  // box3 where the file puts it, turned 0.4 rad about z.
+  const double expected_box3[] = {0, 0, 0.2495, std::cos(0.2), 0, 0, std::sin(0.2), 0.1, 0.2, 0.3, 0.4, 0.5, 0.6};
+  ASSERT_EQ(box1.size(), 13u);
+  ASSERT_EQ(box3.size(), 13u);
+  for (int i = 0; i < 13; ++i) {
+    EXPECT_NEAR(box1[i], expected_box1[i], 1e-8) << "box1 column " << i + 2;
+    EXPECT_NEAR(box3[i], expected_box3[i], 1e-8) << "box3 column " << i + 2;
+  }
+}
+
+// --log-dt sets the rows' times; a step longer than the default 10 ms logs every step; the summary
+// states the steps, step and duration run.
+TEST(HydrobulletTest, RunLogsAtTheLoggingInterval) {
+  const fs::path out = fs::temp_directory_path() / ("hydrobullet_log_dt_" + std::to_string(::getpid()));
+  auto times = [&](const std::string& options) {
+    fs::remove_all(out);
+    const Result r = Tool("run " + Scene("box_stack.sdf") + " --out " + out.string() + " " + options);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    std::vector<std::string> logged;
+    for (const std::string& line : Lines((out / "bodies.csv").string())) {
+      const std::string t = line.substr(0, line.find(','));
+      if (t != "time" && (logged.empty() || logged.back() != t)) logged.push_back(t);
+    }
+    return logged;
+  };
+  EXPECT_EQ(times("--duration 0.05 --dt 0.001 --log-dt 0.025"),
+            (std::vector<std::string>{"0.000000", "0.025000", "0.050000"}));
+  EXPECT_EQ(times("--duration 0.1 --dt 0.02"),
+            (std::vector<std::string>{"0.000000", "0.020000", "0.040000", "0.060000", "0.080000", "0.100000"}));
+  const Json summary = ReadJsonFile(out / "summary.json");
+  EXPECT_EQ(summary["steps"].number, 5);
+  EXPECT_EQ(summary["dt"].number, 0.02);
+  EXPECT_NEAR(summary["duration"].number, 0.1, 1e-12);
+  EXPECT_EQ(summary["file"].string, Scene("box_stack.sdf"));
+  // Without --dt, the file's step (box_stack.sdf: 1 ms).
+  EXPECT_EQ(times("--duration 0.02").size(), 3u);
+  EXPECT_EQ(ReadJsonFile(out / "summary.json")["dt"].number, 0.001);
+  fs::remove_all(out);
+}
+
+// A run that cannot write its results, or cannot start its video encoder, fails with the reason
+// before simulating.
+TEST(HydrobulletTest, RunFailsWhenItCannotWriteItsResults) {
+  const fs::path file = fs::temp_directory_path() / ("hydrobullet_not_a_dir_" + std::to_string(::getpid()));
+  std::ofstream(file) << "a file, not a directory\n";
+  const std::string under_file = (file / "out").string();
+  const Result r = Tool("run " + Scene("box_stack.sdf") + " --duration 0.001 --out " + under_file);
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(FirstLine(r.err).rfind("hydrobullet: cannot create " + under_file + ": ", 0), 0u) << r.err;
+  EXPECT_EQ(r.out, "");
+  // No ffmpeg (or no rendering in this build): --video is refused with a reason naming it.
+  const fs::path video = fs::temp_directory_path() / ("hydrobullet_video_" + std::to_string(::getpid()));
+  fs::remove_all(video);
+  const Result no_ffmpeg =
+      Tool("--help >/dev/null; HYDROBULLET_FFMPEG=/nonexistent/ffmpeg " + std::string(HYDROBULLET_PATH) + " run " +
+           Scene("box_stack.sdf") + " --duration 0.001 --out " + (video / "out").string() + " --video " +
+           (video / "run.mp4").string());
+  EXPECT_EQ(no_ffmpeg.exit_code, 1);
+  EXPECT_EQ(FirstLine(no_ffmpeg.err).rfind("hydrobullet: --video ", 0), 0u) << no_ffmpeg.err;
+  EXPECT_FALSE(fs::exists(video / "run.mp4"));
+  fs::remove_all(video);
+  // `plot` of a directory without a run's logs.
+  const Result plot = Tool("plot " + under_file);
+  EXPECT_EQ(plot.exit_code, 1);
+  EXPECT_EQ(FirstLine(plot.err), "hydrobullet: plot: " + under_file +
+                                     "/contacts.csv: cannot read (run `hydrobullet run ... --out DIR` first)");
+  fs::remove(file);
 }
 
 }  // namespace

@@ -803,7 +803,7 @@ void ExpectSameTransform(const btTransform& a, const btTransform& b, const std::
   }
 }
 
-// Issue 12, "the mass-0 plane stays exactly where it is": plane.urdf as PyBullet ships it (a
+// The mass-0 plane stays exactly where it is: plane.urdf as PyBullet ships it (a
 // mass-0 link whose collision is a 30×30×10 m box with its top face at the link origin), and the
 // same with <plane normal>, both rigid hydroelastic, placed at a turned and shifted pose; a
 // compliant 1 kg, 10 cm cube is dropped 5 cm onto it and stepped 2 s at 1/60 s with patch contact.
@@ -878,7 +878,7 @@ TEST(PyBulletConventionsTest, TheMassZeroPlaneStaysExactlyWhereItIs) {
   }
 }
 
-// Issue 12, "the kuka's mass-0 base stays fixed": a kuka_iiwa/model.urdf-like arm (link_0 of mass
+// The kuka's mass-0 base stays fixed: a kuka_iiwa/model.urdf-like arm (link_0 of mass
 // 0 with its inertial origin off the link frame, as the kuka's is; a vertical revolute joint, then
 // two horizontal ones whose 0.3 m bars stick out sideways, a double pendulum; cylinders and boxes,
 // the kuka's names and limits), placed at a turned, shifted pose and released, stepped 1 s at 1/240 s (PyBullet's step)
