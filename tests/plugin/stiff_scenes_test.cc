@@ -128,7 +128,7 @@ TEST(StiffScenesTest, ABlockOfStiffBoxesDroppedAt60HzStaysTogetherAndComesToRest
     const SceneRecord r = DropBlock(2, 0.5, modulus);
     const double free_fall = std::sqrt(2 * kGravity * (0.5 + 0.21));
     EXPECT_LE(r.max_speed, free_fall + kGravity * kStep) << modulus;
-    EXPECT_LE(r.deepest, 0.01) << modulus;  // measured ≤ 7 mm at the impact step; see the issue note
+    EXPECT_LE(r.deepest, 0.01) << modulus;  // measured ≤ 7 mm, at the impact step
     EXPECT_GE(r.rest_time, 0) << modulus;
   }
 }
@@ -137,7 +137,7 @@ TEST(StiffScenesTest, BasicDemosBlockLandsAndRestsAtEveryStiffness) {
   // Bullet's BasicDemo: its 5 × 5 × 5 block of 0.2 m boxes (3 × 3 × 3 under the sanitizers, which
   // check memory on the same code paths) from 2 m at 1e6, 1e8 and 1e10 Pa. Deepest below the
   // floor: 1 mm beyond the static depth (µm) for the stiff ones (measured 0.73 mm for 5³, 0.5–0.7 mm
-  // for 3³). At 1e6 the issue's "static depth + 1 mm" is not physical: the landing itself
+  // for 3³). At 1e6 a bound of "static depth + 1 mm" is not physical: the landing itself
   // compresses a box's k = E·A/H = 4e5 N/m patch by v/ω = 6.2 m/s / 632 s⁻¹ ≈ 1 cm, and the boxes
   // above land on it within a few steps; the bound is that of the whole column's momentum
   // arriving at once, at the top box's free-fall speed v, on an undamped spring, v·√(n·m/k)
@@ -180,7 +180,7 @@ TEST(StiffScenesTest, PatchContactDoesNotDependOnTheProgramsSolverSettings) {
 TEST(StiffScenesTest, ATenBoxStackAt1e9StandsStill) {
   // Ten 10 cm boxes stacked at rest on the floor at E = 1e9 Pa, 60 Hz. Each contact is a near-rigid
   // patch softened to a period of δt/4 for the masses it moves, so the top box settles by the sum
-  // of ten such springs' compressions: 0.43 mm measured; the issue's bound is 1 mm.
+  // of ten such springs' compressions: 0.43 mm measured; the bound asked is 1 mm.
   btBoxShape box(btVector3(0.05, 0.05, 0.05));
   const ScopedHydroelastic tag(&box, Compliant(1e9));
   TestWorld world;
