@@ -236,7 +236,9 @@ TEST(FemBodyTest, TheCorotationalStiffnessIsTheForcesCentralDifferenceOverDecade
     // The check sees a wrong matrix: one off by 1e-5, and one left in the rest frame.
     least_wrong = std::min(least_wrong, error((1 + 1e-5) * K_R));
     EXPECT_GT(error((1 + 1e-5) * K_R), 10 * tolerance) << "trial " << trial;
-    if ((R - Matrix3::Identity()).norm() > 0.1) EXPECT_GT(error(K0e), 1e-3) << "trial " << trial;
+    if ((R - Matrix3::Identity()).norm() > 0.1) {
+      EXPECT_GT(error(K0e), 1e-3) << "trial " << trial;
+    }
     // The corotational energy's exact Hessian (the force with R = R(x)) is K_R up to O(‖ε‖).
     const Eigen::MatrixXd hessian = -fd::CentralDifferenceJacobian(
         [&](const Eigen::VectorXd& y) {

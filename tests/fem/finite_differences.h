@@ -25,8 +25,22 @@ inline Eigen::Matrix3d RandomRotation(std::mt19937* rng) {
   return Eigen::Quaterniond(q[0], q[1], q[2], q[3]).normalized().toRotationMatrix();
 }
 
+// The central-difference gradient of a scalar f at x: entry j = (f(x + h·e_j) − f(x − h·e_j)) / 2h.
+template <typename Function>
+Eigen::VectorXd CentralDifferenceGradient(const Function& f, const Eigen::VectorXd& x, double h) {
+  Eigen::VectorXd gradient(x.size());
+  for (int j = 0; j < x.size(); ++j) {
+    Eigen::VectorXd x_plus = x, x_minus = x;
+    x_plus[j] += h;
+    x_minus[j] -= h;
+    gradient[j] = (f(x_plus) - f(x_minus)) / (2 * h);
+  }
+  return gradient;
+}
+
 // The central-difference Jacobian of f at x: column j = (f(x + h·e_j) − f(x − h·e_j)) / 2h. Its
-// error is O(h²·f''') plus the round-off of f over 2h, so h is chosen from the scale of x.
+// error (and the gradient's) is O(h²·f''') plus the round-off of f over 2h, so h is chosen from the
+// scale of x.
 template <typename Function>
 Eigen::MatrixXd CentralDifferenceJacobian(const Function& f, const Eigen::VectorXd& x, double h) {
   Eigen::MatrixXd J;
