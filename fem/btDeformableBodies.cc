@@ -216,9 +216,9 @@ class StepProblem {
           -clamp, clamp);
       VelocityTargetConstraint t;
       t.block = m->block;
-      t.J = Eigen::RowVectorXd::Zero(m->M_inv.rows());
-      t.J[dof] = 1;
-      t.target = target;
+      t.J_s = Eigen::RowVectorXd::Zero(m->M_inv.rows());
+      t.J_s[dof] = 1;
+      t.s_target = target;
       t.stiffness = 1e4 / m->M_inv(dof, dof);  // 10⁴ times the joint's effective mass: nearly hard
       t.max_impulse = constraint->getMaxAppliedImpulse();
       targets->push_back(t);
@@ -313,11 +313,11 @@ void btDeformableBodies::Step(btScalar dt) {
       const Vector3 r = p_WQ - ToEigen(weld.rigid->getCenterOfMassPosition());
       if (weld.rigid->isKinematicObject()) {
         // stepSimulation has already moved a kinematic body to its pose at the end of the step
-        // (saveKinematicState, before the internal steps): p_WQ is where Q will be; no bias.
+        // (saveKinematicState, before the internal steps): p_WQ is where Q will be; nothing prescribed.
       } else {
         hydro::fem::AppendRigidTerms(problem.RigidBlock(weld.rigid), r, -1, &s.terms);
       }
-      s.gap0 = body.position(weld.vertex) - p_WQ;
+      s.p_BcAc_W_start = body.position(weld.vertex) - p_WQ;
       s.stiffness_N_per_m = weld.stiffness;
       problem.springs.push_back(std::move(s));
     }
@@ -380,7 +380,7 @@ void btDeformableBodies::Step(btScalar dt) {
           // tangentially, for friction to drag along.
           const Vector3 r = p.p_WC - ToEigen(rigid->getCenterOfMassPosition());
           const Vector3 v_Q = ToEigen(rigid->getLinearVelocity()) + ToEigen(rigid->getAngularVelocity()).cross(r);
-          c.bias = -(v_Q - p.nhat_W.dot(v_Q) * p.nhat_W);
+          c.v_BcAc_W_prescribed = -(v_Q - p.nhat_W.dot(v_Q) * p.nhat_W);
         } else if (!rigid->isStaticObject()) {
           hydro::fem::AppendRigidTerms(problem.RigidBlock(rigid), p.p_WC - ToEigen(rigid->getCenterOfMassPosition()),
                                        -1, &c.terms);

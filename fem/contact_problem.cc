@@ -48,14 +48,14 @@ void ValidateContactProblem(double dt, const std::vector<ContactProblemBlock>& b
   auto check_terms = [&](const std::vector<VelocityTerm>& terms) {
     for (const VelocityTerm& t : terms)
       if (t.block < 0 || t.block >= num_blocks || t.first_dof < 0 ||
-          t.first_dof + t.J.cols() > blocks[t.block].u_star.size())
+          t.first_dof + t.Jv_BcAc_W.cols() > blocks[t.block].u_star.size())
         throw InvalidInput("contact problem: a constraint names a block or DoF that does not exist");
   };
   for (const ContactConstraint& c : contacts) check_terms(c.terms);
   for (const SpringConstraint& s : springs) check_terms(s.terms);
   for (const VelocityTargetConstraint& t : targets)
-    if (t.block < 0 || t.block >= num_blocks || t.J.size() != blocks[t.block].u_star.size() || !(t.stiffness > 0) ||
-        !(t.max_impulse >= 0) || !std::isfinite(t.target))
+    if (t.block < 0 || t.block >= num_blocks || t.J_s.size() != blocks[t.block].u_star.size() || !(t.stiffness > 0) ||
+        !(t.max_impulse >= 0) || !std::isfinite(t.s_target))
       throw InvalidInput(
           "contact problem: a velocity target names a missing block or has a bad size, stiffness or bound");
   for (int b = 0; b < num_blocks; ++b) {
@@ -214,7 +214,7 @@ ContactProblemResult ContactProblem::TakeResult() {
     internal::AddBlockImpulses(springs_[k].terms, result_.spring_impulse_W[k], &result_.impulse);
   for (size_t k = 0; k < targets_.size(); ++k)
     result_.target_impulse[targets_[k].block] +=
-        targets_[k].J.transpose() * objective_.CalcTargetImpulse(static_cast<int>(k), u_);
+        targets_[k].J_s.transpose() * objective_.CalcTargetImpulse(static_cast<int>(k), u_);
   return std::move(result_);
 }
 

@@ -5,13 +5,15 @@
 // (the step without these constraints) and a positive definite weight A_b (FEM: the step matrix of
 // 002 eq. 11; rigid body: diag(m, m, m, I_W); multibody: its mass matrix). The step solves
 //
-//   minimize  ½ Σ_b ‖u_b − u*_b‖²_{A_b} + Σ_i ℓ_i(vc_i) + Σ_k ½·k_k·‖e_k‖²
+//   minimize  ½ Σ_b ‖u_b − u*_b‖²_{A_b} + Σ_i ℓ_i(v_BcAc_W,i) + Σ_k ½·k_k·‖e_k‖²
 //
-// where vc_i = Σ J·u + bias is contact point i's velocity of side A relative to side B, ℓ_i its
-// implicit compliant law (000 eqs. 13–16: normal impulse δt·k·(−φ0 − δt·vn)₊) plus regularized
-// Coulomb friction μ·γn·(√(|vt|² + ε²) − ε) with γn lagged (001 eq. 5.16), and e_k the gap of a
-// spring (a weld) at the end of the step. Its optimality condition is momentum balance,
-// A_b(u_b − u*_b) = Σ Jᵀγ, which the report measures.
+// where v_BcAc_W,i = Σ Jv_BcAc_W·u + v_BcAc_W_prescribed is contact point i's velocity of side A's
+// point Ac relative to side B's point Bc, expressed in W (m/s); ℓ_i its implicit compliant law
+// (000 eqs. 13–16: normal impulse δt·k·(−φ0 − δt·vn)₊) plus regularized Coulomb friction
+// μ·γn·(√(|vt|² + ε²) − ε) with γn lagged (001 eq. 5.16), vn = v_BcAc_W·nhat_W and
+// vt = v_BcAc_W − vn·nhat_W; and e_k the gap of a spring (a weld) at the end of the step. Its
+// optimality condition is momentum balance,
+// A_b(u_b − u*_b) = Σ Jv_BcAc_Wᵀ·γ, which the report measures.
 //
 // Participating DoFs (002 §VI-A, VI-B): a block given with the factorization of its A, where at
 // most a third of its DoFs take part (or that is small), enters the problem only through the DoFs
@@ -47,43 +49,54 @@ struct ContactProblemBlock {
   std::shared_ptr<const StepFactorization> factorization;
 };
 
-// A part of a constraint's velocity: J·u_b[first_dof … first_dof + J.cols()).
+// A part of a constraint's velocity v_BcAc_W — the velocity of side A's point Ac relative to side
+// B's point Bc, expressed in W (m/s): Jv_BcAc_W·u_b[first_dof … first_dof + Jv_BcAc_W.cols()).
+// Jv_BcAc_W maps those generalized velocities of block b to their share of v_BcAc_W (3 rows; a
+// term of B's side carries B's velocity with a minus sign).
 struct VelocityTerm {
   int block{-1};
   int first_dof{0};
-  Eigen::Matrix<double, 3, Eigen::Dynamic> J;
+  Eigen::Matrix<double, 3, Eigen::Dynamic> Jv_BcAc_W;
 };
 
-// A compliant contact point (000 §IV): vc = Σ terms + bias, the velocity of A's material point
-// relative to B's; nhat_W points out of B into A. γ, the impulse on A, is returned.
+// A compliant contact point (000 §IV) between A's material point Ac and B's Bc:
+//   v_BcAc_W = Σ_terms Jv_BcAc_W·u_b + v_BcAc_W_prescribed,
+// the velocity of Ac relative to Bc in W; nhat_W points out of B into A. γ, the impulse on A
+// (expressed in W, N·s), is returned.
 struct ContactConstraint {
   std::vector<VelocityTerm> terms;
-  Vector3 bias{Vector3::Zero()};
+  // The part of v_BcAc_W no unknown carries (m/s): the motion of a body whose velocity is
+  // prescribed (for a kinematic body B, −v_WBc: btDeformableBodies keeps its tangential part).
+  Vector3 v_BcAc_W_prescribed{Vector3::Zero()};
   Vector3 nhat_W{Vector3::UnitZ()};
   double stiffness_N_per_m{0};
   double phi0_m{0};
   double friction{0};
 };
 
-// A zero-length spring between a point of A and a point of B (a weld): its gap at the end of the
-// step is e = gap0 + δt·(Σ terms + bias), the terms giving A's point velocity minus B's.
+// A zero-length spring between a point Ac of A and a point Bc of B (a weld): its gap at the end
+// of the step is
+//   e_W = p_BcAc_W_start + δt·v_BcAc_W,  v_BcAc_W = Σ_terms Jv_BcAc_W·u_b + v_BcAc_W_prescribed,
+// the terms giving Ac's velocity minus Bc's in W.
 struct SpringConstraint {
   std::vector<VelocityTerm> terms;
-  Vector3 bias{Vector3::Zero()};
-  Vector3 gap0{Vector3::Zero()};
+  Vector3 v_BcAc_W_prescribed{Vector3::Zero()};  // m/s, the part of v_BcAc_W no unknown carries
+  // Ac's position measured from Bc, expressed in W, at the start of the step (m): the spring's
+  // gap then, zero when the weld is closed; the impulse on A, −δt·k·e_W, closes it.
+  Vector3 p_BcAc_W_start{Vector3::Zero()};
   double stiffness_N_per_m{0};
 };
 
-// A velocity target on one generalized velocity combination s = J·u_b (a joint motor): the
-// bounded impulse λ = clamp(c·(target − s), ±max_impulse) drives s toward the target — as a hard
+// A velocity target on one generalized velocity combination s = J_s·u_b (a joint motor): the
+// bounded impulse λ = clamp(c·(s_target − s), ±max_impulse) drives s toward s_target — as a hard
 // constraint for large c, and convex (a Huber penalty) for any c. Such constraints shape the
 // prediction of a body that Bullet's own solver drives; their impulses are reported apart.
 struct VelocityTargetConstraint {
   int block{-1};
-  Eigen::RowVectorXd J;  // over the whole block
-  double target{0};
-  double stiffness{0};    // c, N·s per m/s (or per rad/s)
-  double max_impulse{0};  // ≥ 0
+  Eigen::RowVectorXd J_s;  // maps the whole block's u_b to the speed s (m/s or rad/s): s = J_s·u_b
+  double s_target{0};      // the speed s is driven to, in s's units
+  double stiffness{0};     // c, N·s per m/s (or per rad/s)
+  double max_impulse{0};   // ≥ 0
 };
 
 struct ContactProblemOptions {
@@ -99,10 +112,10 @@ struct ContactProblemOptions {
 
 struct ContactProblemResult {
   std::vector<Eigen::VectorXd> u;          // per block
-  std::vector<Eigen::VectorXd> impulse;    // per block: Σ Jᵀ·(impulse on the constraint's side)
+  std::vector<Eigen::VectorXd> impulse;    // per block: Σ Jv_BcAc_Wᵀ·(impulse on A)
   std::vector<Vector3> contact_impulse_W;  // per contact: γ, on side A (−γ on B)
   std::vector<Vector3> spring_impulse_W;   // per spring: on side A (the opposite on B)
-  // Per block, Σ Jᵀλ of the velocity targets (not in `impulse`): A_b(u_b − u*_b) = impulse + this.
+  // Per block, Σ J_sᵀ·λ of the velocity targets (not in `impulse`): A_b(u_b − u*_b) = impulse + this.
   std::vector<Eigen::VectorXd> target_impulse;
   int iterations{0};            // Newton iterations, all rounds together
   int factorizations{0};        // of Newton's matrix (refinement rounds may reuse the last one)

@@ -75,10 +75,10 @@ class GroupedJacobian {
     auto unknown_of = [&](const VelocityTerm& t, int c) { return layout[t.block].unknown[t.first_dof + c]; };
     std::vector<int> unknowns;
     size_t columns = 0;
-    for (const VelocityTerm& t : terms) columns += t.J.cols();
+    for (const VelocityTerm& t : terms) columns += t.Jv_BcAc_W.cols();
     unknowns.reserve(columns);
     for (const VelocityTerm& t : terms)
-      for (int c = 0; c < t.J.cols(); ++c)
+      for (int c = 0; c < t.Jv_BcAc_W.cols(); ++c)
         if (std::find(unknowns.begin(), unknowns.end(), unknown_of(t, c)) == unknowns.end())
           unknowns.push_back(unknown_of(t, c));
     auto [it, added] = group_of_.try_emplace(unknowns, static_cast<int>(unknowns_.size()));
@@ -86,10 +86,10 @@ class GroupedJacobian {
     const int g = it->second;
     Eigen::Matrix<double, 3, Eigen::Dynamic> J = Eigen::Matrix<double, 3, Eigen::Dynamic>::Zero(3, unknowns.size());
     for (const VelocityTerm& t : terms)
-      for (int c = 0; c < t.J.cols(); ++c) {
+      for (int c = 0; c < t.Jv_BcAc_W.cols(); ++c) {
         const int local =
             static_cast<int>(std::find(unknowns.begin(), unknowns.end(), unknown_of(t, c)) - unknowns.begin());
-        J.col(local) += t.J.col(c);
+        J.col(local) += t.Jv_BcAc_W.col(c);
       }
     // A deformable's contact row is [w₁·I, w₂·I, …] over its vertices' triples.
     Eigen::VectorXd weights;

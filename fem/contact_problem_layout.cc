@@ -16,13 +16,13 @@ std::vector<std::vector<char>> FindParticipatingDofs(const std::vector<ContactPr
   for (size_t b = 0; b < blocks.size(); ++b) participates[b].assign(blocks[b].u_star.size(), 0);
   auto mark = [&](const std::vector<VelocityTerm>& terms) {
     for (const VelocityTerm& t : terms)
-      for (int c = 0; c < t.J.cols(); ++c) participates[t.block][t.first_dof + c] = 1;
+      for (int c = 0; c < t.Jv_BcAc_W.cols(); ++c) participates[t.block][t.first_dof + c] = 1;
   };
   for (const ContactConstraint& c : contacts) mark(c.terms);
   for (const SpringConstraint& s : springs) mark(s.terms);
   for (const VelocityTargetConstraint& t : targets)
-    for (int i = 0; i < t.J.size(); ++i)
-      if (t.J[i] != 0) participates[t.block][i] = 1;
+    for (int i = 0; i < t.J_s.size(); ++i)
+      if (t.J_s[i] != 0) participates[t.block][i] = 1;
   return participates;
 }
 

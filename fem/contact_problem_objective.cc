@@ -23,9 +23,9 @@ ContactObjective::ContactObjective(double dt, double stiction_speed_m_per_s,
       target_rows_(targets.size()),
       lagged_gamma_n_(contacts.size(), 0.0) {
   for (size_t k = 0; k < targets.size(); ++k)
-    for (int i = 0; i < targets[k].J.size(); ++i)
-      if (targets[k].J[i] != 0)
-        target_rows_[k].emplace_back(layout.blocks[targets[k].block].unknown[i], targets[k].J[i]);
+    for (int i = 0; i < targets[k].J_s.size(); ++i)
+      if (targets[k].J_s[i] != 0)
+        target_rows_[k].emplace_back(layout.blocks[targets[k].block].unknown[i], targets[k].J_s[i]);
 }
 
 const Eigen::VectorXd& ContactObjective::CalcMomentum(const Eigen::VectorXd& x) {
@@ -149,11 +149,11 @@ ContactImpulse ContactObjective::CalcContactImpulseAt(int i, const Vector3& vc, 
 }
 
 Vector3 ContactObjective::ContactVelocity(int i, const std::vector<Eigen::VectorXd>& x_local) const {
-  return Vector3(contacts_[i].bias + rows_.Times(i, x_local));
+  return Vector3(contacts_[i].v_BcAc_W_prescribed + rows_.Times(i, x_local));
 }
 
 Vector3 ContactObjective::SpringVelocity(int k, const std::vector<Eigen::VectorXd>& x_local) const {
-  return Vector3(springs_[k].bias + rows_.Times(spring_row_ + k, x_local));
+  return Vector3(springs_[k].v_BcAc_W_prescribed + rows_.Times(spring_row_ + k, x_local));
 }
 
 double ContactObjective::TargetSpeed(int k, const Eigen::VectorXd& x) const {
@@ -163,11 +163,11 @@ double ContactObjective::TargetSpeed(int k, const Eigen::VectorXd& x) const {
 }
 
 SpringLaw ContactObjective::SpringLawOf(int k) const {
-  return SpringLaw{springs_[k].stiffness_N_per_m, dt_, springs_[k].gap0};
+  return SpringLaw{springs_[k].stiffness_N_per_m, dt_, springs_[k].p_BcAc_W_start};
 }
 
 VelocityTargetLaw ContactObjective::TargetLawOf(int k) const {
-  return VelocityTargetLaw{targets_[k].target, targets_[k].stiffness, targets_[k].max_impulse};
+  return VelocityTargetLaw{targets_[k].s_target, targets_[k].stiffness, targets_[k].max_impulse};
 }
 
 }  // namespace internal

@@ -17,7 +17,8 @@ Eigen::VectorXd CalcBlockVelocities(const ContactProblemBlock& block, const Bloc
 
 void AddBlockImpulses(const std::vector<VelocityTerm>& terms, const Vector3& on_A,
                       std::vector<Eigen::VectorXd>* impulse) {
-  for (const VelocityTerm& t : terms) (*impulse)[t.block].segment(t.first_dof, t.J.cols()) += t.J.transpose() * on_A;
+  for (const VelocityTerm& t : terms)
+    (*impulse)[t.block].segment(t.first_dof, t.Jv_BcAc_W.cols()) += t.Jv_BcAc_W.transpose() * on_A;
 }
 
 }  // namespace internal

@@ -254,7 +254,7 @@ ContactSolveReport FemBody::StepWithContacts(double dt, const Vector3& gravity,
     SpringConstraint s;
     AppendVertexTerms(free_motion, 0, a.vertex, +1, &s.terms);
     AppendRigidTerms(1 + a.rigid, a.p_WQ - (*rigid)[a.rigid].p_WBcm, -1, &s.terms);
-    s.gap0 = position(a.vertex) - a.p_WQ;
+    s.p_BcAc_W_start = position(a.vertex) - a.p_WQ;
     s.stiffness_N_per_m = a.stiffness_N_per_m;
     springs.push_back(std::move(s));
   }

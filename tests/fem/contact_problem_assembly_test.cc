@@ -45,7 +45,7 @@ Eigen::Matrix<double, 3, kUnknowns> Dense(const std::vector<VelocityTerm>& terms
                                           const std::vector<BlockLayout>& layout) {
   Eigen::Matrix<double, 3, kUnknowns> J = Eigen::Matrix<double, 3, kUnknowns>::Zero();
   for (const VelocityTerm& t : terms)
-    for (int c = 0; c < t.J.cols(); ++c) J.col(layout[t.block].unknown[t.first_dof + c]) += t.J.col(c);
+    for (int c = 0; c < t.Jv_BcAc_W.cols(); ++c) J.col(layout[t.block].unknown[t.first_dof + c]) += t.Jv_BcAc_W.col(c);
   return J;
 }
 

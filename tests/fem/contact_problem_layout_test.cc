@@ -32,8 +32,8 @@ struct TwoChainsAndATarget {
     contacts[0].terms = {MakeTerm(1, 3), MakeTerm(0, 0, -Matrix3::Identity())};
     springs[0].terms = {MakeTerm(1, 9)};
     targets[0].block = 2;
-    targets[0].J = Eigen::RowVectorXd::Zero(6);
-    targets[0].J[1] = 1, targets[0].J[4] = -0.5;
+    targets[0].J_s = Eigen::RowVectorXd::Zero(6);
+    targets[0].J_s[1] = 1, targets[0].J_s[4] = -0.5;
   }
   ContactProblemLayout Layout() const { return MakeContactProblemLayout(blocks, contacts, springs, targets); }
 };

@@ -30,7 +30,8 @@ Eigen::VectorXd RandomVector(int n, double scale, std::mt19937* rng) {
 Eigen::MatrixXd DenseRow(const std::vector<VelocityTerm>& terms, const ContactProblemLayout& layout) {
   Eigen::MatrixXd J = Eigen::MatrixXd::Zero(3, layout.num_unknowns);
   for (const VelocityTerm& t : terms)
-    for (int c = 0; c < t.J.cols(); ++c) J.col(layout.blocks[t.block].unknown[t.first_dof + c]) += t.J.col(c);
+    for (int c = 0; c < t.Jv_BcAc_W.cols(); ++c)
+      J.col(layout.blocks[t.block].unknown[t.first_dof + c]) += t.Jv_BcAc_W.col(c);
   return J;
 }
 

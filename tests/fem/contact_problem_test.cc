@@ -55,12 +55,12 @@ struct SlidingBlock {
     SpringConstraint weld;  // a top corner welded to the box
     AppendVertexTerms(free_motion, 0, body->num_vertices() - 1, +1, &weld.terms);
     AppendRigidTerms(1, body->position(body->num_vertices() - 1) - p_WB, -1, &weld.terms);
-    weld.gap0 = Vector3(0.001, 0, 0);
+    weld.p_BcAc_W_start = Vector3(0.001, 0, 0);
     weld.stiffness_N_per_m = 1e4;
     springs.push_back(weld);
     VelocityTargetConstraint motor;  // holds the box's x velocity at 0 with a bounded impulse
     motor.block = 1;
-    motor.J = Eigen::RowVectorXd::Unit(6, 0);
+    motor.J_s = Eigen::RowVectorXd::Unit(6, 0);
     motor.stiffness = 500;
     motor.max_impulse = 0.02;
     targets.push_back(motor);

@@ -75,12 +75,12 @@ struct PressedBody {
     std::vector<SpringConstraint> springs(1);
     AppendRigidTerms(0, Vector3(0, 0, 0.1), +1, &springs[0].terms);
     springs[0].terms.push_back(MakeTerm(1, 9, -Matrix3::Identity()));
-    springs[0].gap0 = Vector3(1e-3, 0, 0), springs[0].stiffness_N_per_m = 100;
+    springs[0].p_BcAc_W_start = Vector3(1e-3, 0, 0), springs[0].stiffness_N_per_m = 100;
     return springs;
   }
   static std::vector<VelocityTargetConstraint> MakeTargets() {
     std::vector<VelocityTargetConstraint> targets(1);
-    targets[0].block = 0, targets[0].J = Eigen::RowVectorXd::Unit(6, 0);
+    targets[0].block = 0, targets[0].J_s = Eigen::RowVectorXd::Unit(6, 0);
     targets[0].stiffness = 5, targets[0].max_impulse = 1;
     return targets;
   }
