@@ -1,5 +1,5 @@
 #pragma once
-// Meshes of the validation scenes that the core's generators do not make, shared by the
+// Meshes of 002's validation scenes that the core's generators do not make, shared by the
 // FEM tests and benchmarks: the masonry arch of 002 §VII-B.
 #include <vector>
 
