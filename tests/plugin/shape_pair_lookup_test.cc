@@ -73,7 +73,7 @@ TEST_F(ShapePairLookupTest, BuildsAgainWhenTheShapeIsRescaled) {
   registry.SetHydroelastic(&box, test::Compliant(1e7));
   lookup.Update(&box, &ball);
   const double radius = CalcExtentRadius(*lookup.geometry(0));
-  EXPECT_NEAR(radius, 0.1 * std::sqrt(3.0), 1e-9);
+  EXPECT_NEAR(radius, static_cast<double>(btScalar(0.1)) * std::sqrt(3.0), 1e-9);  // 0.1 as Bullet stores it
   // No tag changes: only the shape's fingerprint says it is another size now.
   box.setLocalScaling(btVector3(2, 2, 2));
   lookup.Update(&box, &ball);
