@@ -23,7 +23,9 @@
 #include <LinearMath/btVector3.h>
 
 struct btHydroelasticDeformableMaterial {
-  enum Model {
+  // An int underneath, so that any value a program stores is one the front can read and refuse
+  // (without it a stored 7 is outside the enum's values, and reading it is undefined).
+  enum Model : int {
     LINEAR,        // small-strain linear elasticity (not invariant to rotation)
     COROTATIONAL,  // linear corotational, rotation lagged from the previous step (002 §V-B)
     NEO_HOOKEAN,   // compressible Neo-Hookean, stepped by Newton's method
