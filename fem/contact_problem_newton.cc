@@ -58,9 +58,8 @@ void ContactNewton::AssembleGradientAndMatrix(const Eigen::VectorXd& u) {
 
 bool ContactNewton::FactorNewtonMatrix() {
   const Eigen::SparseMatrix<double>& H = hessian_.Finish(layout_.num_unknowns);
-  if (!analyzed_) solver_.analyzePattern(H), analyzed_ = true;
-  solver_.factorize(H);
-  if (solver_.info() != Eigen::Success) return false;
+  if (!solver_.analyzed()) solver_.Analyze(H);
+  if (!solver_.Factor(H)) return false;
   factored_ = true;
   ++factorizations_;
   return true;
@@ -70,7 +69,7 @@ bool ContactNewton::TakeStep(Eigen::VectorXd* u) {
   const Eigen::VectorXd& gradient = work_.gradient;
   work_.negative_gradient = -gradient;
   Eigen::VectorXd& step = work_.step;
-  step = solver_.solve(work_.negative_gradient);
+  solver_.Solve(work_.negative_gradient, &step);
   const double slope0 = gradient.dot(step);
   if (!(slope0 < 0)) return true;  // no descent left: stationary to round-off
   objective_.PrepareLineSearch(*u, step);

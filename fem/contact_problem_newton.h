@@ -22,7 +22,7 @@
 #include "fem/contact_problem_layout.h"
 #include "fem/contact_problem_objective.h"
 #include "fem/contact_problem_workspace.h"
-#include "fem/step_factorization.h"
+#include "fem/reordered_ldlt.h"
 
 namespace hydro {
 namespace fem {
@@ -60,9 +60,8 @@ class ContactNewton {
   ContactProblemWorkspace& work_;
   const int reuse_factorization_from_unknowns_;
   const Eigen::VectorXd D_;  // per unknown: diag(A)^(-1/2)
-  StepFactorization solver_;
+  ReorderedLdlt solver_;     // factored and solved without allocating
   HessianAssembly hessian_;
-  bool analyzed_{false};  // solver_ has the matrix's pattern
   bool factored_{false};  // solver_ holds a factorization
   int iterations_{0};
   int factorizations_{0};

@@ -1,7 +1,7 @@
 #pragma once
 // The vectors one solve of the contact problem (fem/contact_problem.h) works in, sized once when
-// the problem is built so that no Newton iteration allocates (Eigen's SimplicialLDLT still
-// allocates its permuted copy of the matrix in each factorization). Written by the objective
+// the problem is built so that no Newton iteration allocates (the factorization keeps its own:
+// fem/reordered_ldlt.h). Written by the objective
 // (fem/contact_problem_objective.h) and the Newton iteration (fem/contact_problem_newton.h).
 // Internal to hydro_fem.
 #include <Eigen/Core>
