@@ -154,12 +154,14 @@ class GroupedJacobian {
       return;
     }
     const Eigen::Matrix<double, 3, Eigen::Dynamic>& J = J_[c];
-    const Eigen::Matrix<double, 3, Eigen::Dynamic> HJ = H * J;
     // The lower triangle (local order), by hand: at these sizes (m ≈ 12–30) a blocked matrix
-    // product spends more on packing than on arithmetic.
+    // product spends more on packing than on arithmetic. A column of H·J at a time: no
+    // temporary to allocate in a Newton iteration.
     const int m = static_cast<int>(J.cols());
-    for (int col = 0; col < m; ++col)
-      for (int row = col; row < m; ++row) G(row, col) += J.col(row).dot(HJ.col(col));
+    for (int col = 0; col < m; ++col) {
+      const Vector3 HJ_col = H * J.col(col);
+      for (int row = col; row < m; ++row) G(row, col) += J.col(row).dot(HJ_col);
+    }
   }
   void ScatterImpulses(Eigen::VectorXd* gradient) const {
     for (size_t g = 0; g < unknowns_.size(); ++g)
