@@ -218,9 +218,11 @@ void Bvh::CollideFrom(const NodePair& start, const Bvh& other, const RigidTransf
         }
       }
     } else if (b_leaf || (!a_leaf && na.box.half_size.maxCoeff() >= nb.box.half_size.maxCoeff())) {
+      HYDRO_ASSERT(top + 2 <= static_cast<int>(stack.size()));
       stack[top++] = {na.left, ib};
       stack[top++] = {na.right, ib};
     } else {
+      HYDRO_ASSERT(top + 2 <= static_cast<int>(stack.size()));
       stack[top++] = {ia, nb.left};
       stack[top++] = {ia, nb.right};
     }
@@ -289,6 +291,7 @@ void Bvh::CollideSlab(const Vector3& n, double lower, double upper, FunctionRef<
         if (c + r >= lower && c - r <= upper) visit(e);
       }
     } else {
+      HYDRO_ASSERT(top + 2 <= static_cast<int>(stack.size()));
       stack[top++] = node.left;
       stack[top++] = node.right;
     }

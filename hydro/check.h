@@ -5,7 +5,8 @@
 // - HYDRO_DEMAND(condition, message): an invariant of our own code, checked in every build. When
 //   it fails the code has a bug: it throws InternalError naming the file, the line, the condition
 //   and the message (never exits: the program around the library decides);
-// - HYDRO_ASSERT(condition): the same in debug builds only, for checks inside hot loops.
+// - HYDRO_ASSERT(condition): the same in debug builds only, for checks inside hot loops (and in
+//   any build that defines HYDRO_DEBUG_CHECKS: the sanitizer build does, so CI runs them).
 #include <stdexcept>
 #include <string>
 
@@ -27,7 +28,7 @@ namespace internal {
     if (!(condition)) ::hydro::internal::FailDemand(#condition, __FILE__, __LINE__, (message)); \
   } while (false)
 
-#ifdef NDEBUG
+#if defined(NDEBUG) && !defined(HYDRO_DEBUG_CHECKS)
 // Not evaluated, but still compiled: the condition's names count as used.
 #define HYDRO_ASSERT(condition)        \
   do {                                 \

@@ -4,6 +4,7 @@
 // fixed-capacity arrays, so these run without allocation.
 #include <array>
 
+#include "hydro/check.h"
 #include "hydro/math.h"
 
 namespace hydro {
@@ -14,7 +15,9 @@ struct ClipPolygon {
   static constexpr int kCapacity = 16;
   std::array<Vector3, kCapacity> p;
   int n{0};
+  // The bound above holds by construction; a release build still never writes past the end.
   void Push(const Vector3& v) {
+    HYDRO_ASSERT(n < kCapacity);
     if (n < kCapacity) p[n++] = v;
   }
 };
