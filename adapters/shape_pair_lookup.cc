@@ -20,12 +20,10 @@ void ShapePairLookup::Update(const btCollisionShape* shape0, const btCollisionSh
 const std::shared_ptr<const ShapeGeometry>& ShapePairLookup::geometry(int side) {
   const btCollisionShape* shape = shapes_[side];
   std::shared_ptr<const ShapeGeometry>& geometry = geometry_[side];
-  if (geometry) {
-    const ShapeFingerprintValues fingerprint = ShapeFingerprint(*shape);
-    if (fingerprint == fingerprint_[side]) return geometry;
-  }
+  const ShapeFingerprintValues fingerprint = ShapeFingerprint(*shape);
+  if (geometry && fingerprint == fingerprint_[side]) return geometry;
   geometry = registry_->Geometry(shape);
-  fingerprint_[side] = ShapeFingerprint(*shape);
+  fingerprint_[side] = fingerprint;
   return geometry;
 }
 
