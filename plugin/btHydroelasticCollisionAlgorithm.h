@@ -66,7 +66,9 @@ class btHydroelasticCollisionAlgorithm : public btCollisionAlgorithm {
   // the motion of a step of dt.
   bool StillCertifiedApart(btScalar dt, const btCollisionShape* shape0, const btTransform& X_WS0,
                            const btCollisionShape* shape1, const btTransform& X_WS1) const;
-  // Bullet's bounding-sphere radius of a shape: the certificate's check that the shape is unchanged.
+  // The radius of a sphere about the shape's origin that holds it (Bullet's bounding sphere, or
+  // for a box or sphere the same read directly): the certificate's check that the shape is
+  // unchanged.
   static double BoundingRadius(const btCollisionShape* shape);
   // The same for several axes at once: ClosingBound(dt, axes[k]) into bounds[k].
   void ClosingBounds(btScalar dt, const btVector3* axes, int n, double* bounds) const;

@@ -75,6 +75,15 @@ void HarvestWarmStart(PatchState* state) {
 
 void EmitPoints(PatchState* state) {
   const int n = static_cast<int>(state->points.size());
+  if (n == 0 && state->manifolds.empty() && state->num_points_emitted == 0) {
+    // Apart and holding nothing, as most of a pile's pairs are step after step: what the general
+    // path below would leave, without its work (two inverse poses a pair).
+    state->keys.clear();
+    state->point_friction.clear();
+    state->surplus_emissions = 0;
+    state->peak_manifolds_needed = 0;
+    return;
+  }
   const size_t needed = (n + 3) / 4;
   while (state->manifolds.size() < needed) {
     state->manifolds.push_back(state->dispatcher->getNewManifold(state->body0, state->body1));
