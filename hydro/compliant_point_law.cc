@@ -37,7 +37,7 @@ Vector3 CalcPointImpulse(const CompliantPointLaw& law, const Vector3& vc_W, doub
                          SlipCurvature slip) {
   const Vector3& n = law.nhat_W;
   const double vn = n.dot(vc_W);
-  const double gn = std::max((law.target_normal_speed - vn) / law.compliance_Rn, 0.0);
+  const double gn = CalcPointNormalImpulse(law, vc_W);
   const Vector3 vt = vc_W - vn * n;
   const double speed = vt.norm();
   const double bound = law.friction_bound;

@@ -30,6 +30,8 @@
 // mass it sees, w the inverse of that mass along n̂ (its Delassus estimate), has its compliance
 // raised to Rn = β²/(4π²)·w: its period is then β·δt instead of far shorter, the velocity it aims
 // at, v̂n, is unchanged. This is what keeps a 1 GPa contact at a 1/60 s step well conditioned.
+#include <algorithm>
+
 #include "hydro/math.h"
 
 namespace hydro {
@@ -78,6 +80,12 @@ enum class SlipCurvature { kExact, kMajorizing };
 // `slip`). Returns γn in *gamma_n.
 Vector3 CalcPointImpulse(const CompliantPointLaw& law, const Vector3& vc_W, double* gamma_n, Matrix3* H = nullptr,
                          SlipCurvature slip = SlipCurvature::kExact);
+
+// γn alone, as CalcPointImpulse computes it: what the friction bounds μ·γn are refreshed from,
+// a pass over every point that needs neither the friction nor a call.
+inline double CalcPointNormalImpulse(const CompliantPointLaw& law, const Vector3& vc_W) {
+  return std::max((law.target_normal_speed - law.nhat_W.dot(vc_W)) / law.compliance_Rn, 0.0);
+}
 
 // ℓ(vc), the potential whose negative gradient CalcPointImpulse returns.
 double CalcPointPotential(const CompliantPointLaw& law, const Vector3& vc_W);

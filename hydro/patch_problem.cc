@@ -409,18 +409,19 @@ void PatchProblem::RefreshVelocities(const Eigen::VectorXd& z) {
   dz_work_ = z - z_start_;
   BodyTwists(dz_work_, &body_dV_);
   PointVelocities(body_dV_, &vc_start_, &vc_);
+  impulses_current_ = false;
 }
 
 void PatchProblem::SetStictionRegularization(double sigma) {
   sigma_ = sigma;
+  impulses_current_ = false;
   for (size_t i = 0; i < laws_.size(); ++i) laws_[i].compliance_Rt = std::max(sigma * stick_wt_[i], 1e-300);
 }
 
 double PatchProblem::FrictionBoundChange() const {
   double change = 0;
   for (size_t i = 0; i < laws_.size(); ++i) {
-    double gn = 0;
-    CalcPointImpulse(laws_[i], vc_[i], &gn);
+    const double gn = CalcPointNormalImpulse(laws_[i], vc_[i]);
     change = std::max(change, std::abs(mu_[i] * gn - laws_[i].friction_bound));
   }
   return change;
@@ -429,10 +430,9 @@ double PatchProblem::FrictionBoundChange() const {
 double PatchProblem::RefreshFrictionBounds() {
   double change = 0;
   largest_bound_ = 0;
+  impulses_current_ = false;
   for (size_t i = 0; i < laws_.size(); ++i) {
-    double gn = 0;
-    CalcPointImpulse(laws_[i], vc_[i], &gn);
-    const double bound = mu_[i] * gn;
+    const double bound = mu_[i] * CalcPointNormalImpulse(laws_[i], vc_[i]);
     change = std::max(change, std::abs(bound - laws_[i].friction_bound));
     largest_bound_ = std::max(largest_bound_, bound);
     laws_[i].friction_bound = bound;
@@ -539,6 +539,7 @@ PatchProblemReport PatchProblem::Solve(const std::vector<Vector6>& V, int max_it
     vc_start_[i] = PointVelocity(V[p.body_A], r_A_[i]) - PointVelocity(V[p.body_B], r_B_[i]);
     vc_[i] = vc_start_[i];
   }
+  impulses_current_ = false;
   // Workspaces kept across solves: no allocation once they have grown.
   Eigen::VectorXd& z = z_work_;
   Eigen::VectorXd& gradient = gradient_work_;
@@ -591,6 +592,7 @@ PatchProblemReport PatchProblem::Solve(const std::vector<Vector6>& V, int max_it
         EvaluatePatch(p, std::nullopt, &terms);
         AddImpulses(p, terms, &impulse_sum);
       }
+      impulses_current_ = true;
       gradient = z - impulse_sum;
       const double scale = std::max(z.norm(), impulse_sum.norm());
       const double gradient_norm = gradient.norm();
@@ -620,7 +622,9 @@ PatchProblemReport PatchProblem::Solve(const std::vector<Vector6>& V, int max_it
     if (round + 1 < std::max(friction_rounds, 1) && sigma_ > options_.stiction_sigma)
       SetStictionRegularization(std::max(0.1 * sigma_, options_.stiction_sigma));
   }
-  for (size_t i = 0; i < laws_.size(); ++i) gamma_[i] = CalcPointImpulse(laws_[i], vc_[i], nullptr);
+  // The impulses at the solution, unless the last pass over the points left them so already.
+  if (!impulses_current_)
+    for (size_t i = 0; i < laws_.size(); ++i) gamma_[i] = CalcPointImpulse(laws_[i], vc_[i], nullptr);
   RefreshFrictionBounds();  // for the next solve
   dz_work_ = z - z_;
   BodyTwists(dz_work_, dV);
@@ -668,6 +672,7 @@ void PatchProblem::AssembleHessian(SlipCurvature slip) {
         }
       }
   }
+  impulses_current_ = true;  // every patch's points evaluated at vc_
 }
 
 void PatchProblem::EvaluatePatch(const Patch& p, std::optional<SlipCurvature> curvature, PatchTerms* terms) {

@@ -249,6 +249,9 @@ class PatchProblem {
   std::vector<double> mu_, stick_wt_, wn_;
   std::vector<CompliantPointLaw> laws_;
   std::vector<Vector3> vc_start_, vc_, dvc_, gamma_;
+  // gamma_ is every point's impulse at vc_ under the current laws: the last full pass left it so,
+  // and neither the velocities nor the laws have changed since.
+  bool impulses_current_{false};
   std::vector<Vector6> body_dV_;
   Eigen::VectorXd z_, z_start_, z_solve_start_;
   int num_unknowns_{0};
