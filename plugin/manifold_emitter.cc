@@ -9,11 +9,9 @@
 #include <algorithm>
 #include <cmath>
 #include <optional>
-#include <string>
 
 #include "adapters/bullet_conversions.h"
 #include "hydro/buffers.h"
-#include "hydro/check.h"
 #include "plugin/free_motion.h"
 #include "plugin/patch_registry.h"
 
@@ -112,7 +110,13 @@ void EmitPoints(PatchState* state) {
     // its own; nothing refreshes these manifolds from the positions.
     const btVector3 nhat_BA_W = ToBullet(point.nhat_BA_W);
     const btVector3 p_WC = ToBullet(point.p_WC);
-    btManifoldPoint cp(X_0W * p_WC, X_1W * p_WC, nhat_BA_W, point.phi0_m);
+    // Written in place, slot after slot (Bullet's setNumContacts, for filling a manifold by hand):
+    // four points at most per manifold, emptied above.
+    btPersistentManifold* manifold = state->manifolds[k / 4];
+    const int index = k % 4;
+    manifold->setNumContacts(index + 1);
+    btManifoldPoint& cp = manifold->getContactPoint(index);
+    cp = btManifoldPoint(X_0W * p_WC, X_1W * p_WC, nhat_BA_W, point.phi0_m);
     cp.m_positionWorldOnA = p_WC;
     cp.m_positionWorldOnB = p_WC;
     cp.m_combinedFriction = state->combined_friction;
@@ -143,21 +147,19 @@ void EmitPoints(PatchState* state) {
         const btVector3 that_W = warm->friction_direction - nhat_BA_W * nhat_BA_W.dot(warm->friction_direction);
         const btVector3 v_C1C0_W = v_WC0 - v_WC1;
         const btVector3 slip_W = v_C1C0_W - nhat_BA_W * nhat_BA_W.dot(v_C1C0_W);
-        if (that_W.length2() > 0.25 && KeepFrictionDirection(that_W.normalized(), slip_W)) {
-          cp.m_lateralFrictionDir1 = that_W.normalized();
-          cp.m_lateralFrictionDir2 = nhat_BA_W.cross(cp.m_lateralFrictionDir1);
-          cp.m_contactPointFlags |= BT_CONTACT_FLAG_LATERAL_FRICTION_INITIALIZED;
+        if (that_W.length2() > 0.25) {
+          const btVector3 t_W = that_W.normalized();
+          if (KeepFrictionDirection(t_W, slip_W)) {
+            cp.m_lateralFrictionDir1 = t_W;
+            cp.m_lateralFrictionDir2 = nhat_BA_W.cross(t_W);
+            cp.m_contactPointFlags |= BT_CONTACT_FLAG_LATERAL_FRICTION_INITIALIZED;
+          }
         }
       }
     } else {
       cp.m_appliedImpulse = 0;
     }
     cp.m_lifeTime = 1;
-    btPersistentManifold* manifold = state->manifolds[k / 4];
-    const int index = manifold->addManifoldPoint(cp, /*isPredictive=*/false);
-    // Four points at most per manifold and cleared first: every point gets its own slot.
-    HYDRO_DEMAND(index == k % 4, "point " + std::to_string(k) + " of a patch went to slot " + std::to_string(index) +
-                                     " of its manifold");
     state->keys[k] = key;
     // A program's callback may change a point's friction, as it may a Bullet point's; the patch
     // solvers then use that point's (MakePatchPoints).
