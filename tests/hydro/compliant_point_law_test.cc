@@ -22,6 +22,28 @@ TEST(CompliantPointLawTest, NormalImpulseIsTheImplicitPointLawOf000WithoutDissip
   }
 }
 
+// The friction bounds are refreshed from CalcPointNormalImpulse (hydro/patch_problem.cc), and
+// must be the γn that CalcPointImpulse reports, bit for bit, or a solve would stop at other bounds.
+TEST(CompliantPointLawTest, TheNormalImpulseAloneIsTheFullLawsBitForBit) {
+  std::mt19937 rng(17);
+  std::uniform_real_distribution<double> unit(-1, 1), decade(-3, 3);
+  int pressing = 0;
+  for (int trial = 0; trial < 2000; ++trial) {
+    const Vector3 n = Vector3(unit(rng), unit(rng), unit(rng)).normalized();
+    const double k = std::pow(10.0, 6 + decade(rng)), phi0 = 1e-4 * unit(rng),
+                 dt = 1e-3 * std::pow(10.0, decade(rng) / 3);
+    const CompliantPointLaw law =
+        MakeCompliantPointLaw(n, k, phi0, dt, 1e-3 * (1 + unit(rng)), std::pow(10.0, decade(rng)), 1.0, 1.0, 1e-5);
+    const Vector3 vc = std::pow(10.0, decade(rng)) * 0.01 * Vector3(unit(rng), unit(rng), unit(rng));
+    double gn = -1;
+    CalcPointImpulse(law, vc, &gn);
+    EXPECT_EQ(CalcPointNormalImpulse(law, vc), gn) << trial;
+    pressing += gn > 0;
+  }
+  EXPECT_GT(pressing, 200);  // both pressing and lifted-off points are drawn
+  EXPECT_LT(pressing, 1800);
+}
+
 TEST(CompliantPointLawTest, DissipationTimeScaleIsKelvinVoigt) {
   // γn = δt·k·(−φ0 − (δt + τd)·vn)₊: the force at the end of the step is k·(−φ) − τd·k·vn.
   const double k = 1e6, phi0 = -2e-5, dt = 1e-3, tau = 4e-3;

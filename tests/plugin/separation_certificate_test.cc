@@ -125,6 +125,38 @@ TEST(SeparationCertificateTest, TeleportedOrGrownBodiesGetTheirPatchAtOnce) {
   }
 }
 
+// The certificate's shape check reads a sphere's radius directly (not through Bullet's bounding
+// sphere): a sphere grown in place by its scaling, or by its radius, must get its patch at once too.
+TEST(SeparationCertificateTest, AGrownSphereGetsItsPatchAtOnce) {
+  for (bool by_scaling : {true, false}) {
+    btSphereShape ball_a(0.1), ball_b(0.1);
+    btBoxShape ground(btVector3(5, 5, 0.5));
+    const test::ScopedHydroelastic tag_a(&ball_a, test::Compliant(1e6, 0.05));
+    const test::ScopedHydroelastic tag_b(&ball_b, test::Compliant(1e6, 0.05));
+    test::TestWorld world;
+    world.AddBody(&ground, 0, btVector3(0, 0, -0.5));
+    btRigidBody* a = world.AddBody(&ball_a, 1.0, btVector3(0, 0, 0.1));
+    btRigidBody* b = world.AddBody(&ball_b, 1.0, btVector3(0.25, 0, 0.1));
+    world.Step(30, 1.0 / 60);
+    auto patches_between = [&] {
+      int count = 0;
+      for (const btHydroelasticContactPatch& patch : hydroGetContactPatches(world.dispatcher(), 1.0 / 60))
+        if ((patch.m_body0 == a && patch.m_body1 == b) || (patch.m_body0 == b && patch.m_body1 == a))
+          count += patch.m_numSolverPoints > 0;
+      return count;
+    };
+    ASSERT_EQ(patches_between(), 0);
+    // 0.155 m at 0.25 m from a's centre (a rolls a little, far less than the 5 mm overlap).
+    if (by_scaling)
+      ball_b.setLocalScaling(btVector3(1.55, 1.55, 1.55));
+    else
+      ball_b.setUnscaledRadius(0.155);
+    world.world()->updateSingleAabb(b);
+    world.Step(1, 1.0 / 60);
+    EXPECT_EQ(patches_between(), 1) << (by_scaling ? "scaled" : "radius set");
+  }
+}
+
 }  // namespace
 }  // namespace bullet
 }  // namespace hydro
