@@ -3,7 +3,7 @@
 // btHydroelasticDeformables): stock Bullet — the default collision configuration and dispatcher, a
 // btDbvtBroadphase and the sequential-impulse solver — with gravity −9.81 m/s² along z and, if asked,
 // a static plane z = 0 for ground. It owns the rigid bodies it adds and takes every collision object
-// out of the world before it goes. Deformables made on world() after it go first.
+// out of the world before it goes. Deformables made on world() after it are destroyed before it.
 // (tests/plugin/test_world.h is the plugin tests' world: it installs the hydroelastic collision
 // configuration and solver, which the FEM tests do not use.)
 #include <BulletCollision/BroadphaseCollision/btDbvtBroadphase.h>
