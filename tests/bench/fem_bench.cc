@@ -11,12 +11,7 @@
 #include <Eigen/CholmodSupport>
 #endif
 
-#include <BulletCollision/BroadphaseCollision/btDbvtBroadphase.h>
-#include <BulletCollision/CollisionDispatch/btCollisionDispatcher.h>
-#include <BulletCollision/CollisionDispatch/btDefaultCollisionConfiguration.h>
 #include <BulletCollision/CollisionShapes/btBoxShape.h>
-#include <BulletCollision/CollisionShapes/btStaticPlaneShape.h>
-#include <BulletDynamics/ConstraintSolver/btSequentialImpulseConstraintSolver.h>
 #include <LinearMath/btDefaultMotionState.h>
 
 #include <algorithm>
@@ -34,6 +29,7 @@
 #include "hydro/make_cylinder_mesh.h"
 #include "tests/bench/bullet_deformable_world.h"
 #include "tests/fem/fem_scenes.h"
+#include "tests/fem/fem_test_world.h"
 #include "tests/fem/gripper_scene.h"
 
 namespace hydro {
@@ -113,13 +109,7 @@ BENCHMARK(BM_Step)->Arg(40)->Arg(1200)->Arg(4000)->Unit(benchmark::kMillisecond)
 
 using Clock = std::chrono::steady_clock;
 
-struct RigidWorld {
-  btDefaultCollisionConfiguration configuration;
-  btCollisionDispatcher dispatcher{&configuration};
-  btDbvtBroadphase broadphase;
-  btSequentialImpulseConstraintSolver solver;
-  btDiscreteDynamicsWorld world{&dispatcher, &broadphase, &solver, &configuration};
-};
+using hydro::test::FemTestWorld;
 
 // Times steps of our deformables and sums getLastTimings() and the contact counts.
 class OurSteps {
@@ -236,38 +226,30 @@ std::vector<scenes::TetMesh> ArchMeshes() { return scenes::MakeArch(9, 0.5, 0.15
 
 // Arch of nine stiff voussoirs (002 §VII-B), ours, δt = 40 ms: 250 steps (10 s) after 5 warm-up steps.
 void BM_ArchOurs(benchmark::State& state) {
-  RigidWorld rigid;
-  btDiscreteDynamicsWorld& world = rigid.world;
-  world.setGravity(btVector3(0, 0, -9.81));
-  btStaticPlaneShape floor_shape(btVector3(0, 0, 1), 0);
-  btRigidBody floor(btRigidBody::btRigidBodyConstructionInfo(0, nullptr, &floor_shape));
-  floor.setFriction(1.0);
-  world.addRigidBody(&floor);
+  FemTestWorld world(FemTestWorld::Ground::kPlane);
+  world.ground()->setFriction(1.0);
   std::vector<std::unique_ptr<FemBody>> blocks;
   int dofs = 0;
   for (const scenes::TetMesh& mesh : ArchMeshes()) {
     blocks.push_back(std::make_unique<FemBody>("voussoir", mesh.vertices, mesh.tets, scenes::StoneMaterial()));
     dofs += 3 * blocks.back()->num_vertices();
   }
-  {
-    btDeformableBodies deformables(&world);
-    for (auto& block : blocks) {
-      deformables.addBody(block.get(), 1.0);
-      deformables.setTriangleFanContact(block.get(), true);
-    }
-    deformables.setStictionSpeed(1e-6);
-    const FemBody& keystone = *blocks[blocks.size() / 2];
-    const double crown0 = keystone.CalcCenterOfMass().z();
-    auto step = [&] { world.stepSimulation(kArchDt, 0, kArchDt); };
-    OurSteps(deformables, kArchDt).Run(kArchWarmup, step);
-    const double crown_warm = keystone.CalcCenterOfMass().z();
-    OurSteps timed(deformables, kArchDt);
-    for (auto _ : state) state.SetIterationTime(timed.Run(kArchSteps, step));
-    timed.Report(state, dofs);
-    state.counters["keystone_drop_um"] = 1e6 * (crown_warm - keystone.CalcCenterOfMass().z());
-    state.counters["keystone_drop_total_um"] = 1e6 * (crown0 - keystone.CalcCenterOfMass().z());
+  btDeformableBodies deformables(world.world());
+  for (auto& block : blocks) {
+    deformables.addBody(block.get(), 1.0);
+    deformables.setTriangleFanContact(block.get(), true);
   }
-  world.removeRigidBody(&floor);
+  deformables.setStictionSpeed(1e-6);
+  const FemBody& keystone = *blocks[blocks.size() / 2];
+  const double crown0 = keystone.CalcCenterOfMass().z();
+  auto step = [&] { world.Step(1, kArchDt); };
+  OurSteps(deformables, kArchDt).Run(kArchWarmup, step);
+  const double crown_warm = keystone.CalcCenterOfMass().z();
+  OurSteps timed(deformables, kArchDt);
+  for (auto _ : state) state.SetIterationTime(timed.Run(kArchSteps, step));
+  timed.Report(state, dofs);
+  state.counters["keystone_drop_um"] = 1e6 * (crown_warm - keystone.CalcCenterOfMass().z());
+  state.counters["keystone_drop_total_um"] = 1e6 * (crown0 - keystone.CalcCenterOfMass().z());
 }
 BENCHMARK(BM_ArchOurs)->Iterations(1)->UseManualTime()->Unit(benchmark::kMillisecond);
 
@@ -366,13 +348,9 @@ void BM_CylinderPressOurs(benchmark::State& state) {
   const scenes::TetMesh mesh = LyingCylinder();
   std::printf("cylinder press: %zu tets, %zu vertices\n", mesh.tets.size(), mesh.vertices.size());
   FemBody cylinder("cylinder", mesh.vertices, mesh.tets, Rubber());
-  RigidWorld rigid;
-  btDiscreteDynamicsWorld& world = rigid.world;
-  world.setGravity(btVector3(0, 0, 0));
-  btStaticPlaneShape floor_shape(btVector3(0, 0, 1), 0);
-  btRigidBody floor(btRigidBody::btRigidBodyConstructionInfo(0, nullptr, &floor_shape));
-  floor.setFriction(1.0);
-  world.addRigidBody(&floor);
+  FemTestWorld world(FemTestWorld::Ground::kPlane);
+  world.world()->setGravity(btVector3(0, 0, 0));
+  world.ground()->setFriction(1.0);
   btBoxShape plate_shape(btVector3(0.3, 0.2, 0.02));
   btHydroelasticProperties rigid_props;
   rigid_props.m_kind = btHydroelasticProperties::RIGID;
@@ -383,20 +361,16 @@ void BM_CylinderPressOurs(benchmark::State& state) {
   X_plate.setIdentity();
   X_plate.setOrigin(btVector3(0, 0, plate_z0));
   btDefaultMotionState plate_motion(X_plate);
-  btRigidBody plate(btRigidBody::btRigidBodyConstructionInfo(0, &plate_motion, &plate_shape));
-  plate.setCollisionFlags(plate.getCollisionFlags() | btCollisionObject::CF_KINEMATIC_OBJECT);
-  plate.setActivationState(DISABLE_DEACTIVATION);
-  plate.setFriction(1.0);
-  world.addRigidBody(&plate);
+  world.AddKinematicBody(&plate_shape, &plate_motion)->setFriction(1.0);
   {
-    btDeformableBodies deformables(&world);
+    btDeformableBodies deformables(world.world());
     deformables.addBody(&cylinder, 1.0);
     double t = 0;
     auto step = [&] {
       t += kPressDt;
       X_plate.setOrigin(btVector3(0, 0, plate_z0 - kPressSpeed * t));
       plate_motion.setWorldTransform(X_plate);
-      world.stepSimulation(kPressDt, 0, kPressDt);
+      world.Step(1, kPressDt);
     };
     OurSteps(deformables, kPressDt).Run(kPressWarmup, step);
     OurSteps timed(deformables, kPressDt);
@@ -411,8 +385,6 @@ void BM_CylinderPressOurs(benchmark::State& state) {
     state.counters["squash_mm"] = 1e3 * (top0 - (Top(positions) - bottom));
     state.counters["bottom_z_mm"] = 1e3 * bottom;
   }
-  world.removeRigidBody(&plate);
-  world.removeRigidBody(&floor);
   hydroRemoveShape(&plate_shape);
 }
 BENCHMARK(BM_CylinderPressOurs)->Iterations(1)->UseManualTime()->Unit(benchmark::kMillisecond);

@@ -4,12 +4,6 @@
 // = 0.2 the joints slide and it falls.
 #include <gtest/gtest.h>
 
-#include <BulletCollision/BroadphaseCollision/btDbvtBroadphase.h>
-#include <BulletCollision/CollisionDispatch/btCollisionDispatcher.h>
-#include <BulletCollision/CollisionDispatch/btDefaultCollisionConfiguration.h>
-#include <BulletCollision/CollisionShapes/btStaticPlaneShape.h>
-#include <BulletDynamics/ConstraintSolver/btSequentialImpulseConstraintSolver.h>
-
 #include <algorithm>
 #include <array>
 #include <chrono>
@@ -18,10 +12,13 @@
 
 #include "fem/btDeformableBodies.h"
 #include "tests/fem/fem_scenes.h"
+#include "tests/fem/fem_test_world.h"
 
 namespace hydro {
 namespace fem {
 namespace {
+
+using hydro::test::FemTestWorld;
 
 struct ArchRun {
   double crown_drop_m{0};     // how far the keystone's centroid fell
@@ -33,31 +30,15 @@ struct ArchRun {
   double final_speed_m_per_s{0};  // the fastest vertex of any block over the last second
 };
 
-// A Bullet world with gravity and a floor at z = 0 of friction μ.
-struct FloorWorld {
-  explicit FloorWorld(double mu) {
-    world.setGravity(btVector3(0, 0, -9.81));
-    floor.setFriction(mu);
-    world.addRigidBody(&floor);
-  }
-  ~FloorWorld() { world.removeRigidBody(&floor); }
-  btDefaultCollisionConfiguration configuration;
-  btCollisionDispatcher dispatcher{&configuration};
-  btDbvtBroadphase broadphase;
-  btSequentialImpulseConstraintSolver solver;
-  btDiscreteDynamicsWorld world{&dispatcher, &broadphase, &solver, &configuration};
-  btStaticPlaneShape floor_shape{btVector3(0, 0, 1), 0};
-  btRigidBody floor{btRigidBody::btRigidBodyConstructionInfo(0, nullptr, &floor_shape)};
-};
-
 ArchRun RunArch(double mu, double duration, double dt = 0.04) {
-  FloorWorld floor_world(mu);
-  btDiscreteDynamicsWorld& world = floor_world.world;
+  // Gravity and a floor at z = 0 of friction μ.
+  FemTestWorld world(FemTestWorld::Ground::kPlane);
+  world.ground()->setFriction(mu);
 
   const Material stone = scenes::StoneMaterial();
   const std::vector<scenes::TetMesh> meshes = scenes::MakeArch(9, 0.5, 0.15, 0.2, 2e-5);
   std::vector<std::unique_ptr<FemBody>> blocks;
-  btDeformableBodies deformables(&world);
+  btDeformableBodies deformables(world.world());
   // Friction regularized to 1 µm/s: at the default 0.1 mm/s the joints creep and the keystone
   // sinks 9.7 mm in the minute.
   deformables.setStictionSpeed(1e-6);
@@ -74,7 +55,7 @@ ArchRun RunArch(double mu, double duration, double dt = 0.04) {
   const int steps = static_cast<int>(std::round(duration / dt));
   const auto start = std::chrono::steady_clock::now();
   for (int i = 0; i < steps; ++i) {
-    world.stepSimulation(dt, 0, dt);
+    world.Step(1, dt);
     const ContactSolveReport& report = deformables.getLastReports()[0];
     run.converged = run.converged && report.converged;
     run.most_iterations = std::max(run.most_iterations, report.iterations);
@@ -121,9 +102,9 @@ TEST(ArchTest, StandsWithHighFrictionForAMinute) {
 // at 2.5 cm/s, two steps a cycle, for good.
 TEST(ArchTest, StoneBlocksRestOnTheFloorWithoutRocking) {
   for (int count : {1, 2}) {
-    FloorWorld floor_world(1.0);
-    btDiscreteDynamicsWorld& world = floor_world.world;
-    btDeformableBodies deformables(&world);
+    FemTestWorld world(FemTestWorld::Ground::kPlane);
+    world.ground()->setFriction(1.0);
+    btDeformableBodies deformables(world.world());
     deformables.setStictionSpeed(1e-6);
     std::vector<std::unique_ptr<FemBody>> stones;
     for (int k = 0; k < count; ++k) {
@@ -139,7 +120,7 @@ TEST(ArchTest, StoneBlocksRestOnTheFloorWithoutRocking) {
     }
     double fastest = 0;
     for (int i = 0; i < 100; ++i) {
-      world.stepSimulation(0.04, 0, 0.04);
+      world.Step(1, 0.04);
       if (i >= 75)
         for (const auto& stone : stones) fastest = std::max(fastest, stone->v().cwiseAbs().maxCoeff());
     }

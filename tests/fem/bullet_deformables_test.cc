@@ -3,12 +3,7 @@
 // a rigid box pushes it.
 #include <gtest/gtest.h>
 
-#include <BulletCollision/BroadphaseCollision/btDbvtBroadphase.h>
-#include <BulletCollision/CollisionDispatch/btCollisionDispatcher.h>
-#include <BulletCollision/CollisionDispatch/btDefaultCollisionConfiguration.h>
 #include <BulletCollision/CollisionShapes/btBoxShape.h>
-#include <BulletCollision/CollisionShapes/btStaticPlaneShape.h>
-#include <BulletDynamics/ConstraintSolver/btSequentialImpulseConstraintSolver.h>
 #include <LinearMath/btDefaultMotionState.h>
 
 #include <algorithm>
@@ -21,37 +16,13 @@
 #include "adapters/shape_registry.h"
 #include "fem/btDeformableBodies.h"
 #include "hydro/make_sphere_mesh.h"
+#include "tests/fem/fem_test_world.h"
 
 namespace hydro {
 namespace fem {
 namespace {
 
-struct World {
-  World() {
-    world = std::make_unique<btDiscreteDynamicsWorld>(&dispatcher, &broadphase, &solver, &configuration);
-    world->setGravity(btVector3(0, 0, -9.81));
-  }
-  ~World() {
-    for (int i = world->getNumCollisionObjects() - 1; i >= 0; --i)
-      world->removeCollisionObject(world->getCollisionObjectArray()[i]);
-  }
-  btRigidBody* Add(btCollisionShape* shape, double mass, const btVector3& at) {
-    btVector3 inertia(0, 0, 0);
-    if (mass > 0) shape->calculateLocalInertia(mass, inertia);
-    btRigidBody::btRigidBodyConstructionInfo info(mass, nullptr, shape, inertia);
-    info.m_startWorldTransform.setOrigin(at);
-    bodies.push_back(std::make_unique<btRigidBody>(info));
-    bodies.back()->setActivationState(DISABLE_DEACTIVATION);
-    world->addRigidBody(bodies.back().get());
-    return bodies.back().get();
-  }
-  btDefaultCollisionConfiguration configuration;
-  btCollisionDispatcher dispatcher{&configuration};
-  btDbvtBroadphase broadphase;
-  btSequentialImpulseConstraintSolver solver;
-  std::unique_ptr<btDiscreteDynamicsWorld> world;
-  std::vector<std::unique_ptr<btRigidBody>> bodies;
-};
+using hydro::test::FemTestWorld;
 
 FemBody SoftBall(double R, const Vector3& at, double mass_damping, MaterialModel model = MaterialModel::kCorotational) {
   const VolumeMeshWithExtent sphere = MakeSphereVolumeMesh(R, R / 2);
@@ -69,14 +40,12 @@ FemBody SoftBall(double R, const Vector3& at, double mass_damping, MaterialModel
 }
 
 TEST(BulletDeformablesTest, SoftBallRestsOnBulletsPlane) {
-  World world;
-  btStaticPlaneShape ground(btVector3(0, 0, 1), 0);
-  world.Add(&ground, 0, btVector3(0, 0, 0));
+  FemTestWorld world(FemTestWorld::Ground::kPlane);
   FemBody ball = SoftBall(0.05, Vector3(0, 0, 0.06), 2);
-  btDeformableBodies deformables(world.world.get());
+  btDeformableBodies deformables(world.world());
   deformables.addBody(&ball);
   const double dt = 0.01;
-  for (int i = 0; i < 200; ++i) world.world->stepSimulation(dt, 0, dt);
+  world.Step(200, dt);
   ASSERT_EQ(deformables.getLastReports().size(), 1u);
   const ContactSolveReport& report = deformables.getLastReports()[0];
   const double weight = ball.CalcMass() * 9.81;
@@ -93,15 +62,13 @@ TEST(BulletDeformablesTest, SoftBallRestsOnBulletsPlane) {
 TEST(BulletDeformablesTest, NeoHookeanBallRestsLikeTheCorotationalOne) {
   double rest_height[2] = {0, 0};
   for (int k = 0; k < 2; ++k) {
-    World world;
-    btStaticPlaneShape ground(btVector3(0, 0, 1), 0);
-    world.Add(&ground, 0, btVector3(0, 0, 0));
+    FemTestWorld world(FemTestWorld::Ground::kPlane);
     FemBody ball =
         SoftBall(0.05, Vector3(0, 0, 0.06), 2, k == 0 ? MaterialModel::kCorotational : MaterialModel::kNeoHookean);
-    btDeformableBodies deformables(world.world.get());
+    btDeformableBodies deformables(world.world());
     deformables.addBody(&ball);
     const double dt = 0.01;
-    for (int i = 0; i < 120; ++i) world.world->stepSimulation(dt, 0, dt);
+    world.Step(120, dt);
     const ContactSolveReport& report = deformables.getLastReports()[0];
     const double weight = ball.CalcMass() * 9.81;
     rest_height[k] = ball.CalcCenterOfMass().z();
@@ -120,7 +87,7 @@ TEST(BulletDeformablesTest, NeoHookeanBallRestsLikeTheCorotationalOne) {
 }
 
 TEST(BulletDeformablesTest, RigidBoxRestsCarriedByASoftPad) {
-  World world;
+  FemTestWorld world;
   std::vector<Vector3> vertices;
   std::vector<Tet> tets;
   MakeTetGrid(Vector3(0.2, 0.2, 0.05), 6, 6, 2, &vertices, &tets);
@@ -138,11 +105,11 @@ TEST(BulletDeformablesTest, RigidBoxRestsCarriedByASoftPad) {
   rigid_box.m_kind = btHydroelasticProperties::RIGID;
   rigid_box.m_resolutionHint = 0.0125;
   hydroSetHydroelastic(&box, rigid_box);
-  btRigidBody* rigid = world.Add(&box, 1.0, btVector3(0, 0, 0.0699));
-  btDeformableBodies deformables(world.world.get());
+  btRigidBody* rigid = world.AddBody(&box, 1.0, btVector3(0, 0, 0.0699));
+  btDeformableBodies deformables(world.world());
   deformables.addBody(&pad);
   const double dt = 0.01;
-  for (int i = 0; i < 200; ++i) world.world->stepSimulation(dt, 0, dt);
+  world.Step(200, dt);
   const ContactSolveReport& report = deformables.getLastReports()[0];
   std::printf("Bullet box on a soft pad: pad force %.4f N vs m·g 9.81 N, box at z = %.5f m, speed %.1e m/s\n",
               -report.impulse_on_body_W.z() / dt, rigid->getCenterOfMassPosition().z(),
@@ -163,21 +130,20 @@ struct ThrownBallEnd {
   double ball_mass{0};
 };
 ThrownBallEnd ThrowBallAtBox(int steps, double* fastest) {
-  World world;
-  btStaticPlaneShape ground(btVector3(0, 0, 1), 0);
-  world.Add(&ground, 0, btVector3(0, 0, 0))->setFriction(0.3);
+  FemTestWorld world(FemTestWorld::Ground::kPlane);
+  world.ground()->setFriction(0.3);
   btBoxShape box(btVector3(0.05, 0.05, 0.05));
-  btRigidBody* rigid = world.Add(&box, 0.2, btVector3(0.2, 0, 0.05));
+  btRigidBody* rigid = world.AddBody(&box, 0.2, btVector3(0.2, 0, 0.05));
   rigid->setFriction(0.3);
   FemBody ball = SoftBall(0.05, Vector3(0, 0, 0.051), 0);
   Eigen::VectorXd v = ball.v();
   for (int i = 0; i < ball.num_vertices(); ++i) v[3 * i] = 2.0;
   ball.SetState(ball.q(), v);
-  btDeformableBodies deformables(world.world.get());
+  btDeformableBodies deformables(world.world());
   deformables.addBody(&ball, 0.3);
   *fastest = 0;
   for (int i = 0; i < steps; ++i) {
-    world.world->stepSimulation(0.005, 0, 0.005);
+    world.Step(1, 0.005);
     *fastest = std::max<double>(*fastest, rigid->getLinearVelocity().x());
   }
   return {ball.q(), rigid->getWorldTransform(), ball.CalcMass()};
@@ -211,7 +177,7 @@ TEST(BulletDeformablesTest, ARunRepeatsBitForBit) {
 TEST(BulletDeformablesTest, ABulletBoxWeldedToASoftBarHangsFromIt) {
   // The bubble-gripper pattern through btDeformableBodies::attachVertex: a soft bar clamped to the
   // world at one end carries a Bullet box welded to the other.
-  World world;
+  FemTestWorld world;
   std::vector<Vector3> vertices;
   std::vector<Tet> tets;
   MakeTetGrid(Vector3(0.2, 0.04, 0.04), 10, 2, 2, &vertices, &tets);
@@ -222,15 +188,15 @@ TEST(BulletDeformablesTest, ABulletBoxWeldedToASoftBarHangsFromIt) {
   material.mass_damping_1_per_s = 5;
   FemBody bar("bar", vertices, tets, material);
   btBoxShape shape(btVector3(0.02, 0.02, 0.02));
-  btRigidBody* box = world.Add(&shape, 0.1, btVector3(0.22, 0, 0.32));
-  btDeformableBodies deformables(world.world.get());
+  btRigidBody* box = world.AddBody(&shape, 0.1, btVector3(0.22, 0, 0.32));
+  btDeformableBodies deformables(world.world());
   deformables.addBody(&bar);
   for (int v = 0; v < bar.num_vertices(); ++v) {
     if (bar.rest_positions()[v].x() == 0) deformables.attachVertex(&bar, v, nullptr);
     if (bar.rest_positions()[v].x() == 0.2) deformables.attachVertex(&bar, v, box);
   }
   const double dt = 0.01;
-  for (int i = 0; i < 300; ++i) world.world->stepSimulation(dt, 0, dt);
+  world.Step(300, dt);
   std::printf("Bullet box welded to a soft bar: box sagged %.2f mm, speed %.1e m/s\n",
               1e3 * (0.32 - box->getCenterOfMassPosition().z()), box->getLinearVelocity().length());
   EXPECT_TRUE(deformables.getLastReports()[0].converged);
@@ -250,15 +216,14 @@ namespace {
 TEST(BulletDeformablesTest, SoftFingersLiftARigidBoxByFriction) {
   // Two soft pads welded to kinematic fingers (bubble-gripper style) squeeze a Bullet box off the
   // floor by friction alone: close 3 mm each, lift 5 cm, hold.
-  World world;
-  btStaticPlaneShape ground(btVector3(0, 0, 1), 0);
-  world.Add(&ground, 0, btVector3(0, 0, 0))->setFriction(1.0);
+  FemTestWorld world(FemTestWorld::Ground::kPlane);
+  world.ground()->setFriction(1.0);
   btBoxShape box_shape(btVector3(0.02, 0.02, 0.02));
   btHydroelasticProperties rigid_box;  // a 1 cm surface mesh (untagged: 5 mm, four times the points)
   rigid_box.m_kind = btHydroelasticProperties::RIGID;
   rigid_box.m_resolutionHint = 0.01;
   hydroSetHydroelastic(&box_shape, rigid_box);
-  btRigidBody* box = world.Add(&box_shape, 0.05, btVector3(0, 0, 0.02));
+  btRigidBody* box = world.AddBody(&box_shape, 0.05, btVector3(0, 0, 0.02));
   box->setFriction(1.0);
   Material pad_material;
   pad_material.youngs_modulus_Pa = 5e4;
@@ -269,7 +234,7 @@ TEST(BulletDeformablesTest, SoftFingersLiftARigidBoxByFriction) {
   std::vector<std::unique_ptr<FemBody>> pads;
   std::vector<std::unique_ptr<btDefaultMotionState>> motions;
   std::vector<btRigidBody*> fingers;
-  btDeformableBodies deformables(world.world.get());
+  btDeformableBodies deformables(world.world());
   const double pad_width = 0.02, clearance = 0.001;
   for (int side = -1; side <= 1; side += 2) {
     std::vector<Vector3> vertices;
@@ -283,14 +248,7 @@ TEST(BulletDeformablesTest, SoftFingersLiftARigidBoxByFriction) {
     X.setIdentity();
     X.setOrigin(btVector3(inner + side * (pad_width + 0.01), 0, 0.021));
     motions.push_back(std::make_unique<btDefaultMotionState>(X));
-    // Kinematic before it joins the world, so that Bullet reads its motion state every step.
-    world.bodies.push_back(std::make_unique<btRigidBody>(
-        btRigidBody::btRigidBodyConstructionInfo(0, motions.back().get(), &finger_shape)));
-    btRigidBody* finger = world.bodies.back().get();
-    finger->setCollisionFlags((finger->getCollisionFlags() & ~btCollisionObject::CF_STATIC_OBJECT) |
-                              btCollisionObject::CF_KINEMATIC_OBJECT);
-    finger->setActivationState(DISABLE_DEACTIVATION);
-    world.world->addRigidBody(finger);
+    btRigidBody* finger = world.AddKinematicBody(&finger_shape, motions.back().get());
     fingers.push_back(finger);
     deformables.addBody(pads.back().get(), 1.0);
     for (int v = 0; v < pads.back()->num_vertices(); ++v)
@@ -310,7 +268,7 @@ TEST(BulletDeformablesTest, SoftFingersLiftARigidBoxByFriction) {
       X.setOrigin(btVector3(side * (0.02 + clearance + pad_width + 0.01) - side * squeeze, 0, 0.021 + lift));
       motions[k]->setWorldTransform(X);
     }
-    world.world->stepSimulation(dt, 0, dt);
+    world.Step(1, dt);
     ASSERT_TRUE(deformables.getLastReports()[0].converged) << "step " << i;
     lowest_gap = std::min(lowest_gap, static_cast<double>(box->getCenterOfMassPosition().z()));
   }

@@ -7,13 +7,8 @@
 
 #include <gtest/gtest.h>
 
-#include <BulletCollision/BroadphaseCollision/btDbvtBroadphase.h>
-#include <BulletCollision/CollisionDispatch/btCollisionDispatcher.h>
-#include <BulletCollision/CollisionDispatch/btDefaultCollisionConfiguration.h>
 #include <BulletCollision/CollisionShapes/btBoxShape.h>
 #include <BulletCollision/CollisionShapes/btSphereShape.h>
-#include <BulletCollision/CollisionShapes/btStaticPlaneShape.h>
-#include <BulletDynamics/ConstraintSolver/btSequentialImpulseConstraintSolver.h>
 #include <LinearMath/btDefaultMotionState.h>
 
 #include <algorithm>
@@ -29,24 +24,14 @@
 #include "fem/btDeformableBodies.h"
 #include "fem/fem_body.h"
 #include "hydro/make_box_mesh.h"
+#include "tests/fem/fem_test_world.h"
 
 namespace {
 
-struct PlaneWorld {
-  PlaneWorld() {
-    world = std::make_unique<btDiscreteDynamicsWorld>(&dispatcher, &broadphase, &solver, &configuration);
-    world->setGravity(btVector3(0, 0, -9.81));
-    world->addRigidBody(&plane_body);
-  }
-  ~PlaneWorld() { world->removeRigidBody(&plane_body); }
-  btDefaultCollisionConfiguration configuration;
-  btCollisionDispatcher dispatcher{&configuration};
-  btDbvtBroadphase broadphase;
-  btSequentialImpulseConstraintSolver solver;
-  btStaticPlaneShape plane{btVector3(0, 0, 1), 0};
-  btRigidBody plane_body{0, nullptr, &plane, btVector3(0, 0, 0)};
-  std::unique_ptr<btDiscreteDynamicsWorld> world;
-};
+using hydro::test::FemTestWorld;
+
+// The tests' world: Bullet's plane z = 0 under gravity.
+constexpr FemTestWorld::Ground kPlane = FemTestWorld::Ground::kPlane;
 
 const btScalar kInfinity = std::numeric_limits<btScalar>::infinity();
 
@@ -105,15 +90,13 @@ struct TwinBoxes {
   }
   void Step(btScalar dt, int steps) {
     for (int step = 0; step < steps; ++step) {
-      front_world.world->stepSimulation(dt, 0, dt);
-      direct_world.world->stepSimulation(dt, 0, dt);
+      front_world.Step(1, dt);
+      direct_world.Step(1, dt);
     }
   }
   // The front's world alone, once the two are shown alike (each step of a Neo-Hookean body is a
   // Newton solve: stepping both to rest took 20 s, too long for the sanitizer runs).
-  void StepFront(btScalar dt, int steps) {
-    for (int step = 0; step < steps; ++step) front_world.world->stepSimulation(dt, 0, dt);
-  }
+  void StepFront(btScalar dt, int steps) { front_world.Step(steps, dt); }
   // Every vertex's position and velocity the same bits on both sides.
   void ExpectSameBits() {
     ASSERT_EQ(deformables.getNumVertices(block), body->num_vertices());
@@ -125,12 +108,12 @@ struct TwinBoxes {
     EXPECT_EQ(differing, 0) << "of " << body->num_vertices() << " vertices";
   }
 
-  PlaneWorld front_world;
-  btHydroelasticDeformables deformables{front_world.world.get()};
+  FemTestWorld front_world{kPlane};
+  btHydroelasticDeformables deformables{front_world.world()};
   int block = -1;
-  PlaneWorld direct_world;
+  FemTestWorld direct_world{kPlane};
   std::unique_ptr<hydro::fem::FemBody> body;
-  btDeformableBodies direct{direct_world.world.get()};  // declared after the body: destroyed before it
+  btDeformableBodies direct{direct_world.world()};  // declared after the body: destroyed before it
 };
 
 TEST(HydroelasticDeformablesTest, StepsABoxAsBtDeformableBodiesStepsTheSameFemBody) {
@@ -205,9 +188,9 @@ TEST(HydroelasticDeformablesTest, TheModelMattersUnderAHalfTurn) {
   for (const btHydroelasticDeformableMaterial::Model model :
        {btHydroelasticDeformableMaterial::LINEAR, btHydroelasticDeformableMaterial::COROTATIONAL,
         btHydroelasticDeformableMaterial::NEO_HOOKEAN}) {
-    PlaneWorld world;
-    world.world->setGravity(btVector3(0, 0, 0));
-    btHydroelasticDeformables deformables(world.world.get());
+    FemTestWorld world(kPlane);
+    world.world()->setGravity(btVector3(0, 0, 0));
+    btHydroelasticDeformables deformables(world.world());
     btHydroelasticDeformableMaterial material;
     material.m_model = model;
     const int body = deformables.addBox("spinner", btVector3(0.05, 0.05, 0.05),
@@ -215,7 +198,7 @@ TEST(HydroelasticDeformablesTest, TheModelMattersUnderAHalfTurn) {
     ASSERT_EQ(body, 0) << deformables.getErrors();
     const double rest_volume = DeformedVolume(deformables, body);
     ASSERT_TRUE(deformables.setVelocity(body, btVector3(0, 0, 0), btVector3(0, 0, 2 * SIMD_PI)));
-    for (int step = 0; step < 50; ++step) world.world->stepSimulation(0.01, 0, 0.01);
+    world.Step(50, 0.01);
     volume_ratio[model] = DeformedVolume(deformables, body) / rest_volume;
     std::printf("%s box after half a turn: volume ratio %.5f\n", ModelName(model), volume_ratio[model]);
   }
@@ -280,8 +263,8 @@ TEST(HydroelasticDeformablesTest, AUsersOwnMeshDroppedAtSixtyHertzRestsWhereEqui
   // so E_c·d/0.05 m = ρgH.
   const btScalar H = 0.1, drop = 0.02;
   const UserMesh mesh = MakeCentredHexBlock(H, H, 2, 2, drop);
-  PlaneWorld world;
-  btHydroelasticDeformables deformables(world.world.get());
+  FemTestWorld world(kPlane);
+  btHydroelasticDeformables deformables(world.world());
   btHydroelasticDeformableMaterial material;
   material.m_stiffnessDamping = 0.005;
   const int block = deformables.addTetMesh("user block", mesh.vertices.data(), static_cast<int>(mesh.vertices.size()),
@@ -293,7 +276,7 @@ TEST(HydroelasticDeformablesTest, AUsersOwnMeshDroppedAtSixtyHertzRestsWhereEqui
   const btScalar dt = btScalar(1) / 60;
   double lowest = drop;
   for (int step = 0; step < 180; ++step) {
-    world.world->stepSimulation(dt);
+    world.world()->stepSimulation(dt);
     for (int i = 0; i < deformables.getNumVertices(block); ++i) {
       const btVector3 p = deformables.getVertexPosition(block, i);
       ASSERT_TRUE(std::isfinite(p.x()) && std::isfinite(p.y()) && std::isfinite(p.z())) << "step " << step;
@@ -330,8 +313,8 @@ TEST(HydroelasticDeformablesTest, VerticesWeldedToAKinematicBodyFollowItsMotion)
   // hanger that swings ±5 cm along x at 1 Hz (peak acceleration 2 m/s²). Each welded vertex is a
   // spring of k = 1e5 N/m to its point on the hanger: it lags by the force it carries over k —
   // the block's weight and inertia shared by the top face's vertices, micrometres.
-  PlaneWorld world;
-  btHydroelasticDeformables deformables(world.world.get());
+  FemTestWorld world(kPlane);
+  btHydroelasticDeformables deformables(world.world());
   btHydroelasticDeformableMaterial material;
   material.m_stiffnessDamping = 0.005;
   const btScalar top = 0.5;
@@ -342,17 +325,13 @@ TEST(HydroelasticDeformablesTest, VerticesWeldedToAKinematicBodyFollowItsMotion)
   btBoxShape hanger_shape(btVector3(0.03, 0.03, 0.005));
   btTransform X_WH(btQuaternion::getIdentity(), btVector3(0, 0, top + 0.01));
   btDefaultMotionState motion(X_WH);
-  btRigidBody hanger(btRigidBody::btRigidBodyConstructionInfo(0, &motion, &hanger_shape));
-  hanger.setCollisionFlags((hanger.getCollisionFlags() & ~btCollisionObject::CF_STATIC_OBJECT) |
-                           btCollisionObject::CF_KINEMATIC_OBJECT);
-  hanger.setActivationState(DISABLE_DEACTIVATION);
-  world.world->addRigidBody(&hanger);
+  btRigidBody* hanger = world.AddKinematicBody(&hanger_shape, &motion);
   std::vector<int> welded;
   std::vector<btVector3> p_HQ;  // each weld's point in the hanger's frame
   for (int i = 0; i < deformables.getNumVertices(block); ++i) {
     const btVector3 p = deformables.getVertexPosition(block, i);
     if (std::abs(p.z() - top) > 1e-6) continue;
-    ASSERT_TRUE(deformables.attachVertex(block, i, &hanger)) << deformables.getErrors();
+    ASSERT_TRUE(deformables.attachVertex(block, i, hanger)) << deformables.getErrors();
     welded.push_back(i);
     p_HQ.push_back(X_WH.inverse() * p);
   }
@@ -362,7 +341,7 @@ TEST(HydroelasticDeformablesTest, VerticesWeldedToAKinematicBodyFollowItsMotion)
   for (int step = 1; step <= 120; ++step) {
     X_WH.setOrigin(btVector3(btScalar(0.05) * std::sin(2 * SIMD_PI * step * dt), 0, top + btScalar(0.01)));
     motion.setWorldTransform(X_WH);
-    world.world->stepSimulation(dt);
+    world.world()->stepSimulation(dt);
     for (size_t w = 0; w < welded.size(); ++w)
       worst_gap = std::max(
           worst_gap, static_cast<double>((deformables.getVertexPosition(block, welded[w]) - X_WH * p_HQ[w]).length()));
@@ -376,7 +355,6 @@ TEST(HydroelasticDeformablesTest, VerticesWeldedToAKinematicBodyFollowItsMotion)
   EXPECT_TRUE(deformables.getLastSolveConverged());
   EXPECT_LT(worst_gap, 2e-5);  // the block's weight and inertia over 25 welds: ~1 µm each on average
   EXPECT_LT(worst_lag, 5e-3);  // the block is carried along, not left swinging
-  world.world->removeRigidBody(&hanger);
 }
 
 TEST(HydroelasticDeformablesTest, ADynamicBodyWeldedToADeformablePullsItAndIsPulled) {
@@ -384,9 +362,9 @@ TEST(HydroelasticDeformablesTest, ADynamicBodyWeldedToADeformablePullsItAndIsPul
   // soft block at rest. The welds are the only forces, inside one solve with equal and opposite
   // impulses, so the total momentum stays 0.25 kg·m/s, and once the block's vibration has damped
   // out both move at 0.25/1.5 m/s.
-  PlaneWorld world;
-  world.world->setGravity(btVector3(0, 0, 0));
-  btHydroelasticDeformables deformables(world.world.get());
+  FemTestWorld world(kPlane);
+  world.world()->setGravity(btVector3(0, 0, 0));
+  btHydroelasticDeformables deformables(world.world());
   btHydroelasticDeformableMaterial material;
   material.m_stiffnessDamping = 0.01;
   const int block = deformables.addBox("pulled block", btVector3(0.05, 0.05, 0.05),
@@ -400,7 +378,7 @@ TEST(HydroelasticDeformablesTest, ADynamicBodyWeldedToADeformablePullsItAndIsPul
   btRigidBody box(btRigidBody::btRigidBodyConstructionInfo(box_mass, &motion, &box_shape, inertia));
   box.setActivationState(DISABLE_DEACTIVATION);
   box.setLinearVelocity(btVector3(0.5, 0, 0));
-  world.world->addRigidBody(&box);
+  world.world()->addRigidBody(&box);
   std::vector<int> welded;
   std::vector<btVector3> p_BQ;
   for (int i = 0; i < deformables.getNumVertices(block); ++i) {
@@ -415,7 +393,7 @@ TEST(HydroelasticDeformablesTest, ADynamicBodyWeldedToADeformablePullsItAndIsPul
   const btScalar dt = btScalar(1) / 60;
   double worst_gap = 0, worst_momentum_error = 0;
   for (int step = 0; step < 120; ++step) {
-    world.world->stepSimulation(dt);
+    world.world()->stepSimulation(dt);
     for (size_t w = 0; w < welded.size(); ++w)
       worst_gap = std::max(
           worst_gap,
@@ -434,12 +412,12 @@ TEST(HydroelasticDeformablesTest, ADynamicBodyWeldedToADeformablePullsItAndIsPul
   EXPECT_NEAR(deformables.getLinearVelocity(block).x(), v_common, 0.01 * v_common);
   EXPECT_NEAR(box.getLinearVelocity().x(), v_common, 0.01 * v_common);
   EXPECT_LT(worst_gap, 5e-5);
-  world.world->removeRigidBody(&box);
+  world.world()->removeRigidBody(&box);
 }
 
 TEST(HydroelasticDeformablesTest, ReportsBadMeshesAndMaterialsWithoutThrowing) {
-  PlaneWorld world;
-  btHydroelasticDeformables deformables(world.world.get());
+  FemTestWorld world(kPlane);
+  btHydroelasticDeformables deformables(world.world());
   const btVector3 corners[4] = {btVector3(0, 0, 1), btVector3(1, 0, 1), btVector3(0, 1, 1), btVector3(0, 0, 2)};
   const int out_of_range[4] = {0, 1, 2, 7};
   btHydroelasticDeformableMaterial material;
@@ -482,8 +460,8 @@ TEST(HydroelasticDeformablesTest, ReportsBadMeshesAndMaterialsWithoutThrowing) {
 }
 
 TEST(HydroelasticDeformablesTest, ReportsEachBadMaterialValueAndTetByNameAndIndex) {
-  PlaneWorld world;
-  btHydroelasticDeformables deformables(world.world.get());
+  FemTestWorld world(kPlane);
+  btHydroelasticDeformables deformables(world.world());
   const btVector3 corners[4] = {btVector3(0, 0, 1), btVector3(1, 0, 1), btVector3(0, 1, 1), btVector3(0, 0, 2)};
   const int tet[4] = {0, 1, 2, 3};
   const btScalar nan = std::nan("");
@@ -604,8 +582,8 @@ TEST(HydroelasticDeformablesTest, ReportsEachBadMaterialValueAndTetByNameAndInde
 }
 
 TEST(HydroelasticDeformablesTest, AddBoxRefusesBadSizesAndResolutionsNamingTheBox) {
-  PlaneWorld world;
-  btHydroelasticDeformables deformables(world.world.get());
+  FemTestWorld world(kPlane);
+  btHydroelasticDeformables deformables(world.world());
   const btHydroelasticDeformableMaterial material;
   const btScalar nan = std::nan("");
   struct BadBox {
@@ -633,8 +611,8 @@ TEST(HydroelasticDeformablesTest, AddBoxRefusesBadSizesAndResolutionsNamingTheBo
 }
 
 TEST(HydroelasticDeformablesTest, AddBoxRefusesAMeshPastTheCapBeforeMakingIt) {
-  PlaneWorld world;
-  btHydroelasticDeformables deformables(world.world.get());
+  FemTestWorld world(kPlane);
+  btHydroelasticDeformables deformables(world.world());
   const btHydroelasticDeformableMaterial material;
   // A 2 m cube at 2⁻¹³ m (0.12 mm, a millimetre typed for a metre would be the same): 16384 cells
   // along each edge, 8192 shells, 144·8192³ = 79,164,837,199,872 tets. Refused at once, with
@@ -665,8 +643,8 @@ TEST(HydroelasticDeformablesTest, TheBoxCapsCountBoundsTheMeshersTets) {
   // The header's bound 12·L·(n_x·n_y + n_y·n_z + n_z·n_x) holds for the meshes addBox makes (the
   // innermost shell drops its collapsed cells), and is tight to within a factor of three (a single shell's cube: 48
   // tets of 144).
-  PlaneWorld world;
-  btHydroelasticDeformables deformables(world.world.get());
+  FemTestWorld world(kPlane);
+  btHydroelasticDeformables deformables(world.world());
   const btHydroelasticDeformableMaterial material;
   struct Box {
     btVector3 half_extents;
@@ -689,8 +667,8 @@ TEST(HydroelasticDeformablesTest, TheBoxCapsCountBoundsTheMeshersTets) {
 }
 
 TEST(HydroelasticDeformablesTest, SetVelocitySpinsAboutTheCentreOfMass) {
-  PlaneWorld world;
-  btHydroelasticDeformables deformables(world.world.get());
+  FemTestWorld world(kPlane);
+  btHydroelasticDeformables deformables(world.world());
   const int body = deformables.addBox("spinner", btVector3(0.1, 0.1, 0.1),
                                       btTransform(btQuaternion::getIdentity(), btVector3(0, 0, 1)), 0.1,
                                       btHydroelasticDeformableMaterial());
