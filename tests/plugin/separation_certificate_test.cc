@@ -91,37 +91,52 @@ TEST(SeparationCertificateTest, AHeldCertificateNeverHidesAContact) {
   EXPECT_FALSE(none.StillApartBy(0.0, RigidTransform::Identity(), 0, RigidTransform::Identity(), 0));
 }
 
-// Two compliant boxes side by side, 5 cm apart at rest on a rigid ground: their pair is certified
-// apart step after step. Teleported against its neighbour (setWorldTransform, no velocity), the
-// box must get its patch in the very next step, as without the certificate; and one grown in
-// place (setLocalScaling) until it overlaps must too.
+// Two compliant shapes resting side by side on a rigid ground, their centres 0.25 m apart, stepped
+// until their pair is certified apart; and how many patches they have.
+class RestingApart {
+ public:
+  RestingApart(btCollisionShape* shape_a, btCollisionShape* shape_b)
+      : tag_a_(shape_a, test::Compliant(1e6, 0.05)), tag_b_(shape_b, test::Compliant(1e6, 0.05)) {
+    world_.AddBody(&ground_, 0, btVector3(0, 0, -0.5));
+    a_ = world_.AddBody(shape_a, 1.0, btVector3(0, 0, 0.1));
+    b_ = world_.AddBody(shape_b, 1.0, btVector3(0.25, 0, 0.1));
+    world_.Step(30, 1.0 / 60);
+  }
+  int PatchesBetween() {
+    int count = 0;
+    for (const btHydroelasticContactPatch& patch : hydroGetContactPatches(world_.dispatcher(), 1.0 / 60))
+      if ((patch.m_body0 == a_ && patch.m_body1 == b_) || (patch.m_body0 == b_ && patch.m_body1 == a_))
+        count += patch.m_numSolverPoints > 0;
+    return count;
+  }
+  test::TestWorld& world() { return world_; }
+  btRigidBody* b() { return b_; }
+
+ private:
+  const test::ScopedHydroelastic tag_a_, tag_b_;
+  btBoxShape ground_{btVector3(5, 5, 0.5)};
+  test::TestWorld world_;
+  btRigidBody* a_{nullptr};
+  btRigidBody* b_{nullptr};
+};
+
+// Two boxes side by side at rest: their pair is certified apart step after step. Teleported
+// against its neighbour (setWorldTransform, no velocity), the box must get its patch in the very
+// next step, as without the certificate; and one grown in place (setLocalScaling) until it
+// overlaps must too.
 TEST(SeparationCertificateTest, TeleportedOrGrownBodiesGetTheirPatchAtOnce) {
   for (bool grow : {false, true}) {
     btBoxShape box_a(btVector3(0.1, 0.1, 0.1)), box_b(btVector3(0.1, 0.1, 0.1));
-    btBoxShape ground(btVector3(5, 5, 0.5));
-    const test::ScopedHydroelastic tag_a(&box_a, test::Compliant(1e6, 0.05));
-    const test::ScopedHydroelastic tag_b(&box_b, test::Compliant(1e6, 0.05));
-    test::TestWorld world;
-    world.AddBody(&ground, 0, btVector3(0, 0, -0.5));
-    btRigidBody* a = world.AddBody(&box_a, 1.0, btVector3(0, 0, 0.1));
-    btRigidBody* b = world.AddBody(&box_b, 1.0, btVector3(0.25, 0, 0.1));
-    world.Step(30, 1.0 / 60);
-    auto patches_between = [&] {
-      int count = 0;
-      for (const btHydroelasticContactPatch& patch : hydroGetContactPatches(world.dispatcher(), 1.0 / 60))
-        if ((patch.m_body0 == a && patch.m_body1 == b) || (patch.m_body0 == b && patch.m_body1 == a))
-          count += patch.m_numSolverPoints > 0;
-      return count;
-    };
-    ASSERT_EQ(patches_between(), 0);
+    RestingApart pair(&box_a, &box_b);
+    ASSERT_EQ(pair.PatchesBetween(), 0);
     if (grow) {
       box_b.setLocalScaling(btVector3(1.55, 1.0, 1.0));  // 0.155 m half-wide at 0.25 m: 5 mm into a
-      world.world()->updateSingleAabb(b);
+      pair.world().world()->updateSingleAabb(pair.b());
     } else {
-      b->setWorldTransform(btTransform(btQuaternion::getIdentity(), btVector3(0.199, 0, 0.1)));
+      pair.b()->setWorldTransform(btTransform(btQuaternion::getIdentity(), btVector3(0.199, 0, 0.1)));
     }
-    world.Step(1, 1.0 / 60);
-    EXPECT_EQ(patches_between(), 1) << (grow ? "grown" : "teleported");
+    pair.world().Step(1, 1.0 / 60);
+    EXPECT_EQ(pair.PatchesBetween(), 1) << (grow ? "grown" : "teleported");
   }
 }
 
@@ -130,30 +145,16 @@ TEST(SeparationCertificateTest, TeleportedOrGrownBodiesGetTheirPatchAtOnce) {
 TEST(SeparationCertificateTest, AGrownSphereGetsItsPatchAtOnce) {
   for (bool by_scaling : {true, false}) {
     btSphereShape ball_a(0.1), ball_b(0.1);
-    btBoxShape ground(btVector3(5, 5, 0.5));
-    const test::ScopedHydroelastic tag_a(&ball_a, test::Compliant(1e6, 0.05));
-    const test::ScopedHydroelastic tag_b(&ball_b, test::Compliant(1e6, 0.05));
-    test::TestWorld world;
-    world.AddBody(&ground, 0, btVector3(0, 0, -0.5));
-    btRigidBody* a = world.AddBody(&ball_a, 1.0, btVector3(0, 0, 0.1));
-    btRigidBody* b = world.AddBody(&ball_b, 1.0, btVector3(0.25, 0, 0.1));
-    world.Step(30, 1.0 / 60);
-    auto patches_between = [&] {
-      int count = 0;
-      for (const btHydroelasticContactPatch& patch : hydroGetContactPatches(world.dispatcher(), 1.0 / 60))
-        if ((patch.m_body0 == a && patch.m_body1 == b) || (patch.m_body0 == b && patch.m_body1 == a))
-          count += patch.m_numSolverPoints > 0;
-      return count;
-    };
-    ASSERT_EQ(patches_between(), 0);
-    // 0.155 m at 0.25 m from a's centre (a rolls a little, far less than the 5 mm overlap).
+    RestingApart pair(&ball_a, &ball_b);
+    ASSERT_EQ(pair.PatchesBetween(), 0);
+    // 0.155 m at 0.25 m from a's centre: 5 mm into a.
     if (by_scaling)
       ball_b.setLocalScaling(btVector3(1.55, 1.55, 1.55));
     else
       ball_b.setUnscaledRadius(0.155);
-    world.world()->updateSingleAabb(b);
-    world.Step(1, 1.0 / 60);
-    EXPECT_EQ(patches_between(), 1) << (by_scaling ? "scaled" : "radius set");
+    pair.world().world()->updateSingleAabb(pair.b());
+    pair.world().Step(1, 1.0 / 60);
+    EXPECT_EQ(pair.PatchesBetween(), 1) << (by_scaling ? "scaled" : "radius set");
   }
 }
 
