@@ -158,8 +158,10 @@ int CalcGapsAlongAxes(const ShapeGeometry& a, const RigidTransform& X_WSa, const
       const Vector3 d = X_WG.linear().col(k);
       const auto [low_A, high_A] = extent(bounded_A, box_A, X_WA, d);
       const auto [low_B, high_B] = extent(bounded_B, box_B, X_WB, d);
-      dhat_W[n] = d;
-      gap_m[n] = std::max(low_A - high_B, low_B - high_A);
+      // Along d̂ from b toward a: the side a lies on when they are apart along it.
+      const bool a_above = low_A - high_B >= low_B - high_A;
+      dhat_W[n] = a_above ? d : Vector3(-d);
+      gap_m[n] = a_above ? low_A - high_B : low_B - high_A;
       ++n;
     }
   }

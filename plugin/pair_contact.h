@@ -44,7 +44,8 @@ bool CalcGapAlongCentres(const ShapeGeometry& a, const RigidTransform& X_WSa, co
 
 // How far apart the two geometries' bounding boxes (a half-space's face) are along each of the
 // candidate separating axes — the line between the centres, each box's three axes, a half-space's
-// normal — as gap_m[k] along dhat_W[k] (either sign; negative where they overlap along it).
+// normal — as gap_m[k] along dhat_W[k], which points from b toward a (negative where they overlap
+// along it; an axis then points to the side of the smaller overlap).
 // Any positive gap proves the geometries apart. Returns the number of axes (at most 7; 0 when
 // both are half-spaces). A box far larger than the other (a ground box) separates along its own
 // face normal, where the line between the centres, leaning across its width, does not.
