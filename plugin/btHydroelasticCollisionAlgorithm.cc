@@ -247,9 +247,18 @@ void btHydroelasticCollisionAlgorithm::processCollision(const btCollisionObjectW
           if (g0->kind != Kind::kRigidMesh && g1->kind != Kind::kRigidMesh)
             hydro::bullet::BoundPointDepths(*g0, hydro::bullet::ToRigidTransform(X_WS0), *g1,
                                             hydro::bullet::ToRigidTransform(X_WS1), &m_state->points);
-          // Bodies apart now (their surface here is empty) press nowhere now, whatever they do
-          // ahead: a point whose normal runs across the motion kept the depth it has ahead.
-          if (!touching) hydro::bullet::LimitRecoveryDepth(0, &m_state->points);
+          // Nor does a point press deeper now than twice the bodies' overlap now (0 apart: their
+          // surface here is empty), whatever its depth ahead and whatever the overlap of their
+          // boxes along its normal: where the advance made a sliver the present poses do not have
+          // (at the corners of a box pressed into another's face off its centre, side wall
+          // against side wall, normals level), it kept the depth it has ahead, and pushed the box
+          // sideways off its support (dropped turned by 0.3 rad, at 1e8 Pa). Twice: each body's
+          // depth at a point of the surface is at most the overlap, along any axis that bounds it.
+          hydro::bullet::LimitRecoveryDepth(
+              touching ? 2 * hydro::bullet::CalcOverlapBound(*g0, hydro::bullet::ToRigidTransform(X_WS0), *g1,
+                                                             hydro::bullet::ToRigidTransform(X_WS1))
+                       : 0.0,
+              &m_state->points);
           m_state->pressed_in_ahead = touching;
           break;
         }

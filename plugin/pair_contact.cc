@@ -179,6 +179,17 @@ double SpeculativeOverlapLimit(const ShapeGeometry& a, const ShapeGeometry& b) {
   return limit;
 }
 
+double CalcOverlapBound(const ShapeGeometry& a, const RigidTransform& X_WSa, const ShapeGeometry& b,
+                        const RigidTransform& X_WSb) {
+  Vector3 axes[7];
+  double gaps[7];
+  const int n = CalcGapsAlongAxes(a, X_WSa, b, X_WSb, axes, gaps);
+  if (n == 0) return std::numeric_limits<double>::infinity();  // two half-spaces
+  double widest = -std::numeric_limits<double>::infinity();
+  for (int k = 0; k < n; ++k) widest = std::max(widest, gaps[k]);
+  return std::max(0.0, -widest);
+}
+
 void LimitRecoveryDepth(double limit_m, std::vector<ContactPoint>* points) {
   if (!(limit_m < std::numeric_limits<double>::infinity())) return;
   for (ContactPoint& point : *points) {

@@ -28,6 +28,12 @@ PairSurfaceOutcome CalcPairSurface(const ShapeGeometry& a, const RigidTransform&
 // and its points would carry nothing.
 double SpeculativeOverlapLimit(const ShapeGeometry& a, const ShapeGeometry& b);
 
+// How deep the two geometries can be in each other at most: the smallest overlap of their
+// bounding boxes (a half-space's face) over the candidate separating axes of CalcGapsAlongAxes,
+// 0 when one of them separates them, +∞ for two half-spaces (m).
+double CalcOverlapBound(const ShapeGeometry& a, const RigidTransform& X_WSa, const ShapeGeometry& b,
+                        const RigidTransform& X_WSb);
+
 // Points deeper than `limit_m` (SpeculativeOverlapLimit) are taken at that depth: bodies found
 // that deep (pushed there by a third body, teleported, or just out of Bullet's fallback contact
 // for a body wholly inside another) are pushed out over several steps, as Bullet's own contact

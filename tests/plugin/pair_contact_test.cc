@@ -114,6 +114,39 @@ TEST(PairContactTest, ASmallBoxAboveAGroundBoxIsApartAlongTheGroundsNormal) {
   EXPECT_NEAR(LargestGap(g_box, X_WA, g_ground, X_WB), 0.05, test::BulletAbsolute(1e-12, 0.1));
 }
 
+// The axes point from b toward a, and the overlap bound is the smallest overlap over them: two
+// 0.2 m boxes one on the other, offset by (5, 3) cm and 1 mm into each other, overlap by 1 mm
+// (along z), 15 cm along x and 17 cm along y; 1 cm apart, by nothing. Against a plane, the depth
+// of the box's lowest corner below it.
+TEST(PairContactTest, AxesPointFromBTowardAAndTheOverlapBoundIsTheSmallestOverlap) {
+  btHydroelasticProperties soft;
+  soft.m_hydroelasticModulus = 1e6;
+  btBoxShape box(btVector3(0.1, 0.1, 0.1));
+  btStaticPlaneShape plane(btVector3(0, 0, 1), 0);
+  const ShapeGeometry g_box = MakeShapeGeometry(box, &soft);
+  const ShapeGeometry g_plane = MakeShapeGeometry(plane, nullptr);
+  RigidTransform X_WA = RigidTransform::Identity(), X_WB = RigidTransform::Identity();
+  X_WA.translation() = Vector3(0, 0, 0.199);
+  X_WB.translation() = Vector3(0.05, 0.03, 0);
+  Vector3 axes[7];
+  double gaps[7];
+  const int n = CalcGapsAlongAxes(g_box, X_WA, g_box, X_WB, axes, gaps);
+  ASSERT_EQ(n, 7);
+  const Vector3 centre_line = X_WA.translation() - X_WB.translation();
+  for (int k = 0; k < n; ++k) EXPECT_GE(axes[k].dot(centre_line), 0) << "axis " << k;
+  EXPECT_NEAR(CalcOverlapBound(g_box, X_WA, g_box, X_WB), 1e-3, 1e-12);
+  EXPECT_NEAR(CalcOverlapBound(g_box, X_WB, g_box, X_WA), 1e-3, 1e-12);  // symmetric
+  X_WA.translation().z() = 0.21;
+  EXPECT_EQ(CalcOverlapBound(g_box, X_WA, g_box, X_WB), 0);
+  // Turned by 0.1 rad about y, its centre 0.1 m up: its lowest edge is 0.1·(cos 0.1 + sin 0.1)
+  // − 0.1 below the plane.
+  X_WA = RigidTransform::Identity();
+  X_WA.linear() = Eigen::AngleAxisd(0.1, Vector3::UnitY()).toRotationMatrix();
+  X_WA.translation() = Vector3(0, 0, 0.1);
+  EXPECT_NEAR(CalcOverlapBound(g_box, X_WA, g_plane, RigidTransform::Identity()),
+              0.1 * (std::cos(0.1) + std::sin(0.1)) - 0.1, 1e-12);
+}
+
 // A rigid coin (btCylinderShapeZ, hint R/8) sunk 10 µm into a compliant slab, as the surface at
 // the poses a step ahead takes it under gravity at 1 ms: besides its face, its side wall cuts the
 // slab in slivers whose normals are horizontal. Merged into the face's cells by the point
