@@ -229,6 +229,24 @@ BENCHMARK(BM_StepBasicDemo)
     ->Iterations(30)
     ->Unit(benchmark::kMillisecond);
 
+// The same block's fall and landing: the first 90 steps (1.5 s) from the start, where BM_StepBasicDemo
+// times the pile at rest after them. Its boxes land between steps 24 and 45, and every pair that
+// touches then computes its surfaces. range(0): 0 stock Bullet, 1 patch contact, 2 with timers.
+void BM_DropBasicDemo(benchmark::State& state) {
+  const int mode = static_cast<int>(state.range(0));
+  BoxScene scene(btVector3(0.1, 0.1, 0.1), mode, static_cast<int>(state.range(1)));
+  scene.world.AddBoxBlock(&scene.box, 5, 2.1);
+  RunSteps(state, &scene.world, 1.0 / 60, mode == 2);
+}
+BENCHMARK(BM_DropBasicDemo)
+    ->Args({0, 8})
+    ->Args({1, 6})
+    ->Args({1, 8})
+    ->Args({1, 10})
+    ->Args({2, 8})
+    ->Iterations(90)
+    ->Unit(benchmark::kMillisecond);
+
 // A wall of 1,000 boxes of 0.2 × 0.1 × 0.1 m (40 long, 25 high, courses offset by half a brick)
 // built at rest on a rigid ground box, as BenchmarkDemo's wall, at 60 Hz; timed from the start.
 // One brick thick and 2.5 m tall, it topples in stock Bullet too (fastest brick 4.7 m/s after 1 s,
