@@ -252,8 +252,11 @@ void btHydroelasticCollisionAlgorithm::processCollision(const btCollisionObjectW
           // boxes along its normal: where the advance made a sliver the present poses do not have
           // (at the corners of a box pressed into another's face off its centre, side wall
           // against side wall, normals level), it kept the depth it has ahead, and pushed the box
-          // sideways off its support (dropped turned by 0.3 rad, at 1e8 Pa). Twice: each body's
-          // depth at a point of the surface is at most the overlap, along any axis that bounds it.
+          // sideways off its support (dropped turned by 0.3 rad, at 1e8 Pa). Twice: a point of the
+          // surface lies within the overlap of one body's boundary, along the axis that bounds it,
+          // and where both fields have the same slope (two boxes of one size and modulus) it lies
+          // as deep in the other, so φ0 ≥ −2·overlap there; unequal slopes can put a point deeper
+          // in the softer body, and those are bounded too (measured only on the boxes above).
           hydro::bullet::LimitRecoveryDepth(
               touching ? 2 * hydro::bullet::CalcOverlapBound(*g0, hydro::bullet::ToRigidTransform(X_WS0), *g1,
                                                              hydro::bullet::ToRigidTransform(X_WS1))
