@@ -91,6 +91,15 @@ void CalcContactSurface(const CompliantMesh& A, const RigidTransform& X_WA, cons
         // another at default resolution: 5,070 candidates, 3,040 pass the plane tests, 454
         // polygons; 29 % fewer instructions per surface, bit-identical surfaces).
         if (internal::AllOutsideOneFace(tet_A.data(), 4, normals, offsets, skip_face, tolerance)) return;
+        // The same test the other way, B's corners against A's faces. Pairs reaching the slice, before
+        // and after it, for the polygons made (counted on one thread): a 0.2 m box on another
+        // 1,753 → 700 for 503 (11 % fewer instructions per surface), two bricks 2,623 → 1,949 for
+        // 332 (1 %), two spheres at hint R/8 8,683 → 6,779 for 2,166 (no change). Same polygons.
+        std::array<Vector3, 4> tet_B = TetVertices(B.mesh(), tet_b);
+        for (Vector3& p : tet_B) p = X_AB * p;
+        if (internal::AllOutsideOneFace(tet_B.data(), 4, A.mesh().inward_normals(tet_a), A.mesh().face_offsets(tet_a),
+                                        -1, tolerance))
+          return;
         Vector3 n;
         double d;
         if (!EqualPressurePlane(grad_A, c_A, grad_B, c_B, &n, &d)) return;
