@@ -21,7 +21,7 @@ add_library(hydrobullet_static STATIC ${HYDRO_LAYER_OBJECTS})
 foreach(target hydrobullet_shared hydrobullet_static)
   set_target_properties(${target} PROPERTIES OUTPUT_NAME ${HYDRO_LIBRARY_NAME})
   target_link_libraries(${target} PUBLIC PkgConfig::BULLET PRIVATE PkgConfig::TINYXML2 ${BULLET_WORLD_IMPORTER}
-                        ${BULLET_FILE_LOADER})
+                        ${BULLET_FILE_LOADER} ${METIS_LIBRARY})
 endforeach()
 set_target_properties(hydrobullet_shared PROPERTIES VERSION ${PROJECT_VERSION} SOVERSION ${PROJECT_VERSION_MAJOR})
 install(TARGETS hydrobullet_shared hydrobullet_static
@@ -56,7 +56,7 @@ install(FILES ${PROJECT_SOURCE_DIR}/plugin/btHydroelastic.h DESTINATION ${CMAKE_
 # pkg-config: Bullet's own module carries BT_USE_DOUBLE_PRECISION for the double build.
 set(HYDRO_PC_NAME ${HYDRO_LIBRARY_NAME})
 set(HYDRO_PC_BULLET bullet${HYDRO_BULLET_SUFFIX})
-set(HYDRO_PC_PRIVATE_LIBS "-lBulletWorldImporter${HYDRO_BULLET_SUFFIX} -lBulletFileLoader${HYDRO_BULLET_SUFFIX}")
+set(HYDRO_PC_PRIVATE_LIBS "-lBulletWorldImporter${HYDRO_BULLET_SUFFIX} -lBulletFileLoader${HYDRO_BULLET_SUFFIX} -lmetis")
 # Relocatable: the prefix is found from where the .pc file is.
 file(RELATIVE_PATH HYDRO_PC_TO_PREFIX ${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_LIBDIR}/pkgconfig ${CMAKE_INSTALL_PREFIX})
 string(REGEX REPLACE "/$" "" HYDRO_PC_TO_PREFIX "${HYDRO_PC_TO_PREFIX}")

@@ -42,6 +42,7 @@
 #include "hydro/compliant_point_law.h"
 #include "hydro/function_ref.h"
 #include "hydro/math.h"
+#include "hydro/nested_dissection_ordering.h"
 
 namespace hydro {
 
@@ -267,7 +268,7 @@ class PatchProblem {
   // What the pattern was built from: every group's dimension and every patch's two groups. A pile
   // at rest brings the same every step, and keeps its matrix and slots.
   std::vector<int> pattern_key_, pattern_key_scratch_;
-  Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>> factorization_;
+  Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>, Eigen::Lower, NestedDissectionOrdering> factorization_;
   // Islands of fewer than dense_below unknowns keep Newton's matrix dense instead,
   // factorized in place: no pattern to analyse, and no allocation once sized (Eigen's sparse
   // factorization allocates its temporaries on every call).
