@@ -479,17 +479,24 @@ bool PatchProblem::NewtonStep(const Eigen::VectorXd& gradient, Eigen::VectorXd* 
     dense_factorization_.solveInPlace(*step);
     return true;
   }
-  if (factorized_ && num_unknowns_ >= options_.reuse_factorization_from && PreconditionedNewtonStep(gradient, step))
-    return true;
+  if (factorized_ && !factorization_stale_ && num_unknowns_ >= options_.reuse_factorization_from) {
+    int iterations = 0;
+    if (PreconditionedNewtonStep(gradient, step, &iterations)) {
+      factorization_stale_ =
+          options_.refactorize_after_cg_iterations > 0 && iterations > options_.refactorize_after_cg_iterations;
+      return true;
+    }
+  }
   factorization_.factorize(hessian_);
   ++factorizations_;
+  factorization_stale_ = false;
   factorized_ = factorization_.info() == Eigen::Success;
   if (!factorized_) return false;
   *step = factorization_.solve(-gradient);
   return true;
 }
 
-bool PatchProblem::PreconditionedNewtonStep(const Eigen::VectorXd& gradient, Eigen::VectorXd* step) {
+bool PatchProblem::PreconditionedNewtonStep(const Eigen::VectorXd& gradient, Eigen::VectorXd* step, int* iterations) {
   // The factorization of a matrix from an earlier Newton step (or step of the simulation) is a
   // close preconditioner: where contacts kept their state, the two matrices agree. For a pile
   // at rest, 1,015 boxes: about 7 CG iterations a Newton step, each a pair of triangular solves
@@ -501,6 +508,7 @@ bool PatchProblem::PreconditionedNewtonStep(const Eigen::VectorXd& gradient, Eig
   double rz = cg_residual_.dot(cg_preconditioned_);
   const double target = options_.newton_step_tolerance * gradient.norm();
   for (int k = 0; k < options_.newton_step_cg_iterations; ++k) {
+    *iterations = k + 1;
     cg_product_.noalias() = hessian_ * cg_direction_;
     const double curvature = cg_direction_.dot(cg_product_);
     if (!(curvature > 0) || !(rz > 0)) return false;
