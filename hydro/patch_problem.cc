@@ -71,6 +71,7 @@ void PatchProblem::Reset(double dt_s, const PatchProblemOptions& options) {
   laws_.clear();
   num_unknowns_ = 0;
   factorizations_ = 0;
+  cg_iterations_ = 0;
   finalized_ = false;
   bounds_set_ = false;
   sigma_ = 0;
@@ -481,7 +482,9 @@ bool PatchProblem::NewtonStep(const Eigen::VectorXd& gradient, Eigen::VectorXd* 
   }
   if (factorized_ && !factorization_stale_ && num_unknowns_ >= options_.reuse_factorization_from) {
     int iterations = 0;
-    if (PreconditionedNewtonStep(gradient, step, &iterations)) {
+    const bool solved = PreconditionedNewtonStep(gradient, step, &iterations);
+    cg_iterations_ += iterations;
+    if (solved) {
       factorization_stale_ =
           options_.refactorize_after_cg_iterations > 0 && iterations > options_.refactorize_after_cg_iterations;
       return true;

@@ -107,9 +107,10 @@ struct PatchProblemOptions {
   int newton_step_cg_iterations{10};
   // A preconditioned Newton step that took more than this many CG iterations marks the kept
   // factorization stale, and the next Newton step factorizes anew (0: never). Without it a pile at
-  // rest kept the factorization of its cold first steps: the 1,015-box pyramid at 60 Hz took
-  // about 7 CG iterations a Newton step and 3 Newton steps a step, 108 ms a step; refactorized once,
-  // 1–2 and 2, 77 ms (/tmp probe, steps 100–149).
+  // rest kept the factorization of its cold first steps as its preconditioner: the 1,015-box
+  // pyramid at 60 Hz and 1e8 Pa (plugin_bench's BM_RestPyramid scene, steps 100–149) took about 7
+  // CG iterations a Newton step and 3 Newton steps a step, 108 ms a step; refactorized once, 1–2
+  // and 2, 77 ms.
   int refactorize_after_cg_iterations{4};
 };
 
@@ -153,6 +154,8 @@ class PatchProblem {
   int near_rigid_points() const { return near_rigid_points_; }
   // Factorizations of Newton's matrix since Reset (the other Newton steps reused one).
   int factorizations() const { return factorizations_; }
+  // Conjugate-gradient iterations of the Newton steps that reused a factorization, since Reset.
+  int conjugate_gradient_iterations() const { return cg_iterations_; }
   // The impulse on A at point i of a patch (world), after the last Solve.
   const Vector3& impulse(int patch, int i) const { return gamma_[patches_[patch].first_point + i]; }
   // A patch's net impulse wrench on A about c_A, after the last Solve.
@@ -267,6 +270,7 @@ class PatchProblem {
   double largest_bound_{0};
   int near_rigid_points_{0};
   int factorizations_{0};
+  int cg_iterations_{0};
   // Newton's matrix: its pattern (one block per group and per touching pair of groups) and factorization.
   Eigen::SparseMatrix<double> hessian_;
   std::vector<double*> slots_;

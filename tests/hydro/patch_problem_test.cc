@@ -283,9 +283,9 @@ TEST(PatchProblemTest, AStiffStackIsSolvedAtOnce) {
 }
 
 // A stack of n 1 kg cubes of 0.2 m on fixed ground, each contact at the depth its load gives, the
-// boxes sliding and spinning on each other (speeds scaled by `speed`).
+// boxes sliding and spinning on each other (speeds scaled by `speed`), friction μ.
 void MakeSlidingStack(int n, double speed, const PatchProblemOptions& options, PatchProblem* problem,
-                      std::vector<Vector6>* V) {
+                      std::vector<Vector6>* V, double mu = 0.5) {
   const double m = 1, a = 0.1, k = 1e9, dt = 1.0 / 60;
   problem->Reset(dt, options);
   const int ground = problem->AddBody(PatchBody{});
@@ -296,7 +296,7 @@ void MakeSlidingStack(int n, double speed, const PatchProblemOptions& options, P
         Twist(speed * Vector3(0.1 * i, -0.05, 0.2), Vector3(speed * (0.3 - 0.05 * i), 0.1 * speed, -kGravity * dt)));
   }
   for (int i = 0; i < n; ++i) {
-    std::vector<PatchPoint> points = BottomCorners(a, k, -(n - i) * m * kGravity / (4 * k), 0.5);
+    std::vector<PatchPoint> points = BottomCorners(a, k, -(n - i) * m * kGravity / (4 * k), mu);
     for (PatchPoint& p : points) p.p_WQ.z() = 2 * a * i;
     problem->AddPatch(1 + i, i == 0 ? ground : i, points);
   }
@@ -328,6 +328,51 @@ TEST(PatchProblemTest, ALargeIslandReusesItsFactorizationAndReachesTheSameSoluti
   MakeSlidingStack(12, 0.0, fresh, &direct, &V);
   ASSERT_TRUE(direct.Solve(V, 50, 5, &dV_direct).converged);
   for (int b = 1; b <= 12; ++b) EXPECT_LT((dV_reused[b] - dV_direct[b]).norm(), 1e-7) << "box " << b << " at rest";
+}
+
+TEST(PatchProblemTest, AStalePreconditionerIsRefactorized) {
+  // The twelve-box stack solved without friction, then at rest with friction (μ = 0.5), as a pile
+  // whose contacts came to stick: the same pattern, so the second solve keeps the first one's
+  // factorization as its preconditioner, a poor one (the stuck points' curvature is not in it).
+  // With refactorize_after_cg_iterations, one slow CG solve makes the next Newton step factorize
+  // anew; without it the stale factor stays until CG fails outright (measured: 2 Newton steps and 5
+  // CG iterations, against 11 and 63). Both reach the solution of a fresh factorization every step.
+  struct Run {
+    int newton{0}, cg{0}, factorizations{0};
+    std::vector<Vector6> dV;
+  };
+  auto run = [](int limit) {
+    PatchProblemOptions options;
+    options.refactorize_after_cg_iterations = limit;
+    PatchProblem problem;
+    std::vector<Vector6> V;
+    Run r;
+    MakeSlidingStack(12, 1.0, options, &problem, &V, /*mu=*/0.0);
+    EXPECT_TRUE(problem.Solve(V, 50, 5, &r.dV).converged);
+    MakeSlidingStack(12, 0.0, options, &problem, &V);
+    const PatchProblemReport report = problem.Solve(V, 50, 5, &r.dV);
+    EXPECT_TRUE(report.converged) << "limit " << limit;
+    r.newton = report.iterations;
+    r.cg = problem.conjugate_gradient_iterations();
+    r.factorizations = problem.factorizations();
+    return r;
+  };
+  const Run refreshed = run(PatchProblemOptions().refactorize_after_cg_iterations);
+  const Run kept = run(0);
+  EXPECT_EQ(PatchProblemOptions().refactorize_after_cg_iterations, 4);
+  EXPECT_GE(refreshed.factorizations, 1);
+  EXPECT_LT(3 * refreshed.cg, kept.cg);
+  EXPECT_LT(2 * refreshed.newton, kept.newton);
+  PatchProblemOptions fresh;
+  fresh.reuse_factorization_from = 1 << 30;
+  PatchProblem direct;
+  std::vector<Vector6> V, dV_direct;
+  MakeSlidingStack(12, 0.0, fresh, &direct, &V);
+  ASSERT_TRUE(direct.Solve(V, 50, 5, &dV_direct).converged);
+  for (int b = 1; b <= 12; ++b) {
+    EXPECT_LT((refreshed.dV[b] - dV_direct[b]).norm(), 1e-7) << "box " << b;
+    EXPECT_LT((kept.dV[b] - dV_direct[b]).norm(), 1e-7) << "box " << b;
+  }
 }
 
 TEST(PatchProblemTest, MajorizedSlipCurvatureReachesTheSameSolutionInFewerNewtonSteps) {
