@@ -27,6 +27,33 @@
 #include "plugin/patch_registry.h"
 
 using hydro::bullet::PatchState;
+
+bool btHydroelasticCollisionAlgorithm::prepareAhead(const btCollisionObjectWrapper* body0Wrap,
+                                                    const btCollisionObjectWrapper* body1Wrap) {
+  m_state->computed_ahead = false;
+  const btCollisionShape* shape0 = body0Wrap->getCollisionShape();
+  const btCollisionShape* shape1 = body1Wrap->getCollisionShape();
+  if (m_state->closest_points || shape0->isCompound() || shape1->isCompound()) return false;
+  hydro::bullet::ShapePairLookup& shapes = m_state->shapes;
+  shapes.Update(shape0, shape1);
+  if (!shapes.compliant()) return false;
+  shapes.geometry(0);
+  shapes.geometry(1);
+  return true;
+}
+
+void btHydroelasticCollisionAlgorithm::computeAhead(const btCollisionObjectWrapper* body0Wrap,
+                                                    const btCollisionObjectWrapper* body1Wrap,
+                                                    const btDispatcherInfo& dispatchInfo) {
+  const bool timed = m_state->world->getStatsTiming();
+  const auto start = timed ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point();
+  m_state->contact_ahead = ComputeContact(body0Wrap, body1Wrap, dispatchInfo);
+  m_state->seconds_ahead =
+      timed ? std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() : 0.0;
+  m_state->computed_ahead = true;
+}
+
+void btHydroelasticCollisionAlgorithm::discardAhead() { m_state->computed_ahead = false; }
 using hydro::bullet::ShapeRegistry;
 
 static_assert(sizeof(btHydroelasticCollisionAlgorithm) <= sizeof(btSphereSphereCollisionAlgorithm),
@@ -65,7 +92,6 @@ void btHydroelasticCollisionAlgorithm::processCollision(const btCollisionObjectW
                                                         btManifoldResult* resultOut) {
   const btCollisionShape* shape0 = body0Wrap->getCollisionShape();
   const btCollisionShape* shape1 = body1Wrap->getCollisionShape();
-  bool patch = false;
   // A compound meets the other shape child by child through Bullet's compound algorithm (our
   // fallback), which dispatches every child pair back to this plugin.
   const bool compound = shape0->isCompound() || shape1->isCompound();
@@ -75,234 +101,25 @@ void btHydroelasticCollisionAlgorithm::processCollision(const btCollisionObjectW
     btHydroelasticWorldState& world = *m_state->world;
     const bool timed = world.getStatsTiming();
     const auto start = timed ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point();
-    const btScalar dt = dispatchInfo.m_timeStep > 0 ? dispatchInfo.m_timeStep : btScalar(0);
-    const btTransform& X_WS0 = body0Wrap->getWorldTransform();
-    const btTransform& X_WS1 = body1Wrap->getWorldTransform();
-    hydro::bullet::HarvestWarmStart(m_state);
-    // A pair found apart at an earlier step that cannot have closed its gap since, nor close it
-    // in this step, is still apart: no surface, no test (plugin/separation_certificate.h).
-    if (m_state->separation.valid()) {
-      if (dt > 0 && StillCertifiedApart(dt, shape0, X_WS0, shape1, X_WS1)) {
-        m_state->pressed_in_ahead = false;
-        m_state->time_step = dispatchInfo.m_timeStep;
-        if (m_state->fallback_contact) ClearFallbackContact();
-        hydro::bullet::EmitPoints(m_state);
-        world.recordPairStep(
-            timed ? std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() : 0.0,
-            m_state->num_points_emitted, false);
-        return;
-      }
-      m_state->separation.Clear();
-    }
-    const std::shared_ptr<const hydro::bullet::ShapeGeometry>& g0 = shapes.geometry(0);
-    const std::shared_ptr<const hydro::bullet::ShapeGeometry>& g1 = shapes.geometry(1);
-    // The surface and its points at the given poses; false when the pair has no patch contact.
-    // A pair whose relative pose has barely changed since its last surface keeps that surface
-    // (plugin/surface_reuse.h).
-    const bool reuse = world.getSurfaceReuse();
-    // The points come reduced when the solver takes them so (ReducePoints), and a kept surface
-    // keeps them reduced: it is not reused once the pair's point budget has changed. The budget
-    // grows while the patch's friction turns across it (PointBudget), judged from the last step's
-    // patch before a kept surface is reused and from the new one when computed.
-    const int base_points = MaxPoints();
-    const bool turned_last_step = m_state->friction_turns;
-    auto make_points = [&](const btTransform& X0, const btTransform& X1) {
-      const hydro::RigidTransform X_WS0_at = hydro::bullet::ToRigidTransform(X0);
-      const hydro::RigidTransform X_WS1_at = hydro::bullet::ToRigidTransform(X1);
-      hydro::RigidTransform carry;
-      using hydro::bullet::SurfaceReuseOutcome;
-      // A kept surface is reused only for the budget it was made for, judged from the last patch; a
-      // surface computed anew is judged from its own points below.
-      SurfaceReuseOutcome outcome = SurfaceReuseOutcome::kNotReused;
-      int max_points = base_points;
-      if (reuse && m_state->kept_surface.has_surface()) {
-        max_points = PointBudget(base_points, turned_last_step);
-        if (max_points == m_state->kept_max_points)
-          outcome = m_state->kept_surface.Reuse(g0.get(), X_WS0_at, g1.get(), X_WS1_at, &m_state->points, &carry);
-      }
-      if (outcome != SurfaceReuseOutcome::kNotReused) {
-        m_state->CarryKeptSurface(carry);
-        world.recordSurface(true);
-        if (outcome == SurfaceReuseOutcome::kReusedWhole) ReducePoints(max_points);
-        return true;
-      }
-      hydro::ContactSurface* surface = m_state->MutableSurface();
-      // A non-finite or sheared pose (kInvalidPose) leaves the surface empty: no contact this step.
-      const hydro::bullet::PairSurfaceOutcome computed =
-          hydro::bullet::CalcPairSurface(*g0, X_WS0_at, *g1, X_WS1_at, surface);
-      if (computed != hydro::bullet::PairSurfaceOutcome::kComputed) m_state->kept_surface.Clear();
-      if (computed == hydro::bullet::PairSurfaceOutcome::kNoPressureField) return false;
-      hydro::MakeContactPoints(*surface, &m_state->points);
-      hydro::bullet::BoundPointDepths(*g0, X_WS0_at, *g1, X_WS1_at, &m_state->points);
-      world.recordSurface(false);
-      max_points = PointBudget(base_points, turned_last_step);
-      const bool reduced = ReducePoints(max_points);
-      // An empty surface leaves a kept one in place: that one is still right at its own poses, and
-      // it is judged by the relative motion since them. A pair may ask several times in a step
-      // (present poses, poses ahead, body1 moved toward body0), and only some of them touch:
-      // neighbours falling together in BasicDemo's block are apart at the first two and touch at
-      // the third, whose surface an empty one cleared each step, so it was computed anew every step
-      // of the fall (95 a step, most of the fall's instructions).
-      if (m_state->points.empty()) return true;
-      m_state->kept_surface.Clear();
-      m_state->kept_max_points = max_points;
-      if (reuse)
-        m_state->kept_surface.Keep(
-            g0, X_WS0_at, g1, X_WS1_at, *surface, reduced ? m_state->all_points : m_state->points,
-            reduced ? &m_state->points : nullptr, reduced ? &m_state->merged_into : nullptr, max_points);
-      return true;
+    // Computed ahead by btHydroelasticCollisionDispatcher for this dispatch, or now.
+    const PairContact contact =
+        m_state->computed_ahead ? m_state->contact_ahead : ComputeContact(body0Wrap, body1Wrap, dispatchInfo);
+    const double seconds_ahead = m_state->computed_ahead ? m_state->seconds_ahead : 0.0;
+    m_state->computed_ahead = false;
+    auto elapsed = [&] {
+      return timed ? seconds_ahead + std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()
+                   : 0.0;
     };
-    bool mapped = false;  // the points carry their own places on body1 (points_on_B)
-    // Bodies apart along some axis by more than their free motion can close in a step have no
-    // patch now, none at the poses ahead, and no speculative one (each of those needs an overlap,
-    // or a gap along the centres below the same ClosingBound); nor do their geometries overlap,
-    // so Bullet's contact is not needed either. Neighbours in a pile (BasicDemo: 2,960 such pairs
-    // around 125 boxes at rest, and the ground box under every box of the upper layers) are
-    // settled by this test instead of a surface each.
-    using Kind = hydro::bullet::ShapeGeometry::Kind;
-    bool apart = false;
-    if (!m_state->closest_points && dt > 0 && m_state->points.empty() && g0->kind != Kind::kUnsupported &&
-        g1->kind != Kind::kUnsupported && (g0->is_compliant() || g1->is_compliant())) {
-      // The line between the centres first (it settles side-by-side neighbours), then all seven.
-      const hydro::RigidTransform X_WS0_now = hydro::bullet::ToRigidTransform(X_WS0);
-      const hydro::RigidTransform X_WS1_now = hydro::bullet::ToRigidTransform(X_WS1);
-      hydro::Vector3 axes[7];
-      double gaps[7];
-      double widest = 0;  // the largest gap found, for the certificate
-      if (hydro::bullet::CalcGapAlongCentres(*g0, X_WS0_now, *g1, X_WS1_now, &axes[0], &gaps[0])) {
-        apart = gaps[0] > 0 && gaps[0] > ClosingBound(dt, hydro::bullet::ToBullet(axes[0]));
-        if (apart) widest = gaps[0];
-      }
-      if (!apart) {
-        const int n = hydro::bullet::CalcGapsAlongAxes(*g0, X_WS0_now, *g1, X_WS1_now, axes, gaps);
-        btVector3 axes_bt[7];
-        double bounds[7];
-        for (int k = 0; k < n; ++k) axes_bt[k] = hydro::bullet::ToBullet(axes[k]);
-        ClosingBounds(dt, axes_bt, n, bounds);
-        for (int k = 0; k < n; ++k) {
-          apart = apart || (gaps[k] > 0 && gaps[k] > bounds[k]);
-          widest = std::max(widest, gaps[k]);
-        }
-      }
-      if (apart)
-        m_state->separation.Certify(widest, X_WS0_now, hydro::bullet::CalcExtentRadius(*g0), BoundingRadius(shape0),
-                                    X_WS1_now, hydro::bullet::CalcExtentRadius(*g1), BoundingRadius(shape1));
+    if (contact == PairContact::kCertifiedApart) {
+      if (m_state->fallback_contact) ClearFallbackContact();
+      hydro::bullet::EmitPoints(m_state);
+      world.recordPairStep(elapsed(), m_state->num_points_emitted, false);
+      return;
     }
-    // A pair that touched at the last step and was pressed in further than it overlapped is judged
-    // from that step's points (its bodies have moved by a step's motion since): if it still
-    // presses in, the surface at the present poses is not needed. At 60 Hz every resting pair
-    // does (gravity presses g·δt² = 2.7 mm against µm of overlap), and that surface was a third of
-    // BasicDemo's step at rest. One that no longer presses in is judged anew below.
-    double depth = 0, approach = 0;
-    bool touching = false;
-    if (m_state->pressed_in_ahead && !m_state->points.empty() && !m_state->closest_points && dt > 0) {
-      MeasureApproach(dt, &depth, &approach);
-      touching = approach > depth;
-    }
-    m_state->pressed_in_ahead = false;
-    if (apart) {
-      patch = true;  // a supported pair with a compliant side, as CalcPairSurface would say
-      m_state->MutableSurface()->Clear();
-      m_state->points.clear();
-      m_state->kept_surface.Clear();
-    } else if (touching) {
-      patch = true;  // it had a patch a step ago, and that depends on the shapes only
-    } else {
-      patch = make_points(X_WS0, X_WS1);
-      touching = !m_state->points.empty();
-      depth = approach = 0;
-      if (touching) MeasureApproach(dt, &depth, &approach);
-    }
-    // Speculative contact, first kind: when the bodies do not touch yet, or will press further into
-    // each other over the step than they overlap now, the surface is taken at the poses they reach
-    // along their free motion if nothing touches them (plugin/free_motion.h), its points mapped
-    // back to each body's present pose. A body about to hit the ground then meets it within this
-    // step's solve, inelastically, instead of a step later, deep inside it — which the compliant
-    // law would return as a rebound at depth/δt. Otherwise the present surface is kept: a body
-    // lifted off its support is not predicted away from it by the fall its support will stop.
-    // The free motion is followed only until it presses the bodies a little deeper than now
-    // (SpeculativeOverlapLimit), or for the whole step if that is less: a box arriving at 6 m/s
-    // would otherwise be met 10 cm inside the ground, where its field levels off at its centre
-    // and the patch's points carry nothing. Bodies apart are followed to a tenth of that overlap
-    // past their first contact (kFirstContactOverlap), where the patch has the normals of first
-    // contact: at the whole limit (5 cm for 0.2 m boxes) a box dropped 0.9 m onto another offset
-    // by a quarter of its size met it with normals leaning up to 25° at the lower box's edges,
-    // was pushed sideways at 0.3 m/s and slid off it at 1e6–1e10 Pa.
-    if (patch && !apart && !m_state->closest_points && dt > 0 && (!touching || approach > depth)) {
-      constexpr double kFirstContactOverlap = 0.1;
-      const double limit = hydro::bullet::SpeculativeOverlapLimit(*g0, *g1);
-      const double fraction = touching ? std::min(1.0, limit / approach)
-                                       : FractionToOverlap(*g0, X_WS0, *g1, X_WS1, dt, kFirstContactOverlap * limit);
-      for (double f : {fraction, 1.0}) {
-        const btScalar tau = f * dt;
-        const btTransform X_WS0_ahead = hydro::bullet::FreeMotionPose(m_state->body0, X_WS0, tau);
-        const btTransform X_WS1_ahead = hydro::bullet::FreeMotionPose(m_state->body1, X_WS1, tau);
-        make_points(X_WS0_ahead, X_WS1_ahead);
-        mapped = !m_state->points.empty();
-        if (mapped) {
-          MapToPresentPoses(X_WS0, X_WS0_ahead, X_WS1, X_WS1_ahead, tau);
-          // A point whose normal leans off the motion (a box's side-wall sliver in a slab) moves
-          // back by little of it: bound it again by the overlap the bodies have now. (Not against
-          // a rigid shape: its bound is its face, which lies in the polygon's plane only ahead.)
-          if (g0->kind != Kind::kRigidMesh && g1->kind != Kind::kRigidMesh)
-            hydro::bullet::BoundPointDepths(*g0, hydro::bullet::ToRigidTransform(X_WS0), *g1,
-                                            hydro::bullet::ToRigidTransform(X_WS1), &m_state->points);
-          // Nor does a point press deeper now than twice the bodies' overlap now (0 apart: their
-          // surface here is empty), whatever its depth ahead and whatever the overlap of their
-          // boxes along its normal: where the advance made a sliver the present poses do not have
-          // (at the corners of a box pressed into another's face off its centre, side wall
-          // against side wall, normals level), it kept the depth it has ahead, and pushed the box
-          // sideways off its support (dropped turned by 0.3 rad, at 1e8 Pa). Twice: a point of the
-          // surface lies within the overlap of one body's boundary, along the axis that bounds it,
-          // and where both fields have the same slope (two boxes of one size and modulus) it lies
-          // as deep in the other, so φ0 ≥ −2·overlap there; unequal slopes can put a point deeper
-          // in the softer body, and those are bounded too (measured only on the boxes above).
-          hydro::bullet::LimitRecoveryDepth(
-              touching ? 2 * hydro::bullet::CalcOverlapBound(*g0, hydro::bullet::ToRigidTransform(X_WS0), *g1,
-                                                             hydro::bullet::ToRigidTransform(X_WS1))
-                       : 0.0,
-              &m_state->points);
-          m_state->pressed_in_ahead = touching;
-          break;
-        }
-        if (f == 1.0) break;  // a shorter advance found nothing: the whole step may
-      }
-      if (!mapped && touching) make_points(X_WS0, X_WS1);
-    }
-    // Speculative contact, second kind: bodies apart now and apart at their free-motion poses may
-    // still meet within the step, when something stops one of them — a box falling onto a box that
-    // lands this step in the same fall. If they are closer along the line between them than they
-    // could close in a step (ClosingBound), the patch is taken with body1 moved that gap (plus
-    // 0.1 mm) toward body0, each point's distance then lengthened by the move: the solver lets
-    // them close the gap, not more.
-    if (patch && !apart && !mapped && m_state->points.empty() && !m_state->closest_points && dt > 0) {
-      hydro::Vector3 d;
-      double gap = 0;
-      if (hydro::bullet::CalcGapAlongCentres(*g0, hydro::bullet::ToRigidTransform(X_WS0), *g1,
-                                             hydro::bullet::ToRigidTransform(X_WS1), &d, &gap) &&
-          gap < ClosingBound(dt, hydro::bullet::ToBullet(d))) {
-        constexpr double kTouch = 1e-4;
-        const double shift = std::max(gap, 0.0) + kTouch;
-        btTransform X_WS1_moved = X_WS1;
-        X_WS1_moved.getOrigin() += hydro::bullet::ToBullet(shift * d);
-        make_points(X_WS0, X_WS1_moved);
-        mapped = !m_state->points.empty();
-        if (mapped) {
-          m_state->points_on_B.resize(m_state->points.size());
-          for (size_t i = 0; i < m_state->points.size(); ++i) {
-            hydro::ContactPoint& point = m_state->points[i];
-            point.phi0_m += shift * d.dot(point.nhat_BA_W);
-            m_state->points_on_B[i] = point.p_WC - shift * d;
-          }
-          // The move lengthens nothing across it: the side-wall slivers at the rim of two boxes
-          // falling one above the other, their normals level, kept the overlap of the moved poses
-          // and pushed the boxes sideways and set them spinning (1.2e-6 rad/s a step at 1 cm apart).
-          hydro::bullet::LimitRecoveryDepth(0, &m_state->points);
-        }
-      }
-    }
-    if (patch) {
-      if (!mapped) m_state->points_on_B.clear();
+    const bool apart = contact == PairContact::kApart;
+    if (contact != PairContact::kNoPatch) {
+      const hydro::bullet::ShapeGeometry& g0 = *shapes.geometry(0);
+      const hydro::bullet::ShapeGeometry& g1 = *shapes.geometry(1);
       if (m_state->closest_points) {
         // A query: report each solver point through the caller's result, normal on body1.
         for (const hydro::ContactPoint& point : m_state->points)
@@ -311,10 +128,10 @@ void btHydroelasticCollisionAlgorithm::processCollision(const btCollisionObjectW
         return;
       }
       // Queries above report the true depths; the solver gets them bounded.
-      hydro::bullet::LimitRecoveryDepth(hydro::bullet::SpeculativeOverlapLimit(*g0, *g1), &m_state->points);
+      hydro::bullet::LimitRecoveryDepth(hydro::bullet::SpeculativeOverlapLimit(g0, g1), &m_state->points);
       m_state->combined_friction = world.combinedFriction(m_state->body0, m_state->body1);
-      m_state->combined_dissipation_s_per_m = hydro::CombineDissipationByModulus(
-          g0->modulus_Pa, g0->dissipation_s_per_m, g1->modulus_Pa, g1->dissipation_s_per_m);
+      m_state->combined_dissipation_s_per_m = hydro::CombineDissipationByModulus(g0.modulus_Pa, g0.dissipation_s_per_m,
+                                                                                 g1.modulus_Pa, g1.dissipation_s_per_m);
       m_state->time_step = dispatchInfo.m_timeStep;
       // Shapes can overlap with an empty patch: a compliant body pushed wholly inside a rigid one
       // (a rigid shape is a surface only), or overlap deeper than the fields reach. Bullet's own
@@ -325,9 +142,7 @@ void btHydroelasticCollisionAlgorithm::processCollision(const btCollisionObjectW
         ClearFallbackContact();
       hydro::bullet::EmitPoints(m_state);
       if (m_state->friction_turns && !m_state->points.empty()) world.recordTurningPatch();
-      world.recordPairStep(
-          timed ? std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() : 0.0,
-          m_state->num_points_emitted, !m_state->points.empty());
+      world.recordPairStep(elapsed(), m_state->num_points_emitted, !m_state->points.empty());
       return;
     }
   }
@@ -342,6 +157,244 @@ void btHydroelasticCollisionAlgorithm::processCollision(const btCollisionObjectW
     m_fallback->processCollision(body0Wrap, body1Wrap, dispatchInfo, resultOut);
     processPointContact(body0Wrap, body1Wrap, resultOut);
   }
+}
+
+btHydroelasticCollisionAlgorithm::PairContact btHydroelasticCollisionAlgorithm::ComputeContact(
+    const btCollisionObjectWrapper* body0Wrap, const btCollisionObjectWrapper* body1Wrap,
+    const btDispatcherInfo& dispatchInfo) {
+  // Everything here is the pair's own (its state, its shapes' geometries, the bodies' poses and
+  // velocities, read only; the world's statistics are atomic): btHydroelasticCollisionDispatcher
+  // runs it for many pairs side by side. What touches the dispatcher (manifolds, Bullet's own
+  // algorithm) is processCollision's, after it.
+  const btCollisionShape* shape0 = body0Wrap->getCollisionShape();
+  const btCollisionShape* shape1 = body1Wrap->getCollisionShape();
+  hydro::bullet::ShapePairLookup& shapes = m_state->shapes;
+  btHydroelasticWorldState& world = *m_state->world;
+  const btScalar dt = dispatchInfo.m_timeStep > 0 ? dispatchInfo.m_timeStep : btScalar(0);
+  const btTransform& X_WS0 = body0Wrap->getWorldTransform();
+  const btTransform& X_WS1 = body1Wrap->getWorldTransform();
+  hydro::bullet::HarvestWarmStart(m_state);
+  bool patch = false;
+  // A pair found apart at an earlier step that cannot have closed its gap since, nor close it
+  // in this step, is still apart: no surface, no test (plugin/separation_certificate.h).
+  if (m_state->separation.valid()) {
+    if (dt > 0 && StillCertifiedApart(dt, shape0, X_WS0, shape1, X_WS1)) {
+      m_state->pressed_in_ahead = false;
+      m_state->time_step = dispatchInfo.m_timeStep;
+      return PairContact::kCertifiedApart;
+    }
+    m_state->separation.Clear();
+  }
+  const std::shared_ptr<const hydro::bullet::ShapeGeometry>& g0 = shapes.geometry(0);
+  const std::shared_ptr<const hydro::bullet::ShapeGeometry>& g1 = shapes.geometry(1);
+  // The surface and its points at the given poses; false when the pair has no patch contact.
+  // A pair whose relative pose has barely changed since its last surface keeps that surface
+  // (plugin/surface_reuse.h).
+  const bool reuse = world.getSurfaceReuse();
+  // The points come reduced when the solver takes them so (ReducePoints), and a kept surface
+  // keeps them reduced: it is not reused once the pair's point budget has changed. The budget
+  // grows while the patch's friction turns across it (PointBudget), judged from the last step's
+  // patch before a kept surface is reused and from the new one when computed.
+  const int base_points = MaxPoints();
+  const bool turned_last_step = m_state->friction_turns;
+  auto make_points = [&](const btTransform& X0, const btTransform& X1) {
+    const hydro::RigidTransform X_WS0_at = hydro::bullet::ToRigidTransform(X0);
+    const hydro::RigidTransform X_WS1_at = hydro::bullet::ToRigidTransform(X1);
+    hydro::RigidTransform carry;
+    using hydro::bullet::SurfaceReuseOutcome;
+    // A kept surface is reused only for the budget it was made for, judged from the last patch; a
+    // surface computed anew is judged from its own points below.
+    SurfaceReuseOutcome outcome = SurfaceReuseOutcome::kNotReused;
+    int max_points = base_points;
+    if (reuse && m_state->kept_surface.has_surface()) {
+      max_points = PointBudget(base_points, turned_last_step);
+      if (max_points == m_state->kept_max_points)
+        outcome = m_state->kept_surface.Reuse(g0.get(), X_WS0_at, g1.get(), X_WS1_at, &m_state->points, &carry);
+    }
+    if (outcome != SurfaceReuseOutcome::kNotReused) {
+      m_state->CarryKeptSurface(carry);
+      world.recordSurface(true);
+      if (outcome == SurfaceReuseOutcome::kReusedWhole) ReducePoints(max_points);
+      return true;
+    }
+    hydro::ContactSurface* surface = m_state->MutableSurface();
+    // A non-finite or sheared pose (kInvalidPose) leaves the surface empty: no contact this step.
+    const hydro::bullet::PairSurfaceOutcome computed =
+        hydro::bullet::CalcPairSurface(*g0, X_WS0_at, *g1, X_WS1_at, surface);
+    if (computed != hydro::bullet::PairSurfaceOutcome::kComputed) m_state->kept_surface.Clear();
+    if (computed == hydro::bullet::PairSurfaceOutcome::kNoPressureField) return false;
+    hydro::MakeContactPoints(*surface, &m_state->points);
+    hydro::bullet::BoundPointDepths(*g0, X_WS0_at, *g1, X_WS1_at, &m_state->points);
+    world.recordSurface(false);
+    max_points = PointBudget(base_points, turned_last_step);
+    const bool reduced = ReducePoints(max_points);
+    // An empty surface leaves a kept one in place: that one is still right at its own poses, and
+    // it is judged by the relative motion since them. A pair may ask several times in a step
+    // (present poses, poses ahead, body1 moved toward body0), and only some of them touch:
+    // neighbours falling together in BasicDemo's block are apart at the first two and touch at
+    // the third, whose surface an empty one cleared each step, so it was computed anew every step
+    // of the fall (95 a step, most of the fall's instructions).
+    if (m_state->points.empty()) return true;
+    m_state->kept_surface.Clear();
+    m_state->kept_max_points = max_points;
+    if (reuse)
+      m_state->kept_surface.Keep(g0, X_WS0_at, g1, X_WS1_at, *surface, reduced ? m_state->all_points : m_state->points,
+                                 reduced ? &m_state->points : nullptr, reduced ? &m_state->merged_into : nullptr,
+                                 max_points);
+    return true;
+  };
+  bool mapped = false;  // the points carry their own places on body1 (points_on_B)
+  // Bodies apart along some axis by more than their free motion can close in a step have no
+  // patch now, none at the poses ahead, and no speculative one (each of those needs an overlap,
+  // or a gap along the centres below the same ClosingBound); nor do their geometries overlap,
+  // so Bullet's contact is not needed either. Neighbours in a pile (BasicDemo: 2,960 such pairs
+  // around 125 boxes at rest, and the ground box under every box of the upper layers) are
+  // settled by this test instead of a surface each.
+  using Kind = hydro::bullet::ShapeGeometry::Kind;
+  bool apart = false;
+  if (!m_state->closest_points && dt > 0 && m_state->points.empty() && g0->kind != Kind::kUnsupported &&
+      g1->kind != Kind::kUnsupported && (g0->is_compliant() || g1->is_compliant())) {
+    // The line between the centres first (it settles side-by-side neighbours), then all seven.
+    const hydro::RigidTransform X_WS0_now = hydro::bullet::ToRigidTransform(X_WS0);
+    const hydro::RigidTransform X_WS1_now = hydro::bullet::ToRigidTransform(X_WS1);
+    hydro::Vector3 axes[7];
+    double gaps[7];
+    double widest = 0;  // the largest gap found, for the certificate
+    if (hydro::bullet::CalcGapAlongCentres(*g0, X_WS0_now, *g1, X_WS1_now, &axes[0], &gaps[0])) {
+      apart = gaps[0] > 0 && gaps[0] > ClosingBound(dt, hydro::bullet::ToBullet(axes[0]));
+      if (apart) widest = gaps[0];
+    }
+    if (!apart) {
+      const int n = hydro::bullet::CalcGapsAlongAxes(*g0, X_WS0_now, *g1, X_WS1_now, axes, gaps);
+      btVector3 axes_bt[7];
+      double bounds[7];
+      for (int k = 0; k < n; ++k) axes_bt[k] = hydro::bullet::ToBullet(axes[k]);
+      ClosingBounds(dt, axes_bt, n, bounds);
+      for (int k = 0; k < n; ++k) {
+        apart = apart || (gaps[k] > 0 && gaps[k] > bounds[k]);
+        widest = std::max(widest, gaps[k]);
+      }
+    }
+    if (apart)
+      m_state->separation.Certify(widest, X_WS0_now, hydro::bullet::CalcExtentRadius(*g0), BoundingRadius(shape0),
+                                  X_WS1_now, hydro::bullet::CalcExtentRadius(*g1), BoundingRadius(shape1));
+  }
+  // A pair that touched at the last step and was pressed in further than it overlapped is judged
+  // from that step's points (its bodies have moved by a step's motion since): if it still
+  // presses in, the surface at the present poses is not needed. At 60 Hz every resting pair
+  // does (gravity presses g·δt² = 2.7 mm against µm of overlap), and that surface was a third of
+  // BasicDemo's step at rest. One that no longer presses in is judged anew below.
+  double depth = 0, approach = 0;
+  bool touching = false;
+  if (m_state->pressed_in_ahead && !m_state->points.empty() && !m_state->closest_points && dt > 0) {
+    MeasureApproach(dt, &depth, &approach);
+    touching = approach > depth;
+  }
+  m_state->pressed_in_ahead = false;
+  if (apart) {
+    patch = true;  // a supported pair with a compliant side, as CalcPairSurface would say
+    m_state->MutableSurface()->Clear();
+    m_state->points.clear();
+    m_state->kept_surface.Clear();
+  } else if (touching) {
+    patch = true;  // it had a patch a step ago, and that depends on the shapes only
+  } else {
+    patch = make_points(X_WS0, X_WS1);
+    touching = !m_state->points.empty();
+    depth = approach = 0;
+    if (touching) MeasureApproach(dt, &depth, &approach);
+  }
+  // Speculative contact, first kind: when the bodies do not touch yet, or will press further into
+  // each other over the step than they overlap now, the surface is taken at the poses they reach
+  // along their free motion if nothing touches them (plugin/free_motion.h), its points mapped
+  // back to each body's present pose. A body about to hit the ground then meets it within this
+  // step's solve, inelastically, instead of a step later, deep inside it — which the compliant
+  // law would return as a rebound at depth/δt. Otherwise the present surface is kept: a body
+  // lifted off its support is not predicted away from it by the fall its support will stop.
+  // The free motion is followed only until it presses the bodies a little deeper than now
+  // (SpeculativeOverlapLimit), or for the whole step if that is less: a box arriving at 6 m/s
+  // would otherwise be met 10 cm inside the ground, where its field levels off at its centre
+  // and the patch's points carry nothing. Bodies apart are followed to a tenth of that overlap
+  // past their first contact (kFirstContactOverlap), where the patch has the normals of first
+  // contact: at the whole limit (5 cm for 0.2 m boxes) a box dropped 0.9 m onto another offset
+  // by a quarter of its size met it with normals leaning up to 25° at the lower box's edges,
+  // was pushed sideways at 0.3 m/s and slid off it at 1e6–1e10 Pa.
+  if (patch && !apart && !m_state->closest_points && dt > 0 && (!touching || approach > depth)) {
+    constexpr double kFirstContactOverlap = 0.1;
+    const double limit = hydro::bullet::SpeculativeOverlapLimit(*g0, *g1);
+    const double fraction = touching ? std::min(1.0, limit / approach)
+                                     : FractionToOverlap(*g0, X_WS0, *g1, X_WS1, dt, kFirstContactOverlap * limit);
+    for (double f : {fraction, 1.0}) {
+      const btScalar tau = f * dt;
+      const btTransform X_WS0_ahead = hydro::bullet::FreeMotionPose(m_state->body0, X_WS0, tau);
+      const btTransform X_WS1_ahead = hydro::bullet::FreeMotionPose(m_state->body1, X_WS1, tau);
+      make_points(X_WS0_ahead, X_WS1_ahead);
+      mapped = !m_state->points.empty();
+      if (mapped) {
+        MapToPresentPoses(X_WS0, X_WS0_ahead, X_WS1, X_WS1_ahead, tau);
+        // A point whose normal leans off the motion (a box's side-wall sliver in a slab) moves
+        // back by little of it: bound it again by the overlap the bodies have now. (Not against
+        // a rigid shape: its bound is its face, which lies in the polygon's plane only ahead.)
+        if (g0->kind != Kind::kRigidMesh && g1->kind != Kind::kRigidMesh)
+          hydro::bullet::BoundPointDepths(*g0, hydro::bullet::ToRigidTransform(X_WS0), *g1,
+                                          hydro::bullet::ToRigidTransform(X_WS1), &m_state->points);
+        // Nor does a point press deeper now than twice the bodies' overlap now (0 apart: their
+        // surface here is empty), whatever its depth ahead and whatever the overlap of their
+        // boxes along its normal: where the advance made a sliver the present poses do not have
+        // (at the corners of a box pressed into another's face off its centre, side wall
+        // against side wall, normals level), it kept the depth it has ahead, and pushed the box
+        // sideways off its support (dropped turned by 0.3 rad, at 1e8 Pa). Twice: a point of the
+        // surface lies within the overlap of one body's boundary, along the axis that bounds it,
+        // and where both fields have the same slope (two boxes of one size and modulus) it lies
+        // as deep in the other, so φ0 ≥ −2·overlap there; unequal slopes can put a point deeper
+        // in the softer body, and those are bounded too (measured only on the boxes above).
+        hydro::bullet::LimitRecoveryDepth(
+            touching ? 2 * hydro::bullet::CalcOverlapBound(*g0, hydro::bullet::ToRigidTransform(X_WS0), *g1,
+                                                           hydro::bullet::ToRigidTransform(X_WS1))
+                     : 0.0,
+            &m_state->points);
+        m_state->pressed_in_ahead = touching;
+        break;
+      }
+      if (f == 1.0) break;  // a shorter advance found nothing: the whole step may
+    }
+    if (!mapped && touching) make_points(X_WS0, X_WS1);
+  }
+  // Speculative contact, second kind: bodies apart now and apart at their free-motion poses may
+  // still meet within the step, when something stops one of them — a box falling onto a box that
+  // lands this step in the same fall. If they are closer along the line between them than they
+  // could close in a step (ClosingBound), the patch is taken with body1 moved that gap (plus
+  // 0.1 mm) toward body0, each point's distance then lengthened by the move: the solver lets
+  // them close the gap, not more.
+  if (patch && !apart && !mapped && m_state->points.empty() && !m_state->closest_points && dt > 0) {
+    hydro::Vector3 d;
+    double gap = 0;
+    if (hydro::bullet::CalcGapAlongCentres(*g0, hydro::bullet::ToRigidTransform(X_WS0), *g1,
+                                           hydro::bullet::ToRigidTransform(X_WS1), &d, &gap) &&
+        gap < ClosingBound(dt, hydro::bullet::ToBullet(d))) {
+      constexpr double kTouch = 1e-4;
+      const double shift = std::max(gap, 0.0) + kTouch;
+      btTransform X_WS1_moved = X_WS1;
+      X_WS1_moved.getOrigin() += hydro::bullet::ToBullet(shift * d);
+      make_points(X_WS0, X_WS1_moved);
+      mapped = !m_state->points.empty();
+      if (mapped) {
+        m_state->points_on_B.resize(m_state->points.size());
+        for (size_t i = 0; i < m_state->points.size(); ++i) {
+          hydro::ContactPoint& point = m_state->points[i];
+          point.phi0_m += shift * d.dot(point.nhat_BA_W);
+          m_state->points_on_B[i] = point.p_WC - shift * d;
+        }
+        // The move lengthens nothing across it: the side-wall slivers at the rim of two boxes
+        // falling one above the other, their normals level, kept the overlap of the moved poses
+        // and pushed the boxes sideways and set them spinning (1.2e-6 rad/s a step at 1 cm apart).
+        hydro::bullet::LimitRecoveryDepth(0, &m_state->points);
+      }
+    }
+  }
+  if (!patch) return PairContact::kNoPatch;
+  if (!mapped) m_state->points_on_B.clear();
+  return apart ? PairContact::kApart : PairContact::kPatch;
 }
 
 void btHydroelasticCollisionAlgorithm::processPointContact(const btCollisionObjectWrapper* body0Wrap,

@@ -17,6 +17,7 @@ namespace hydro {
 namespace bullet {
 struct PatchState;
 struct ShapeGeometry;
+enum class PairContact : int;
 }  // namespace bullet
 }  // namespace hydro
 
@@ -34,6 +35,17 @@ class btHydroelasticCollisionAlgorithm : public btCollisionAlgorithm {
                                  const btDispatcherInfo& dispatchInfo, btManifoldResult* resultOut) override;
   void getAllContactManifolds(btManifoldArray& manifoldArray) override;
 
+  // For btHydroelasticCollisionDispatcher, which computes many pairs' contact side by side before
+  // Bullet's own dispatch emits it pair by pair. prepareAhead reads the shapes' tags and builds
+  // their geometries (not thread safe) and says whether the pair has a contact to compute ahead;
+  // computeAhead is the pair-local part of processCollision (safe on any thread for distinct
+  // pairs), whose result the pair's next processCollision emits; discardAhead drops a result no
+  // processCollision took (a near callback that skipped the pair), so it is not emitted later.
+  bool prepareAhead(const btCollisionObjectWrapper* body0Wrap, const btCollisionObjectWrapper* body1Wrap);
+  void computeAhead(const btCollisionObjectWrapper* body0Wrap, const btCollisionObjectWrapper* body1Wrap,
+                    const btDispatcherInfo& dispatchInfo);
+  void discardAhead();
+
   // Wraps the create function Bullet would have used for a pair type. Pairs in which no shape is
   // tagged get Bullet's algorithm itself, untouched.
   // For the closest-points table (btCollisionWorld::contactTest and friends) set m_closestPoints:
@@ -48,6 +60,11 @@ class btHydroelasticCollisionAlgorithm : public btCollisionAlgorithm {
   };
 
  private:
+  using PairContact = hydro::bullet::PairContact;
+  // The pair's contact at this step, up to what goes into manifolds: surfaces, points, the
+  // separation certificate (processCollision before emission).
+  PairContact ComputeContact(const btCollisionObjectWrapper* body0Wrap, const btCollisionObjectWrapper* body1Wrap,
+                             const btDispatcherInfo& dispatchInfo);
   // The most solver points the pair's patch takes now (0: all).
   int MaxPoints() const;
   // The pair's point budget for the patch in the state's points: max_points (MaxPoints), or the

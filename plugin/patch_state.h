@@ -22,6 +22,14 @@ class btHydroelasticWorldState;
 namespace hydro {
 namespace bullet {
 
+// What a pair's contact computation found for a step (btHydroelasticCollisionAlgorithm::ComputeContact).
+enum class PairContact : int {
+  kNoPatch,         // no pressure-field contact for these shapes: Bullet's own
+  kPatch,           // a patch, in `points` (possibly empty: then Bullet's contact if the shapes overlap)
+  kApart,           // shown apart this step, and certified so for later steps
+  kCertifiedApart,  // an earlier certificate still holds: nothing was computed
+};
+
 struct PatchState {
   btDispatcher* dispatcher{nullptr};
   btHydroelasticWorldState* world{nullptr};  // the settings and statistics of the pair's world
@@ -103,6 +111,11 @@ struct PatchState {
   double warm_wrench_about[3] = {0, 0, 0};
   bool has_warm_wrench{false};
   unsigned solver_serial{0};  // which solver group took the patch last (one entry per patch)
+  // Computed ahead of Bullet's dispatch (btHydroelasticCollisionDispatcher), for the pair's next
+  // processCollision to emit: what was found, and how long it took (statistics timing).
+  bool computed_ahead{false};
+  PairContact contact_ahead{PairContact::kNoPatch};
+  double seconds_ahead{0};
 
  private:
   mutable ContactSurface surface_;
