@@ -37,6 +37,7 @@ set(HYDRO_PUBLIC_HEADERS
     adapters/hydroelastic_properties.h
     plugin/btHydroelasticCollisionAlgorithm.h
     plugin/btHydroelasticCollisionConfiguration.h
+    plugin/btHydroelasticCollisionDispatcher.h
     plugin/btHydroelasticConstraintSolver.h
     plugin/btHydroelasticContactQuery.h
     plugin/btHydroelasticDebugDraw.h

@@ -5,7 +5,8 @@
 //   #include <hydrobullet/btHydroelastic.h>
 //
 //   btHydroelasticCollisionConfiguration configuration;  // was btDefaultCollisionConfiguration
-//   btCollisionDispatcher dispatcher(&configuration);
+//   btCollisionDispatcher dispatcher(&configuration);    // or btHydroelasticCollisionDispatcher:
+//                                                        // pairs' contact on all cores
 //   btHydroelasticConstraintSolver solver;                 // was btSequentialImpulseConstraintSolver
 //   btHydroelasticProperties soft;
 //   soft.m_hydroelasticModulus = 1e7;                      // Pa
@@ -19,6 +20,7 @@
 #include "adapters/hydroelastic_properties.h"
 #include "fem/btHydroelasticDeformables.h"
 #include "plugin/btHydroelasticCollisionConfiguration.h"
+#include "plugin/btHydroelasticCollisionDispatcher.h"
 #include "plugin/btHydroelasticConstraintSolver.h"
 #include "plugin/btHydroelasticContactQuery.h"
 #include "plugin/btHydroelasticDebugDraw.h"

@@ -106,6 +106,7 @@ void btHydroelasticCollisionAlgorithm::processCollision(const btCollisionObjectW
         m_state->computed_ahead ? m_state->contact_ahead : ComputeContact(body0Wrap, body1Wrap, dispatchInfo);
     const double seconds_ahead = m_state->computed_ahead ? m_state->seconds_ahead : 0.0;
     m_state->computed_ahead = false;
+    world.recordSurfaces(m_state->surfaces_computed, m_state->surfaces_reused);
     auto elapsed = [&] {
       return timed ? seconds_ahead + std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()
                    : 0.0;
@@ -163,7 +164,8 @@ btHydroelasticCollisionAlgorithm::PairContact btHydroelasticCollisionAlgorithm::
     const btCollisionObjectWrapper* body0Wrap, const btCollisionObjectWrapper* body1Wrap,
     const btDispatcherInfo& dispatchInfo) {
   // Everything here is the pair's own (its state, its shapes' geometries, the bodies' poses and
-  // velocities, read only; the world's statistics are atomic): btHydroelasticCollisionDispatcher
+  // velocities and the world's settings, read only; its statistics are counted in the state, and
+  // processCollision adds them): btHydroelasticCollisionDispatcher
   // runs it for many pairs side by side. What touches the dispatcher (manifolds, Bullet's own
   // algorithm) is processCollision's, after it.
   const btCollisionShape* shape0 = body0Wrap->getCollisionShape();
@@ -174,6 +176,7 @@ btHydroelasticCollisionAlgorithm::PairContact btHydroelasticCollisionAlgorithm::
   const btTransform& X_WS0 = body0Wrap->getWorldTransform();
   const btTransform& X_WS1 = body1Wrap->getWorldTransform();
   hydro::bullet::HarvestWarmStart(m_state);
+  m_state->surfaces_computed = m_state->surfaces_reused = 0;
   bool patch = false;
   // A pair found apart at an earlier step that cannot have closed its gap since, nor close it
   // in this step, is still apart: no surface, no test (plugin/separation_certificate.h).
@@ -213,7 +216,7 @@ btHydroelasticCollisionAlgorithm::PairContact btHydroelasticCollisionAlgorithm::
     }
     if (outcome != SurfaceReuseOutcome::kNotReused) {
       m_state->CarryKeptSurface(carry);
-      world.recordSurface(true);
+      ++m_state->surfaces_reused;
       if (outcome == SurfaceReuseOutcome::kReusedWhole) ReducePoints(max_points);
       return true;
     }
@@ -225,7 +228,7 @@ btHydroelasticCollisionAlgorithm::PairContact btHydroelasticCollisionAlgorithm::
     if (computed == hydro::bullet::PairSurfaceOutcome::kNoPressureField) return false;
     hydro::MakeContactPoints(*surface, &m_state->points);
     hydro::bullet::BoundPointDepths(*g0, X_WS0_at, *g1, X_WS1_at, &m_state->points);
-    world.recordSurface(false);
+    ++m_state->surfaces_computed;
     max_points = PointBudget(base_points, turned_last_step);
     const bool reduced = ReducePoints(max_points);
     // An empty surface leaves a kept one in place: that one is still right at its own poses, and

@@ -80,6 +80,9 @@ void btHydroelasticWorldState::recordPairStep(double seconds, int points, bool p
   Count(m_steps, 1);
 }
 
-void btHydroelasticWorldState::recordSurface(bool reused) { Count(reused ? m_surfacesReused : m_surfacesComputed, 1); }
+void btHydroelasticWorldState::recordSurfaces(int computed, int reused) {
+  if (computed > 0) Count(m_surfacesComputed, computed);
+  if (reused > 0) Count(m_surfacesReused, reused);
+}
 
 void btHydroelasticWorldState::recordTurningPatch() { Count(m_turningPatches, 1); }

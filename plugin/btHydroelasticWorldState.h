@@ -85,7 +85,7 @@ class btHydroelasticWorldState {
   // Called by the collision algorithm for each pair-step, and for every surface it needs
   // (computed, or kept and reused).
   void recordPairStep(double seconds, int points, bool patch);
-  void recordSurface(bool reused);
+  void recordSurfaces(int computed, int reused);
   void recordTurningPatch();
 
  private:

@@ -116,6 +116,9 @@ struct PatchState {
   bool computed_ahead{false};
   PairContact contact_ahead{PairContact::kNoPatch};
   double seconds_ahead{0};
+  // Contact surfaces computed and kept ones reused at this step, for the world's statistics (its
+  // counters take one writer: processCollision adds these).
+  int surfaces_computed{0}, surfaces_reused{0};
 
  private:
   mutable ContactSurface surface_;

@@ -99,19 +99,27 @@ TEST_P(StepAllocationTest, AStepAllocatesOnlyToGrowItsBuffers) {
 // rigid ground box at 60 Hz. At rest (after 4 s) a step allocates nothing, surfaces carried or not.
 // (With four mesh cells across a box, Bullet's float build still grew a buffer at 3–3.5 s, while
 // the pile settled; from 3.5 s to 6 s it allocated nothing.)
+// The same with btHydroelasticCollisionDispatcher on two threads: the pairs computed ahead and the
+// pool's task list are kept too.
 TEST(StepAllocationTest, BasicDemosPileAtRestAllocatesNothing) {
-  for (const bool reuse : {true, false}) {
-    TestWorld world;
-    world.state().setSurfaceReuse(reuse);
-    btBoxShape box(btVector3(0.1, 0.1, 0.1));
-    ScopedHydroelastic soft_box(&box, Compliant(1e8));
-    world.AddGroundBox();
-    world.AddBoxBlock(&box, 5, 2.1);
-    world.Step(240, 1.0 / 60);
-    const btHydroelasticStats before = world.state().getStats();
-    EXPECT_EQ(AllocationsOver(&world, 30, 1.0 / 60), 0) << (reuse ? "surfaces carried" : "surfaces computed anew");
-    EXPECT_GE(world.state().getStats().m_patches - before.m_patches, 30 * 125);
-  }
+  const hydro::ScopedContactThreads threads(2);
+  for (const bool reuse : {true, false})
+    for (const bool pair_threads : {false, true}) {
+      TestWorld world(true, -1, pair_threads);
+      world.state().setSurfaceReuse(reuse);
+      btBoxShape box(btVector3(0.1, 0.1, 0.1));
+      ScopedHydroelastic soft_box(&box, Compliant(1e8));
+      world.AddGroundBox();
+      world.AddBoxBlock(&box, 5, 2.1);
+      world.Step(240, 1.0 / 60);
+      const btHydroelasticStats before = world.state().getStats();
+      EXPECT_EQ(AllocationsOver(&world, 30, 1.0 / 60), 0)
+          << (reuse ? "surfaces carried" : "surfaces computed anew") << (pair_threads ? ", pairs side by side" : "");
+      EXPECT_GE(world.state().getStats().m_patches - before.m_patches, 30 * 125);
+      if (pair_threads)
+        EXPECT_GT(static_cast<const btHydroelasticCollisionDispatcher*>(world.dispatcher())->getNumPairsComputedAhead(),
+                  1000);
+    }
 }
 
 // 000 §V-A's coin, rigid, sliding and spinning on a 1 GPa slab (a tagged plane) at 1 ms steps,

@@ -3,6 +3,8 @@
 //   BM_Step<scene>/0 is stock Bullet (default configuration, no tags), /1 patch contact, /2 patch
 //   contact reduced to at most 4 points per patch (m_maxPatchPoints = 4); /3 and /4 repeat /1 and
 //   /2 with the plugin's timers on (setStatsTiming, setSolveTiming), only to report the surface share.
+//   Where a scene says so, a mode runs btHydroelasticCollisionDispatcher (pairs' contact computed
+//   side by side on the contact threads) in place of btCollisionDispatcher.
 // Counters: points = solver points per step; patches = pairs with patch contact; points_per_patch;
 // newton_iterations and factorizations (of Newton's matrix) per step;
 // surface_share = the share of the step spent computing contact surfaces and points; solver_share
@@ -194,8 +196,10 @@ BENCHMARK(BM_StepBoxPile)
 
 // The scenes of Bullet's demos: equal boxes on a rigid ground box (its top at z = 0), every box
 // compliant at 10^log10_modulus Pa for patch contact (mode ≠ 0), untagged for stock Bullet (mode 0).
+// pair_threads: btHydroelasticCollisionDispatcher.
 struct BoxScene {
-  BoxScene(const btVector3& half_extents, int mode, int log10_modulus) : box(half_extents), world(mode != 0) {
+  BoxScene(const btVector3& half_extents, int mode, int log10_modulus, bool pair_threads = false)
+      : box(half_extents), world(mode != 0, -1, pair_threads) {
     if (mode != 0) tag = std::make_unique<ScopedHydroelastic>(&box, Compliant(std::pow(10.0, log10_modulus)));
     world.AddGroundBox();
   }
@@ -231,12 +235,13 @@ BENCHMARK(BM_StepBasicDemo)
 
 // The same block's fall and landing: the first 90 steps (1.5 s) from the start, where BM_StepBasicDemo
 // times the pile at rest after them. Its boxes land between steps 24 and 45, and every pair that
-// touches then computes its surfaces. range(0): 0 stock Bullet, 1 patch contact, 2 with timers.
+// touches then computes its surfaces. range(0): 0 stock Bullet, 1 patch contact, 2 with timers,
+// 3 with timers and btHydroelasticCollisionDispatcher.
 void BM_DropBasicDemo(benchmark::State& state) {
   const int mode = static_cast<int>(state.range(0));
-  BoxScene scene(btVector3(0.1, 0.1, 0.1), mode, static_cast<int>(state.range(1)));
+  BoxScene scene(btVector3(0.1, 0.1, 0.1), mode, static_cast<int>(state.range(1)), mode == 3);
   scene.world.AddBoxBlock(&scene.box, 5, 2.1);
-  RunSteps(state, &scene.world, 1.0 / 60, mode == 2);
+  RunSteps(state, &scene.world, 1.0 / 60, mode >= 2);
 }
 BENCHMARK(BM_DropBasicDemo)
     ->Args({0, 8})
@@ -244,6 +249,7 @@ BENCHMARK(BM_DropBasicDemo)
     ->Args({1, 8})
     ->Args({1, 10})
     ->Args({2, 8})
+    ->Args({3, 8})
     ->Iterations(90)
     ->Unit(benchmark::kMillisecond);
 
@@ -252,11 +258,12 @@ BENCHMARK(BM_DropBasicDemo)
 // One brick thick and 2.5 m tall, it topples in stock Bullet too (fastest brick 4.7 m/s after 1 s,
 // measured with every body kept awake), so it times a large island, not a scene that should rest:
 // BM_StepPyramid is the one that rests. range(0): 0 stock Bullet, 1 patch contact, 2 with timers,
-// 3 with timers and contact surfaces on one thread (hydroSetContactThreads(1)).
+// 3 with timers and contact surfaces on one thread (hydroSetContactThreads(1)), 4 with timers and
+// btHydroelasticCollisionDispatcher.
 void BM_StepWall(benchmark::State& state) {
   const int mode = static_cast<int>(state.range(0));
   const ScopedContactThreads threads(mode == 3 ? 1 : hydroGetContactThreads());
-  BoxScene scene(btVector3(0.1, 0.05, 0.05), mode, static_cast<int>(state.range(1)));
+  BoxScene scene(btVector3(0.1, 0.05, 0.05), mode, static_cast<int>(state.range(1)), mode == 4);
   TestWorld& world = scene.world;
   btBoxShape& brick = scene.box;
   for (int course = 0; course < 25; ++course)
@@ -269,6 +276,7 @@ BENCHMARK(BM_StepWall)
     ->Args({1, 8})
     ->Args({2, 8})
     ->Args({3, 8})
+    ->Args({4, 8})
     ->Iterations(10)
     ->Unit(benchmark::kMillisecond);
 
@@ -279,12 +287,18 @@ BENCHMARK(BM_StepWall)
 void BM_StepPyramid(benchmark::State& state) {
   const int mode = static_cast<int>(state.range(0));
   const ScopedContactThreads threads(mode == 3 ? 1 : hydroGetContactThreads());
-  BoxScene scene(btVector3(0.1, 0.1, 0.1), mode, static_cast<int>(state.range(1)));
+  BoxScene scene(btVector3(0.1, 0.1, 0.1), mode, static_cast<int>(state.range(1)), mode == 4);
   TestWorld& world = scene.world;
   world.AddCubePyramid(&scene.box, 0.2, 14);
   RunSteps(state, &world, 1.0 / 60, mode >= 2);
 }
-BENCHMARK(BM_StepPyramid)->Args({0, 8})->Args({2, 8})->Args({3, 8})->Iterations(3)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_StepPyramid)
+    ->Args({0, 8})
+    ->Args({2, 8})
+    ->Args({3, 8})
+    ->Args({4, 8})
+    ->Iterations(3)
+    ->Unit(benchmark::kMillisecond);
 
 // The same pyramid at rest: stepped 1.5 s (90 steps) before timing, by when its patches reuse
 // their surfaces and warm-start their solve (BM_StepPyramid times the first steps, where every

@@ -7,6 +7,7 @@
 
 #include "adapters/shape_registry.h"
 #include "plugin/btHydroelasticCollisionConfiguration.h"
+#include "plugin/btHydroelasticCollisionDispatcher.h"
 #include "plugin/btHydroelasticConstraintSolver.h"
 #include "plugin/btHydroelasticSolverSettings.h"
 
@@ -39,8 +40,9 @@ class TestWorld {
  public:
   // hydroelastic: btHydroelasticCollisionConfiguration and btHydroelasticConstraintSolver (else
   // Bullet's default configuration and solver); configure_solver: apply hydroConfigureSolverInfo
-  // (defaults to `hydroelastic`).
-  explicit TestWorld(bool hydroelastic = true, int configure_solver = -1) {
+  // (defaults to `hydroelastic`); pair_threads: btHydroelasticCollisionDispatcher (pairs' contact
+  // computed side by side) instead of btCollisionDispatcher.
+  explicit TestWorld(bool hydroelastic = true, int configure_solver = -1, bool pair_threads = false) {
     if (hydroelastic) {
       auto configuration = std::make_unique<btHydroelasticCollisionConfiguration>();
       state_ = &configuration->getHydroelasticState();
@@ -48,7 +50,10 @@ class TestWorld {
     } else {
       configuration_ = std::make_unique<btDefaultCollisionConfiguration>();
     }
-    dispatcher_ = std::make_unique<btCollisionDispatcher>(configuration_.get());
+    if (pair_threads)
+      dispatcher_ = std::make_unique<btHydroelasticCollisionDispatcher>(configuration_.get());
+    else
+      dispatcher_ = std::make_unique<btCollisionDispatcher>(configuration_.get());
     broadphase_ = std::make_unique<btDbvtBroadphase>();
     if (hydroelastic)
       solver_ = std::make_unique<btHydroelasticConstraintSolver>();
