@@ -25,9 +25,7 @@ void ClipPolygonByTet(const std::array<Vector3, 4>& inward_normals, const std::a
 
 namespace {
 
-// Below this many nodes in both trees together a query takes tens of microseconds, about what
-// waking a thread costs. Pieces per query: enough to even out their sizes.
-constexpr int kMinNodesToSplit = 512;
+// Pieces per query: enough to even out their sizes.
 constexpr int kPiecesPerThread = 8;
 constexpr int kPartPolygons = 256;
 
@@ -36,7 +34,7 @@ constexpr int kPartPolygons = 256;
 void CollideInPieces(const Bvh& a, const Bvh& b, const RigidTransform& X_AB, bool cull_by_value_range,
                      FunctionRef<void(int, int, ContactSurface*)> clip, ContactSurface* surface) {
   const int threads = ContactThreads();
-  if (threads <= 1 || a.num_nodes() + b.num_nodes() < kMinNodesToSplit) {
+  if (threads <= 1 || !SplitsInPieces(a.num_nodes(), b.num_nodes())) {
     a.Collide(
         b, X_AB, [&](int element_a, int element_b) { clip(element_a, element_b, surface); }, cull_by_value_range);
     return;

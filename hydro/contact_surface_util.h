@@ -96,5 +96,10 @@ inline double ClipTolerance(const std::array<Vector3, 4>& tet) {
 void CollideInPieces(const Bvh& a, const Bvh& b, const RigidTransform& X_AB, bool cull_by_value_range,
                      FunctionRef<void(int, int, ContactSurface*)> clip, ContactSurface* surface);
 
+// Whether CollideInPieces splits a query of trees of these sizes (on more than one thread): below
+// 512 nodes in both together a query takes tens of microseconds, about what waking a thread costs.
+constexpr int kMinNodesToSplit = 512;
+inline bool SplitsInPieces(int nodes_a, int nodes_b) { return nodes_a + nodes_b >= kMinNodesToSplit; }
+
 }  // namespace internal
 }  // namespace hydro

@@ -28,32 +28,6 @@
 
 using hydro::bullet::PatchState;
 
-bool btHydroelasticCollisionAlgorithm::prepareAhead(const btCollisionObjectWrapper* body0Wrap,
-                                                    const btCollisionObjectWrapper* body1Wrap) {
-  m_state->computed_ahead = false;
-  const btCollisionShape* shape0 = body0Wrap->getCollisionShape();
-  const btCollisionShape* shape1 = body1Wrap->getCollisionShape();
-  if (m_state->closest_points || shape0->isCompound() || shape1->isCompound()) return false;
-  hydro::bullet::ShapePairLookup& shapes = m_state->shapes;
-  shapes.Update(shape0, shape1);
-  if (!shapes.compliant()) return false;
-  shapes.geometry(0);
-  shapes.geometry(1);
-  return true;
-}
-
-void btHydroelasticCollisionAlgorithm::computeAhead(const btCollisionObjectWrapper* body0Wrap,
-                                                    const btCollisionObjectWrapper* body1Wrap,
-                                                    const btDispatcherInfo& dispatchInfo) {
-  const bool timed = m_state->world->getStatsTiming();
-  const auto start = timed ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point();
-  m_state->contact_ahead = ComputeContact(body0Wrap, body1Wrap, dispatchInfo);
-  m_state->seconds_ahead =
-      timed ? std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() : 0.0;
-  m_state->computed_ahead = true;
-}
-
-void btHydroelasticCollisionAlgorithm::discardAhead() { m_state->computed_ahead = false; }
 using hydro::bullet::ShapeRegistry;
 
 static_assert(sizeof(btHydroelasticCollisionAlgorithm) <= sizeof(btSphereSphereCollisionAlgorithm),
@@ -159,6 +133,33 @@ void btHydroelasticCollisionAlgorithm::processCollision(const btCollisionObjectW
     processPointContact(body0Wrap, body1Wrap, resultOut);
   }
 }
+
+bool btHydroelasticCollisionAlgorithm::prepareAhead(const btCollisionObjectWrapper* body0Wrap,
+                                                    const btCollisionObjectWrapper* body1Wrap, bool* large) {
+  m_state->computed_ahead = false;
+  const btCollisionShape* shape0 = body0Wrap->getCollisionShape();
+  const btCollisionShape* shape1 = body1Wrap->getCollisionShape();
+  if (m_state->closest_points || shape0->isCompound() || shape1->isCompound()) return false;
+  hydro::bullet::ShapePairLookup& shapes = m_state->shapes;
+  shapes.Update(shape0, shape1);
+  if (!shapes.compliant()) return false;
+  // A pair certified apart at the last step takes a bound check, whatever its meshes.
+  *large = !m_state->separation.valid() && hydro::bullet::SplitsInPieces(*shapes.geometry(0), *shapes.geometry(1));
+  return true;
+}
+
+void btHydroelasticCollisionAlgorithm::computeAhead(const btCollisionObjectWrapper* body0Wrap,
+                                                    const btCollisionObjectWrapper* body1Wrap,
+                                                    const btDispatcherInfo& dispatchInfo) {
+  const bool timed = m_state->world->getStatsTiming();
+  const auto start = timed ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point();
+  m_state->contact_ahead = ComputeContact(body0Wrap, body1Wrap, dispatchInfo);
+  m_state->seconds_ahead =
+      timed ? std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() : 0.0;
+  m_state->computed_ahead = true;
+}
+
+void btHydroelasticCollisionAlgorithm::discardAhead() { m_state->computed_ahead = false; }
 
 btHydroelasticCollisionAlgorithm::PairContact btHydroelasticCollisionAlgorithm::ComputeContact(
     const btCollisionObjectWrapper* body0Wrap, const btCollisionObjectWrapper* body1Wrap,

@@ -41,7 +41,9 @@ class btHydroelasticCollisionAlgorithm : public btCollisionAlgorithm {
   // computeAhead is the pair-local part of processCollision (safe on any thread for distinct
   // pairs), whose result the pair's next processCollision emits; discardAhead drops a result no
   // processCollision took (a near callback that skipped the pair), so it is not emitted later.
-  bool prepareAhead(const btCollisionObjectWrapper* body0Wrap, const btCollisionObjectWrapper* body1Wrap);
+  // *large: the pair's surface is clipped in pieces on several threads of its own, and it is not
+  // certified apart.
+  bool prepareAhead(const btCollisionObjectWrapper* body0Wrap, const btCollisionObjectWrapper* body1Wrap, bool* large);
   void computeAhead(const btCollisionObjectWrapper* body0Wrap, const btCollisionObjectWrapper* body1Wrap,
                     const btDispatcherInfo& dispatchInfo);
   void discardAhead();

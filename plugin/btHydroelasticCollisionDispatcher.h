@@ -13,7 +13,8 @@
 // As in btCollisionDispatcher, and on the stepping thread: a pair's first step (its algorithm is
 // created in the dispatch), compound shapes (Bullet's compound algorithm dispatches their
 // children), untagged pairs, time-of-impact dispatch, and every pair of a dispatcher given its
-// own near callback (which may skip or change pairs).
+// own near callback (which may skip or change pairs); and large pairs, whose surfaces are split in
+// pieces on the threads, when there are few of them.
 #include <BulletCollision/CollisionDispatch/btCollisionDispatcher.h>
 
 #include <vector>
@@ -30,12 +31,16 @@ class btHydroelasticCollisionDispatcher : public btCollisionDispatcher {
 
   // Pairs computed ahead, side by side, at the last dispatch.
   int getNumPairsComputedAhead() const { return static_cast<int>(m_ahead.size()); }
+  // Large pairs left to Bullet's dispatch at the last dispatch, there split in pieces (few of them).
+  int getNumLargePairsInDispatch() const { return m_largeInDispatch; }
 
  private:
   struct AheadPair {
     btHydroelasticCollisionAlgorithm* algorithm;
     btCollisionObject* object0;
     btCollisionObject* object1;
+    bool large;  // its surface is split in pieces (hydro::bullet::SplitsInPieces)
   };
   std::vector<AheadPair> m_ahead;  // kept: no allocation once grown
+  int m_largeInDispatch{0};
 };

@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "hydro/contact_surface_calculator.h"
+#include "hydro/contact_surface_util.h"
 #include "hydro/depth_bound.h"
 
 namespace hydro {
@@ -69,6 +70,16 @@ PairSurfaceOutcome CalcPairSurface(const ShapeGeometry& a, const RigidTransform&
     return PairSurfaceOutcome::kInvalidPose;
   }
   return PairSurfaceOutcome::kNoPressureField;
+}
+
+bool SplitsInPieces(const ShapeGeometry& a, const ShapeGeometry& b) {
+  auto nodes = [](const ShapeGeometry& g) {
+    if (g.kind == ShapeGeometry::Kind::kCompliantMesh) return g.compliant_mesh->bvh().num_nodes();
+    if (g.kind == ShapeGeometry::Kind::kRigidMesh) return g.rigid_mesh->bvh().num_nodes();
+    return -1;  // a half-space or nothing: no tree to split
+  };
+  const int nodes_a = nodes(a), nodes_b = nodes(b);
+  return nodes_a >= 0 && nodes_b >= 0 && internal::SplitsInPieces(nodes_a, nodes_b);
 }
 
 namespace {

@@ -22,6 +22,10 @@ enum class PairSurfaceOutcome {
 PairSurfaceOutcome CalcPairSurface(const ShapeGeometry& a, const RigidTransform& X_WSa, const ShapeGeometry& b,
                                    const RigidTransform& X_WSb, ContactSurface* surface);
 
+// Whether the pair's surface is large enough to be clipped in pieces on several threads
+// (hydro/contact_surface_util.h: two meshes of 512+ BVH nodes together).
+bool SplitsInPieces(const ShapeGeometry& a, const ShapeGeometry& b);
+
 // How much deeper than now a speculative patch may be taken (m): a quarter of the smallest
 // compliant field's reach (its mesh's smallest bounding half-size, or a slab's thickness); +∞ when
 // neither side is compliant. Deeper, a surface can reach where a field levels off (a box's centre)

@@ -21,16 +21,19 @@ using test::Compliant;
 using test::ScopedHydroelastic;
 using test::TestWorld;
 
-std::vector<btTransform> DropBlock(int padding, double hint = 0) {
+std::vector<btTransform> DropBlock(int padding, double hint = 0, bool pair_threads = false) {
   std::vector<std::unique_ptr<char[]>> heap;  // moves later allocations elsewhere
   for (int i = 0; i < padding; ++i) heap.push_back(std::make_unique<char[]>(64 + 48 * i));
   btBoxShape box(btVector3(0.1, 0.1, 0.1));
   btBoxShape ground(btVector3(5, 5, 5));
   const ScopedHydroelastic tag(&box, Compliant(1e8, hint));
-  TestWorld world;
+  TestWorld world(true, -1, pair_threads);
   world.AddBody(&ground, 0, btVector3(0, 0, -5));
   const std::vector<btRigidBody*> bodies = world.AddBoxBlock(&box, 3, 0.3, 0.02);
   world.Step(60, 1.0 / 60);
+  if (pair_threads)  // many large pairs: computed ahead, whole, side by side
+    EXPECT_GT(static_cast<const btHydroelasticCollisionDispatcher*>(world.dispatcher())->getNumPairsComputedAhead(),
+              50);
   std::vector<btTransform> poses;
   for (const btRigidBody* body : bodies) poses.push_back(body->getWorldTransform());
   return poses;
@@ -52,11 +55,14 @@ TEST(DeterminismTest, APatchSceneOnTwoThreadsEndsAsOnOne) {
   const std::vector<btTransform> one = DropBlock(0, 0.025);
   hydroSetContactThreads(2);
   const std::vector<btTransform> two = DropBlock(0, 0.025);
+  const std::vector<btTransform> pairs_side_by_side = DropBlock(0, 0.025, /*pair_threads=*/true);
   hydroSetContactThreads(saved);
   EXPECT_EQ(hydroGetContactThreads(), saved);
   ASSERT_EQ(one.size(), two.size());
   for (size_t i = 0; i < one.size(); ++i)
     EXPECT_EQ(std::memcmp(&one[i], &two[i], sizeof(btTransform)), 0) << "box " << i;
+  for (size_t i = 0; i < one.size(); ++i)
+    EXPECT_EQ(std::memcmp(&one[i], &pairs_side_by_side[i], sizeof(btTransform)), 0) << "box " << i;
   EXPECT_LT(one.back().getOrigin().z(), 0.3 + 2 * 0.21) << "the block fell";
 }
 
@@ -66,7 +72,8 @@ TEST(DeterminismTest, APatchSceneOnTwoThreadsEndsAsOnOne) {
 struct MixedScene {
   std::vector<btTransform> poses;
   std::vector<btVector3> velocities;
-  int pairs_ahead{0};  // the most pairs computed ahead at a step
+  int pairs_ahead{0};        // the most pairs computed ahead at a step
+  int large_in_dispatch{0};  // the most large pairs left to Bullet's dispatch at a step
   long long surfaces{0}, reused{0}, points{0};
 };
 
@@ -79,7 +86,7 @@ MixedScene DropMixed(bool pair_threads, int threads) {
   btBoxShape part(btVector3(0.05, 0.05, 0.05));
   compound.addChildShape(btTransform(btQuaternion::getIdentity(), btVector3(0.06, 0, 0)), &part);
   compound.addChildShape(btTransform(btQuaternion::getIdentity(), btVector3(-0.06, 0, 0)), &part);
-  const ScopedHydroelastic tag_box(&box, Compliant(1e8)), tag_fine(&fine_box, Compliant(1e7, 0.025)),
+  const ScopedHydroelastic tag_box(&box, Compliant(1e8, 0.2)), tag_fine(&fine_box, Compliant(1e7, 0.025)),
       tag_sphere(&sphere, Compliant(1e6)), tag_part(&part, Compliant(1e8));
   TestWorld world(true, -1, pair_threads);
   world.AddBody(&ground, 0, btVector3(0, 0, -5));
@@ -94,7 +101,9 @@ MixedScene DropMixed(bool pair_threads, int threads) {
   const auto* dispatcher = dynamic_cast<const btHydroelasticCollisionDispatcher*>(world.dispatcher());
   for (int step = 0; step < 60; ++step) {
     world.Step(1, 1.0 / 60);
-    if (dispatcher) scene.pairs_ahead = std::max(scene.pairs_ahead, dispatcher->getNumPairsComputedAhead());
+    if (!dispatcher) continue;
+    scene.pairs_ahead = std::max(scene.pairs_ahead, dispatcher->getNumPairsComputedAhead());
+    scene.large_in_dispatch = std::max(scene.large_in_dispatch, dispatcher->getNumLargePairsInDispatch());
   }
   for (const btRigidBody* body : bodies) {
     scene.poses.push_back(body->getWorldTransform());
@@ -113,6 +122,8 @@ TEST(DeterminismTest, PairsComputedSideBySideEndAsPairsComputedOneByOne) {
   const MixedScene ahead_one_thread = DropMixed(true, 1);
   EXPECT_GT(ahead.pairs_ahead, 20);            // every box of the block with its neighbours and the ground
   EXPECT_EQ(ahead_one_thread.pairs_ahead, 0);  // one thread: Bullet's dispatch alone
+  // The finely meshed boxes' few surfaces are split in pieces in the dispatch instead.
+  EXPECT_GT(ahead.large_in_dispatch, 0);
   // Each pair computes once a step, whoever computes it (its statistics counted on one thread).
   EXPECT_EQ(serial.surfaces, ahead.surfaces);
   EXPECT_EQ(serial.reused, ahead.reused);
