@@ -2,6 +2,7 @@
 // rigid plane, at rest after 2 s of 1 ms steps. Exits 0 if the patch carries the ball's weight,
 // its polygons read back through hydroGetPatchPolygon with positive pressures, and the largest
 // pressure is the patch's; and the world's statistics, reset half way, counted one patch a step.
+// Its dispatcher is btHydroelasticCollisionDispatcher (pairs side by side), read the same way.
 #include <btBulletDynamicsCommon.h>
 #include <hydrobullet/btHydroelastic.h>
 
@@ -10,7 +11,7 @@
 
 int main() {
   btHydroelasticCollisionConfiguration configuration;
-  btCollisionDispatcher dispatcher(&configuration);
+  btHydroelasticCollisionDispatcher dispatcher(&configuration);  // the installed header's dispatcher
   btDbvtBroadphase broadphase;
   btHydroelasticConstraintSolver solver;
   btDiscreteDynamicsWorld world(&dispatcher, &broadphase, &solver, &configuration);
