@@ -215,10 +215,11 @@ struct BoxScene {
 // from 2 m onto a rigid ground box, every box compliant at 10^range(1) Pa (untagged for stock).
 // The first 3 s (the fall, the landing, the settling) are stepped before timing; the timed steps
 // are the pile at rest. range(0): 0 stock Bullet, 1 patch contact, 2 patch contact with timers,
-// 3 patch contact computing every surface anew (setSurfaceReuse(false)).
+// 3 patch contact computing every surface anew (setSurfaceReuse(false)), 4 patch contact with
+// btHydroelasticCollisionDispatcher.
 void BM_StepBasicDemo(benchmark::State& state) {
   const int mode = static_cast<int>(state.range(0));
-  BoxScene scene(btVector3(0.1, 0.1, 0.1), mode, static_cast<int>(state.range(1)));
+  BoxScene scene(btVector3(0.1, 0.1, 0.1), mode, static_cast<int>(state.range(1)), mode == 4);
   TestWorld& world = scene.world;
   if (mode != 0) world.state().setSurfaceReuse(mode != 3);
   btBoxShape& box = scene.box;
@@ -233,6 +234,7 @@ BENCHMARK(BM_StepBasicDemo)
     ->Args({1, 10})
     ->Args({2, 8})
     ->Args({3, 8})
+    ->Args({4, 8})
     ->Iterations(30)
     ->Unit(benchmark::kMillisecond);
 
