@@ -76,7 +76,8 @@ void btHydroelasticCollisionDispatcher::dispatchAllCollisionPairs(btOverlappingP
           }
         });
       } catch (...) {
-        // As from btCollisionDispatcher: the first pair's error (by pair order), nothing emitted.
+        // The first failing pair's error, by pair order, as btCollisionDispatcher would throw it;
+        // no pair emits this step's contact.
         for (const AheadPair& p : m_ahead) p.algorithm->discardAhead();
         m_ahead.clear();
         throw;
