@@ -50,12 +50,8 @@ Vector3 CalcPointImpulse(const CompliantPointLaw& law, const Vector3& vc_W, doub
     if (stuck) {
       if (bound > 0) *H += P / law.compliance_Rt;
     } else {
-      if (slip == SlipCurvature::kMajorizing) {
-        *H += (bound / speed) * P;
-      } else {
-        const Vector3 t = vt / speed;
-        *H += (bound / speed) * (P - t * t.transpose());
-      }
+      const Vector3 t = vt / speed;
+      *H += (bound / speed) * (P - (1 - slip.along_slip) * t * t.transpose());
     }
   }
   if (stuck) return gn * n - vt / law.compliance_Rt;

@@ -67,19 +67,25 @@ CompliantPointLaw MakeCompliantPointLaw(const Vector3& nhat_W, double stiffness_
                                         double dissipation_time_s, double inverse_mass_wn, double inverse_mass_wt,
                                         double beta, double sigma, bool* near_rigid = nullptr);
 
-// The curvature CalcPointImpulse gives a sliding point. kExact is ℓ's: (μ·γ̄n/|vt|)·(P − t̂·t̂ᵀ), P
-// the tangent plane's projector and t̂ = vt/|vt|, none along t̂ since the friction is constant
-// while sliding. kMajorizing is (μ·γ̄n/|vt|)·P, the curvature of the quadratic that touches ℓt at
-// vt and lies above it everywhere (μ·γ̄n·|v| ≤ μ·γ̄n·(|vt|² + |v|²)/(2·|vt|)): iteratively
-// reweighted least squares. Newton's model with the exact curvature sees no friction change until
-// a sliding point reaches stick, so a step that stops many sliding points overshoots through
-// their stick disks (steps of 0.005–0.03 along it in a landing pile); the majorizing one aims at
-// vt = 0, and its steps are taken whole.
-enum class SlipCurvature { kExact, kMajorizing };
+// The curvature CalcPointImpulse gives a sliding point: (μ·γ̄n/|vt|)·(P − (1 − w)·t̂·t̂ᵀ), P the
+// tangent plane's projector, t̂ = vt/|vt| and w = `along_slip` ∈ [0, 1] the share kept along t̂.
+// Exact() (w = 0) is ℓ's, none along t̂ since the friction is constant while sliding. Majorizing()
+// (w = 1) is the curvature of the quadratic that touches ℓt at vt and lies above it everywhere
+// (μ·γ̄n·|v| ≤ μ·γ̄n·(|vt|² + |v|²)/(2·|vt|)): iteratively reweighted least squares. Newton's
+// model with the exact curvature sees no friction change until a sliding point reaches stick, so
+// a step that stops many sliding points overshoots through their stick disks (steps of
+// 0.005–0.03 along it in a landing pile); the majorizing one aims at vt = 0, and its steps are
+// taken whole, but converges only linearly. A share in between is still positive semidefinite,
+// so Newton's step with it is still a descent direction for the exact line search.
+struct SlipCurvature {
+  double along_slip{0};  // w
+  static constexpr SlipCurvature Exact() { return {0}; }
+  static constexpr SlipCurvature Majorizing() { return {1}; }
+};
 // γ on A at contact velocity vc (world), and H = −∂γ/∂vc if H is given (for a sliding point, per
 // `slip`). Returns γn in *gamma_n.
 Vector3 CalcPointImpulse(const CompliantPointLaw& law, const Vector3& vc_W, double* gamma_n, Matrix3* H = nullptr,
-                         SlipCurvature slip = SlipCurvature::kExact);
+                         SlipCurvature slip = SlipCurvature::Exact());
 
 // γn alone, as CalcPointImpulse computes it: what the friction bounds μ·γn are refreshed from,
 // a pass over every point that needs neither the friction nor a call.

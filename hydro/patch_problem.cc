@@ -57,6 +57,11 @@ void PatchProblem::Reset(double dt_s, const PatchProblemOptions& options) {
   CheckPositive(dt_s, "patch problem time step");
   CheckPositive(options.stiction_sigma, "patch problem stiction regularization");
   CheckPositive(options.stiction_sigma_start, "patch problem initial stiction regularization");
+  // Outside [0, 1] the blended curvature is no longer between ℓ's and its majorizer's (below 0 not
+  // even positive semidefinite, and Newton's step may not descend).
+  if (!(options.blended_slip_share >= 0 && options.blended_slip_share <= 1))
+    throw InvalidInput("patch problem: blended slip share " + std::to_string(options.blended_slip_share) +
+                       " is outside [0, 1]");
   dt_ = dt_s;
   options_ = options;
   groups_.clear();
@@ -578,8 +583,11 @@ PatchProblemReport PatchProblem::Solve(const std::vector<Vector6>& V, int max_it
     // refreshed between rounds, as σ steps down.
     if (round > 0 || !bounds_set_) {
       // Settled: the bounds the last round solved with stay, so that the impulses reported are
-      // those of a solved problem (momentum balances exactly).
-      if (round > 0 && sigma_ == solved_sigma && FrictionBoundChange() <= 1e-3 * largest_bound_) break;
+      // those of a solved problem (momentum balances exactly). A round that ran out of iterations
+      // is not settled, even where its bounds barely moved (a frictionless island's never do):
+      // the next round goes on from where it stopped.
+      if (round > 0 && report.converged && sigma_ == solved_sigma && FrictionBoundChange() <= 1e-3 * largest_bound_)
+        break;
       RefreshFrictionBounds();
       bounds_set_ = true;
     }
@@ -590,9 +598,10 @@ PatchProblemReport PatchProblem::Solve(const std::vector<Vector6>& V, int max_it
     warm_start_unsolved_ = false;
     solved_sigma = sigma_;
     report.converged = false;
-    // Later rounds start next to their solution (σ or the friction bounds moved a little): exact.
-    SlipCurvature slip =
-        round == 0 && options_.majorize_slip_until > 0 ? SlipCurvature::kMajorizing : SlipCurvature::kExact;
+    // Round 0: majorized steps while each halves the gradient, down to majorize_slip_until of its
+    // scale, then blended ones down to blend_slip_until, then exact. Later rounds start next to
+    // their solution (σ or the friction bounds moved a little): exact.
+    bool majorize = round == 0 && options_.majorize_slip_until > 0;
     double last_gradient_norm = std::numeric_limits<double>::infinity();
     for (int iteration = 0; iteration < max_iterations; ++iteration) {
       // The gradient first, without curvature: most solves end on a converged check (BasicDemo's
@@ -612,8 +621,13 @@ PatchProblemReport PatchProblem::Solve(const std::vector<Vector6>& V, int max_it
         break;
       }
       if (gradient_norm > 0.5 * last_gradient_norm || gradient_norm < options_.majorize_slip_until * scale)
-        slip = SlipCurvature::kExact;
+        majorize = false;
       last_gradient_norm = gradient_norm;
+      SlipCurvature slip = SlipCurvature::Exact();
+      if (majorize)
+        slip = SlipCurvature::Majorizing();
+      else if (round == 0 && gradient_norm > options_.blend_slip_until * scale)
+        slip = SlipCurvature{options_.blended_slip_share};
       AssembleHessian(slip);
       ++report.iterations;
       if (!NewtonStep(gradient, &step)) break;
@@ -696,7 +710,7 @@ void PatchProblem::EvaluatePatch(const Patch& p, std::optional<SlipCurvature> cu
   terms->S_BB.setZero();
   const bool moves_A = curvature.has_value() && groups_[bodies_[p.body_A].group].dim > 0;
   const bool moves_B = curvature.has_value() && groups_[bodies_[p.body_B].group].dim > 0;
-  const SlipCurvature slip = curvature.value_or(SlipCurvature::kExact);
+  const SlipCurvature slip = curvature.value_or(SlipCurvature::Exact());
   // With J = [−R, I], R = [r]×, a point adds Jᵀ·H·J = [[−R·H·R, R·H], [−H·R, H]]. Where each point is
   // one place on both bodies, r_B = r_A + d with d = c_A − c_B the same for all, so the patch's
   // three blocks follow from three sums over one side's offsets, M0 = Σ H, M1 = Σ H·R and

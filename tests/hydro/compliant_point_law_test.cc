@@ -150,7 +150,7 @@ TEST(CompliantPointLawTest, TheMajorizingSlipCurvatureBoundsThePotentialFromAbov
     double gn0 = 0;
     Matrix3 H_exact, H_major;
     const Vector3 gamma0 = CalcPointImpulse(law, v0, &gn0, &H_exact);
-    const Vector3 gamma_major = CalcPointImpulse(law, v0, nullptr, &H_major, SlipCurvature::kMajorizing);
+    const Vector3 gamma_major = CalcPointImpulse(law, v0, nullptr, &H_major, SlipCurvature::Majorizing());
     EXPECT_EQ(gamma0, gamma_major);
     if ((v0 - vn0 * n).norm() <= law.compliance_Rt * law.friction_bound) {
       EXPECT_EQ(H_exact, H_major) << "trial " << trial << ": only a sliding point's curvature differs";
@@ -175,6 +175,27 @@ TEST(CompliantPointLawTest, TheMajorizingSlipCurvatureBoundsThePotentialFromAbov
   }
   EXPECT_GE(sliding_states, 300);
   EXPECT_GT(exact_below, 100);  // the test tells the two apart
+}
+
+// A share w of the majorizing curvature is the exact curvature plus w times their difference,
+// which lies along the slip alone: t̂ᵀ·H·t̂ = w·μ·γ̄n/|vt|, the rest of H unchanged.
+TEST(CompliantPointLawTest, ABlendedSlipCurvatureKeepsItsShareAlongTheSlip) {
+  CompliantPointLaw law = MakeCompliantPointLaw(Vector3::UnitZ(), 1e6, -1e-3, 1e-3, 0, 1, 1, 1.0, 1e-3);
+  law.friction_bound = 0.2;
+  const Vector3 vc(0.3, -0.4, -0.01);  // sliding at 0.5 m/s along t̂ = (0.6, −0.8, 0), pressed in
+  const Vector3 t(0.6, -0.8, 0);
+  Matrix3 H_exact, H_major, H_blend;
+  const Vector3 gamma = CalcPointImpulse(law, vc, nullptr, &H_exact, SlipCurvature::Exact());
+  CalcPointImpulse(law, vc, nullptr, &H_major, SlipCurvature::Majorizing());
+  EXPECT_EQ(CalcPointImpulse(law, vc, nullptr, &H_blend, SlipCurvature{0.3}), gamma);
+  const double slip_curvature = 0.2 / 0.5;
+  EXPECT_NEAR(t.dot(H_exact * t), 0, 1e-12);
+  EXPECT_NEAR(t.dot(H_major * t), slip_curvature, 1e-12);
+  EXPECT_NEAR(t.dot(H_blend * t), 0.3 * slip_curvature, 1e-12);
+  EXPECT_LT((H_blend - (0.7 * H_exact + 0.3 * H_major)).norm(), 1e-9 * H_exact.norm());
+  const Vector3 across(0.8, 0.6, 0);
+  EXPECT_NEAR(across.dot(H_blend * across), slip_curvature, 1e-12);
+  EXPECT_NEAR(H_blend(2, 2), 1 / law.compliance_Rn, 1e-12);  // the normal curvature too
 }
 
 }  // namespace

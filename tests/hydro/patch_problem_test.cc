@@ -250,6 +250,11 @@ TEST(PatchProblemTest, RejectsBadPoints) {
   problem.AddBody(Cube(1, 0.1, Vector3::Zero()));
   EXPECT_THROW(problem.AddPatch(0, 1, BottomCorners(0.1, 1, 0, 0)), InvalidInput);  // no body 1
   EXPECT_THROW(problem.AddPatch(0, 0, BottomCorners(0.1, 1, 0, 0)), InvalidInput);
+  for (const double share : {-0.1, 1.5, std::nan("")}) {
+    PatchProblemOptions options;
+    options.blended_slip_share = share;
+    EXPECT_THROW(problem.Reset(1e-3, options), InvalidInput) << share;
+  }
 }
 
 TEST(PatchProblemTest, AStiffStackIsSolvedAtOnce) {
@@ -385,6 +390,7 @@ TEST(PatchProblemTest, MajorizedSlipCurvatureReachesTheSameSolutionInFewerNewton
   for (const double speed : {0.05, 0.2, 1.0}) {
     PatchProblemOptions majorized, exact;
     exact.majorize_slip_until = 0;
+    exact.blended_slip_share = 0;
     PatchProblem with, without;
     std::vector<Vector6> V, dV_with, dV_without;
     MakeSlidingStack(12, speed, majorized, &with, &V);
@@ -399,6 +405,51 @@ TEST(PatchProblemTest, MajorizedSlipCurvatureReachesTheSameSolutionInFewerNewton
     without_total += report_without.iterations;
   }
   EXPECT_LT(4 * with_total, 3 * without_total);
+}
+
+// The round after one that ran out of Newton iterations goes on from where it stopped, even where
+// the friction bounds did not move between them (a frictionless stack's never do): that round was
+// not settled. The solve once ended there, unconverged.
+TEST(PatchProblemTest, ARoundThatRanOutOfIterationsIsNotTakenAsSettled) {
+  const PatchProblemOptions options;
+  PatchProblem capped, direct;
+  std::vector<Vector6> V, dV_capped, dV_direct;
+  MakeSlidingStack(12, 1.0, options, &capped, &V, 0.0);
+  ASSERT_FALSE(capped.Solve(V, 2, 1, &dV_capped).converged);  // two Newton steps do not solve it
+  MakeSlidingStack(12, 1.0, options, &capped, &V, 0.0);
+  const PatchProblemReport report = capped.Solve(V, 2, 10, &dV_capped);
+  EXPECT_TRUE(report.converged);
+  EXPECT_GT(report.iterations, 2);
+  MakeSlidingStack(12, 1.0, options, &direct, &V, 0.0);
+  ASSERT_TRUE(direct.Solve(V, 50, 1, &dV_direct).converged);
+  for (int b = 1; b <= 12; ++b) EXPECT_LT((dV_capped[b] - dV_direct[b]).norm(), 1e-7) << "box " << b;
+}
+
+// Stacks of 12 and 40 boxes sliding and spinning on each other, as in the test above: with a
+// share of the majorizing curvature along the slip between the majorized and the exact steps
+// (blended_slip_share), Newton reaches the same solution, to the stopping rule, in fewer steps in
+// all. Measured: 199 against 217 in all (12 boxes: 14/16, 12/9, 26/26, 29/30 at 0.05, 0.2, 1 and
+// 3 m/s; 40 boxes: 13/23, 16/20, 38/35, 51/58). The gain is larger in a pile's island, where
+// many more points change between stick and slip (patch_problem.h).
+TEST(PatchProblemTest, BlendedSlipCurvatureReachesTheSameSolution) {
+  int with_total = 0, without_total = 0;
+  for (const int boxes : {12, 40})
+    for (const double speed : {0.05, 0.2, 1.0, 3.0}) {
+      PatchProblemOptions blended, exact;
+      exact.blended_slip_share = 0;
+      PatchProblem with, without;
+      std::vector<Vector6> V, dV_with, dV_without;
+      MakeSlidingStack(boxes, speed, blended, &with, &V);
+      const PatchProblemReport report_with = with.Solve(V, 50, 5, &dV_with);
+      MakeSlidingStack(boxes, speed, exact, &without, &V);
+      const PatchProblemReport report_without = without.Solve(V, 50, 5, &dV_without);
+      ASSERT_TRUE(report_with.converged && report_without.converged) << boxes << " boxes at " << speed << " m/s";
+      for (int b = 1; b <= boxes; ++b)
+        EXPECT_LT((dV_with[b] - dV_without[b]).norm(), 1e-7) << boxes << " boxes at " << speed << " m/s, box " << b;
+      with_total += report_with.iterations;
+      without_total += report_without.iterations;
+    }
+  EXPECT_LT(with_total, 0.95 * without_total);
 }
 
 // One problem object through a sequence of problems — the same pattern again (a pile at rest
