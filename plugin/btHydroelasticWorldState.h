@@ -82,8 +82,9 @@ class btHydroelasticWorldState {
   void setStatsTiming(bool on) { m_timing = on; }
   bool getStatsTiming() const { return m_timing.load(std::memory_order_relaxed); }
 
-  // Called by the collision algorithm for each pair-step, and for every surface it needs
-  // (computed, or kept and reused).
+  // Called by the collision algorithm on the stepping thread, once per pair-step: its time and
+  // points, and how many surfaces it computed and how many it kept and reused (counted in the
+  // pair's own state, wherever the pair was computed: these counters take one writer).
   void recordPairStep(double seconds, int points, bool patch);
   void recordSurfaces(int computed, int reused);
   void recordTurningPatch();
