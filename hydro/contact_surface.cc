@@ -81,13 +81,16 @@ bool ContactSurface::AddPolygon(const Vector3* p_WV, const double* pressure, int
   double area = 0;
   Vector3 weighted_centroid = Vector3::Zero();
   double weighted_pressure = 0;
-  for (int i = 0; i < n; ++i) {
-    const int j = (i + 1) % n;
+  // Each fan triangle's centroid and mean pressure are its corners' sums over 3; the 3 is taken
+  // out once, below (this runs for every polygon of every surface).
+  for (int i = 0, j = 1; i < n; ++i, j = j + 1 < n ? j + 1 : 0) {
     const double a = 0.5 * (p_WV[i] - p_WQ).cross(p_WV[j] - p_WQ).dot(nhat_BA_W);
     area += a;
-    weighted_centroid += a * (p_WQ + p_WV[i] + p_WV[j]) / 3.0;
-    weighted_pressure += a * (p_Q + pressure[i] + pressure[j]) / 3.0;
+    weighted_centroid += a * (p_WQ + p_WV[i] + p_WV[j]);
+    weighted_pressure += a * (p_Q + pressure[i] + pressure[j]);
   }
+  weighted_centroid /= 3.0;
+  weighted_pressure /= 3.0;
   if (!(area > min_area) || !(area > 0)) return false;
   ContactPolygon poly;
   poly.first_vertex = static_cast<int>(vertices_.size());

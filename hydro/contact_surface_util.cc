@@ -1,6 +1,7 @@
 #include "hydro/contact_surface_util.h"
 
 #include <algorithm>
+#include <utility>
 #include <vector>
 
 #include "hydro/parallel_for.h"
@@ -10,16 +11,31 @@ namespace internal {
 
 void ClipPolygonByTet(const std::array<Vector3, 4>& inward_normals, const std::array<double, 4>& offsets,
                       const Vector3& n_poly, int skip_face, double tolerance, ClipPolygon* poly) {
-  for (int f = 0; f < 4 && poly->n >= 3; ++f) {
+  // Each clip writes into the other buffer, so no polygon is copied back until the end.
+  ClipPolygon scratch;
+  ClipPolygon* current = poly;
+  ClipPolygon* other = &scratch;
+  std::array<double, ClipPolygon::kCapacity> s;
+  for (int f = 0; f < 4 && current->n >= 3; ++f) {
     if (f == skip_face) continue;
-    bool in_plane = true;
-    for (int i = 0; i < poly->n && in_plane; ++i)
-      in_plane = std::abs(inward_normals[f].dot(poly->p[i]) - offsets[f]) <= tolerance;
-    if (in_plane) {
-      if (inward_normals[f].dot(n_poly) <= 0) poly->n = 0;
-      continue;
+    switch (SignedDistancesToPlane(*current, inward_normals[f], offsets[f], tolerance, s.data())) {
+      case PlaneSide::kInPlane:
+        if (inward_normals[f].dot(n_poly) <= 0) current->n = 0;
+        break;
+      case PlaneSide::kInside:
+        break;
+      case PlaneSide::kOutside:
+        current->n = 0;
+        break;
+      case PlaneSide::kCrossing:
+        ClipBySignedDistances(*current, s.data(), other);
+        std::swap(current, other);
+        break;
     }
-    ClipPolygonByHalfSpace(inward_normals[f], offsets[f], tolerance, poly);
+  }
+  if (current != poly) {
+    poly->n = current->n;
+    std::copy_n(current->p.begin(), current->n, poly->p.begin());
   }
 }
 

@@ -5,35 +5,51 @@
 
 namespace hydro {
 
-void ClipPolygonByHalfSpace(const Vector3& n, double d, double tolerance, ClipPolygon* poly) {
-  if (poly->n == 0) return;
-  std::array<double, ClipPolygon::kCapacity> s;
+PlaneSide SignedDistancesToPlane(const ClipPolygon& poly, const Vector3& n, double d, double tolerance, double* s) {
   bool all_in = true, all_out = true;
-  for (int i = 0; i < poly->n; ++i) {
-    s[i] = n.dot(poly->p[i]) - d;
+  for (int i = 0; i < poly.n; ++i) {
+    s[i] = n.dot(poly.p[i]) - d;
     if (std::abs(s[i]) <= tolerance) s[i] = 0;
     all_in = all_in && s[i] >= 0;
     all_out = all_out && s[i] <= 0;
   }
-  if (all_in) return;
-  if (all_out) {
-    poly->n = 0;
-    return;
-  }
-  ClipPolygon out;
-  for (int i = 0; i < poly->n; ++i) {
-    const int j = (i + 1) % poly->n;
-    const Vector3& pi = poly->p[i];
-    const Vector3& pj = poly->p[j];
-    if (s[i] >= 0) out.Push(pi);
+  if (all_in && all_out) return PlaneSide::kInPlane;
+  if (all_in) return PlaneSide::kInside;
+  return all_out ? PlaneSide::kOutside : PlaneSide::kCrossing;
+}
+
+void ClipBySignedDistances(const ClipPolygon& in, const double* s, ClipPolygon* out) {
+  out->n = 0;
+  for (int i = 0; i < in.n; ++i) {
+    const int j = i + 1 < in.n ? i + 1 : 0;
+    const Vector3& pi = in.p[i];
+    if (s[i] >= 0) out->Push(pi);
     // An edge that strictly crosses the plane contributes its crossing point.
     if ((s[i] > 0 && s[j] < 0) || (s[i] < 0 && s[j] > 0)) {
       const double t = s[i] / (s[i] - s[j]);
-      out.Push(pi + t * (pj - pi));
+      out->Push(pi + t * (in.p[j] - pi));
     }
   }
-  *poly = out;
-  if (poly->n < 3) poly->n = 0;
+  if (out->n < 3) out->n = 0;
+}
+
+void ClipPolygonByHalfSpace(const Vector3& n, double d, double tolerance, ClipPolygon* poly) {
+  if (poly->n == 0) return;
+  std::array<double, ClipPolygon::kCapacity> s;
+  switch (SignedDistancesToPlane(*poly, n, d, tolerance, s.data())) {
+    case PlaneSide::kInPlane:
+    case PlaneSide::kInside:
+      return;
+    case PlaneSide::kOutside:
+      poly->n = 0;
+      return;
+    case PlaneSide::kCrossing:
+      break;
+  }
+  ClipPolygon out;
+  ClipBySignedDistances(*poly, s.data(), &out);
+  poly->n = out.n;
+  std::copy_n(out.p.begin(), out.n, poly->p.begin());
 }
 
 void SliceTetByPlane(const std::array<Vector3, 4>& tet, const Vector3& n, double offset, ClipPolygon* poly) {

@@ -26,6 +26,17 @@ struct ClipPolygon {
 // plane count as on it, so a polygon lying in the plane is kept whole. Sutherland–Hodgman.
 void ClipPolygonByHalfSpace(const Vector3& n, double d, double tolerance, ClipPolygon* poly);
 
+// The two halves of ClipPolygonByHalfSpace, for callers that clip by several planes in turn
+// (ClipPolygonByTet) and so look at each plane's distances once and never copy a polygon back.
+enum class PlaneSide { kInPlane, kInside, kOutside, kCrossing };
+// Writes s_i = n·p_i − d for poly's vertices, 0 for those within `tolerance` of the plane, to `s`
+// (poly.n values), and says where the polygon lies: every vertex on the plane, none below it, none
+// above it, or on both sides.
+PlaneSide SignedDistancesToPlane(const ClipPolygon& poly, const Vector3& n, double d, double tolerance, double* s);
+// Writes to *out the part of `in` where s ≥ 0, with s from SignedDistancesToPlane (kCrossing); an
+// out of fewer than 3 vertices is emptied.
+void ClipBySignedDistances(const ClipPolygon& in, const double* s, ClipPolygon* out);
+
 // The intersection of the tet (a, b, c, d) with the plane n·p = offset (n unit), ordered
 // counter-clockwise about n. Leaves poly->n = 0 when the plane misses the tet or only touches it
 // at an edge or vertex.

@@ -37,6 +37,38 @@ TEST(PolygonClippingTest, ClipSquareByHalfPlane) {
   EXPECT_EQ(all.n, 4);
 }
 
+TEST(PolygonClippingTest, SignedDistancesSayWhereAPolygonLies) {
+  ClipPolygon square;
+  for (const Vector3& p : {Vector3(0, 0, 0), Vector3(1, 0, 0), Vector3(1, 1, 0), Vector3(0, 1, 0)}) square.Push(p);
+  std::array<double, ClipPolygon::kCapacity> s;
+  EXPECT_EQ(SignedDistancesToPlane(square, Vector3(1, 0, 0), -0.5, 0, s.data()), PlaneSide::kInside);
+  EXPECT_EQ(SignedDistancesToPlane(square, Vector3(1, 0, 0), 1.5, 0, s.data()), PlaneSide::kOutside);
+  // An edge on the plane, the rest inside: inside (ClipPolygonByHalfSpace keeps it whole).
+  EXPECT_EQ(SignedDistancesToPlane(square, Vector3(1, 0, 0), 0.0, 0, s.data()), PlaneSide::kInside);
+  // Within the tolerance of the plane z = 0 on both sides: in the plane, every distance exactly 0.
+  square.p[2].z() = 1e-13;
+  square.p[3].z() = -1e-13;
+  EXPECT_EQ(SignedDistancesToPlane(square, Vector3::UnitZ(), 0.0, 1e-12, s.data()), PlaneSide::kInPlane);
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(s[i], 0.0);
+  EXPECT_EQ(SignedDistancesToPlane(square, Vector3::UnitZ(), 0.0, 0, s.data()), PlaneSide::kCrossing);
+  // Crossing: the distances are n·p − d, and the clip keeps the part where they are ≥ 0, as
+  // ClipPolygonByHalfSpace does, vertex for vertex.
+  const Vector3 n(1, 1, 0);
+  ASSERT_EQ(SignedDistancesToPlane(square, n, 1.5, 1e-12, s.data()), PlaneSide::kCrossing);
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(s[i], n.dot(square.p[i]) - 1.5);
+  ClipPolygon clipped, reference = square;
+  ClipBySignedDistances(square, s.data(), &clipped);
+  ClipPolygonByHalfSpace(n, 1.5, 1e-12, &reference);
+  ASSERT_EQ(clipped.n, 3);
+  ASSERT_EQ(reference.n, 3);
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(clipped.p[i], reference.p[i]);
+  EXPECT_NEAR(Area(clipped, Vector3::UnitZ()), 0.125, 1e-15);
+  // Touching the plane at an edge from below is outside: nothing of area is kept.
+  ClipPolygon triangle;
+  for (const Vector3& p : {Vector3(0, 0, 0), Vector3(1, 0, 0), Vector3(0, 1, 0)}) triangle.Push(p);
+  EXPECT_EQ(SignedDistancesToPlane(triangle, Vector3(1, 1, 0), 1.0, 1e-12, s.data()), PlaneSide::kOutside);
+}
+
 TEST(PolygonClippingTest, SliceTetAreaMatchesCrossSection) {
   // Unit right tet: the plane z = h cuts a right triangle with legs (1 − h).
   const std::array<Vector3, 4> tet = {Vector3(0, 0, 0), Vector3(1, 0, 0), Vector3(0, 1, 0), Vector3(0, 0, 1)};
