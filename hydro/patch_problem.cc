@@ -57,6 +57,13 @@ void PatchProblem::Reset(double dt_s, const PatchProblemOptions& options) {
   CheckPositive(dt_s, "patch problem time step");
   CheckPositive(options.stiction_sigma, "patch problem stiction regularization");
   CheckPositive(options.stiction_sigma_start, "patch problem initial stiction regularization");
+  CheckPositive(options.relative_tolerance, "patch problem relative tolerance");
+  CheckPositive(options.newton_step_tolerance, "patch problem Newton step tolerance");
+  CheckNonNegative(options.near_rigid_beta, "patch problem near-rigid beta");
+  // Fractions of the gradient's scale: a NaN would silently turn the majorized or blended steps
+  // off, and a negative one keep them to the end of round 0.
+  CheckNonNegative(options.majorize_slip_until, "patch problem majorize_slip_until");
+  CheckNonNegative(options.blend_slip_until, "patch problem blend_slip_until");
   // Outside [0, 1] the blended curvature is no longer between ℓ's and its majorizer's (below 0 not
   // even positive semidefinite, and Newton's step may not descend).
   if (!(options.blended_slip_share >= 0 && options.blended_slip_share <= 1))

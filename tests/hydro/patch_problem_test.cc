@@ -8,6 +8,7 @@
 #include <Eigen/Cholesky>
 
 #include <cmath>
+#include <limits>
 #include <vector>
 
 namespace hydro {
@@ -250,10 +251,50 @@ TEST(PatchProblemTest, RejectsBadPoints) {
   problem.AddBody(Cube(1, 0.1, Vector3::Zero()));
   EXPECT_THROW(problem.AddPatch(0, 1, BottomCorners(0.1, 1, 0, 0)), InvalidInput);  // no body 1
   EXPECT_THROW(problem.AddPatch(0, 0, BottomCorners(0.1, 1, 0, 0)), InvalidInput);
-  for (const double share : {-0.1, 1.5, std::nan("")}) {
+}
+
+TEST(PatchProblemTest, RejectsBadOptions) {
+  PatchProblem problem;
+  EXPECT_NO_THROW(problem.Reset(1e-3, PatchProblemOptions{}));
+  const double nan = std::nan("");
+  for (const double share : {-0.1, 1.5, nan}) {
     PatchProblemOptions options;
     options.blended_slip_share = share;
-    EXPECT_THROW(problem.Reset(1e-3, options), InvalidInput) << share;
+    EXPECT_THROW(problem.Reset(1e-3, options), InvalidInput) << "blended_slip_share " << share;
+  }
+  for (const double fraction : {-1e-3, nan, std::numeric_limits<double>::infinity()}) {
+    PatchProblemOptions options;
+    options.blend_slip_until = fraction;
+    EXPECT_THROW(problem.Reset(1e-3, options), InvalidInput) << "blend_slip_until " << fraction;
+    options = PatchProblemOptions{};
+    options.majorize_slip_until = fraction;
+    EXPECT_THROW(problem.Reset(1e-3, options), InvalidInput) << "majorize_slip_until " << fraction;
+    options = PatchProblemOptions{};
+    options.near_rigid_beta = fraction;
+    EXPECT_THROW(problem.Reset(1e-3, options), InvalidInput) << "near_rigid_beta " << fraction;
+  }
+  for (const double tolerance : {0.0, -1e-6, nan}) {
+    PatchProblemOptions options;
+    options.relative_tolerance = tolerance;
+    EXPECT_THROW(problem.Reset(1e-3, options), InvalidInput) << "relative_tolerance " << tolerance;
+    options = PatchProblemOptions{};
+    options.newton_step_tolerance = tolerance;
+    EXPECT_THROW(problem.Reset(1e-3, options), InvalidInput) << "newton_step_tolerance " << tolerance;
+  }
+  // 0 is documented as "off" for both fractions and for β.
+  PatchProblemOptions off;
+  off.majorize_slip_until = 0;
+  off.blend_slip_until = 0;
+  off.near_rigid_beta = 0;
+  EXPECT_NO_THROW(problem.Reset(1e-3, off));
+  // The message names the option.
+  PatchProblemOptions bad;
+  bad.blend_slip_until = -1;
+  try {
+    problem.Reset(1e-3, bad);
+    ADD_FAILURE() << "no throw";
+  } catch (const InvalidInput& e) {
+    EXPECT_NE(std::string(e.what()).find("blend_slip_until"), std::string::npos) << e.what();
   }
 }
 
