@@ -60,8 +60,9 @@ void PatchProblem::Reset(double dt_s, const PatchProblemOptions& options) {
   CheckPositive(options.relative_tolerance, "patch problem relative tolerance");
   CheckPositive(options.newton_step_tolerance, "patch problem Newton step tolerance");
   CheckNonNegative(options.near_rigid_beta, "patch problem near-rigid beta");
-  // Fractions of the gradient's scale: a NaN would silently turn the majorized or blended steps
-  // off, and a negative one keep them to the end of round 0.
+  // Fractions of the gradient's scale, where 0 has a meaning (majorized steps off; blended steps
+  // to the end of round 0): a NaN would silently turn either kind of step off, and a negative one
+  // silently act as 0.
   CheckNonNegative(options.majorize_slip_until, "patch problem majorize_slip_until");
   CheckNonNegative(options.blend_slip_until, "patch problem blend_slip_until");
   // Outside [0, 1] the blended curvature is no longer between ℓ's and its majorizer's (below 0 not

@@ -111,6 +111,8 @@ struct PatchProblemOptions {
   // rest of the round: 33 Newton steps a step in its largest island, 352 ms; with a share of 0.3,
   // 27 and 230 ms (0.1 and 0.5 did about as well). Below blend_slip_until the exact curvature
   // converges quadratically: blending all the way took the small islands about 20 % more Newton steps.
+  // blended_slip_share 0: no blending (exact steps); blend_slip_until 0: blended steps to the end of
+  // round 0.
   double blended_slip_share{0.3};
   double blend_slip_until{1e-3};
   double newton_step_tolerance{1e-2};
