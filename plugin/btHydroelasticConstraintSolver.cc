@@ -44,6 +44,19 @@ struct btHydroelasticConstraintSolver::Workspace {
 btHydroelasticConstraintSolver::btHydroelasticConstraintSolver() : m_work(std::make_unique<Workspace>()) {}
 btHydroelasticConstraintSolver::~btHydroelasticConstraintSolver() = default;
 
+// A bad value is refused here, naming the setter, and the solver keeps its setting.
+void btHydroelasticConstraintSolver::setMinPatchSweeps(int sweeps) {
+  m_minPatchSweeps = hydro::bullet::CheckedMinPatchSweeps(sweeps, "btHydroelasticConstraintSolver::setMinPatchSweeps");
+}
+void btHydroelasticConstraintSolver::setNearRigidThreshold(btScalar beta) {
+  m_nearRigidBeta =
+      btScalar(hydro::bullet::CheckedNearRigidThreshold(beta, "btHydroelasticConstraintSolver::setNearRigidThreshold"));
+}
+void btHydroelasticConstraintSolver::setStictionRegularization(btScalar sigma) {
+  m_stictionSigma = btScalar(
+      hydro::bullet::CheckedStictionRegularization(sigma, "btHydroelasticConstraintSolver::setStictionRegularization"));
+}
+
 btScalar btHydroelasticConstraintSolver::solveGroup(btCollisionObject** bodies, int numBodies,
                                                     btPersistentManifold** manifold, int numManifolds,
                                                     btTypedConstraint** constraints, int numConstraints,

@@ -41,22 +41,25 @@ class btHydroelasticConstraintSolver : public btSequentialImpulseConstraintSolve
   btHydroelasticConstraintSolver();
   ~btHydroelasticConstraintSolver() override;
 
+  // Each setter refuses a bad value (below: sweeps < 0; β negative or not finite; σ ≤ 0 or not
+  // finite) with hydro::InvalidInput naming the setter, and the solver keeps its setting.
+  //
   // Sweeps at least this many times a step (default 10) over islands with patches and other
   // constraints, even when the program asks Bullet for fewer iterations.
-  void setMinPatchSweeps(int sweeps) { m_minPatchSweeps = sweeps; }
+  void setMinPatchSweeps(int sweeps);
   int minPatchSweeps() const { return m_minPatchSweeps; }
 
   // Near-rigid threshold β (after Castro et al. 2022; default 1): a patch stiffer than a period of
   // β·δt/4 for the inverse mass it sees at its centre of stiffness is softened, as a whole, to that
   // period. 0 turns the regime off. Measured at 60 Hz with β = 1: a stack of ten 10 cm boxes at
   // 1e9 Pa settles 0.43 mm; a 3×3×3 block of 0.2 m boxes lands and rests at 1e6–1e10 Pa.
-  void setNearRigidThreshold(btScalar beta) { m_nearRigidBeta = beta; }
-  // Stiction regularization σ (default 1e-4): a stuck patch creeps at σ times the velocity change
+  void setNearRigidThreshold(btScalar beta);
+  // Stiction regularization σ: a stuck patch creeps at σ times the velocity change
   // its friction impulse makes in a step, whatever its number of points (default 1e-3, SAP's: 12 µm
   // in 2 s for a block on a slope at 1 ms). Smaller σ creeps less but makes stuck patches stiffer
   // than near-rigid contact, and Newton slower: the 1,000-box pile at 60 Hz takes 2.6 times as long
   // a step at 1e-4; a 140-box pyramid 10–15 iterations a step at 1e-4, 30–36 at 1e-5.
-  void setStictionRegularization(btScalar sigma) { m_stictionSigma = sigma; }
+  void setStictionRegularization(btScalar sigma);
 
   // Points of the last step's patches that were in the near-rigid regime, Newton iterations, and
   // factorizations of Newton's matrix (the other iterations reused one: a pile at rest, none).

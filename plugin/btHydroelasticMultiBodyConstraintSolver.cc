@@ -117,6 +117,20 @@ void FactorGroupMobility(const Eigen::MatrixXd& G, Eigen::MatrixXd* B, Eigen::Ma
 btHydroelasticMultiBodyConstraintSolver::btHydroelasticMultiBodyConstraintSolver() : m_block(new Block) {}
 btHydroelasticMultiBodyConstraintSolver::~btHydroelasticMultiBodyConstraintSolver() = default;
 
+// A bad value is refused here, naming the setter, and the solver keeps its setting.
+void btHydroelasticMultiBodyConstraintSolver::setMinPatchSweeps(int sweeps) {
+  m_minPatchSweeps =
+      hydro::bullet::CheckedMinPatchSweeps(sweeps, "btHydroelasticMultiBodyConstraintSolver::setMinPatchSweeps");
+}
+void btHydroelasticMultiBodyConstraintSolver::setNearRigidThreshold(btScalar beta) {
+  m_nearRigidBeta = btScalar(
+      hydro::bullet::CheckedNearRigidThreshold(beta, "btHydroelasticMultiBodyConstraintSolver::setNearRigidThreshold"));
+}
+void btHydroelasticMultiBodyConstraintSolver::setStictionRegularization(btScalar sigma) {
+  m_stictionSigma = btScalar(hydro::bullet::CheckedStictionRegularization(
+      sigma, "btHydroelasticMultiBodyConstraintSolver::setStictionRegularization"));
+}
+
 void btHydroelasticMultiBodyConstraintSolver::prepareSolve(int numBodies, int numManifolds) {
   btMultiBodyConstraintSolver::prepareSolve(numBodies, numManifolds);
   m_lastNewtonIterations = 0;

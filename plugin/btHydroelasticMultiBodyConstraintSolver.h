@@ -32,10 +32,11 @@ class btHydroelasticMultiBodyConstraintSolver : public btMultiBodyConstraintSolv
 
   // As btHydroelasticConstraintSolver's: sweeps at least this many times (default 10) over groups
   // with patches and other constraints; near-rigid threshold β (default 1); stiction
-  // regularization σ (default 1e-3).
-  void setMinPatchSweeps(int sweeps) { m_minPatchSweeps = sweeps; }
-  void setNearRigidThreshold(btScalar beta) { m_nearRigidBeta = beta; }
-  void setStictionRegularization(btScalar sigma) { m_stictionSigma = sigma; }
+  // regularization σ (default 1e-3). A bad value is refused with hydro::InvalidInput naming the
+  // setter, as there.
+  void setMinPatchSweeps(int sweeps);
+  void setNearRigidThreshold(btScalar beta);
+  void setStictionRegularization(btScalar sigma);
 
   // Newton iterations, factorizations of Newton's matrix (the other iterations reused one), and
   // patches with a multibody link, in the last step.

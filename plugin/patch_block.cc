@@ -3,11 +3,27 @@
 #include <BulletDynamics/Dynamics/btRigidBody.h>
 
 #include <algorithm>
+#include <string>
 
 #include "adapters/bullet_conversions.h"
 
 namespace hydro {
 namespace bullet {
+
+int CheckedMinPatchSweeps(int sweeps, const char* setter) {
+  if (sweeps < 0) throw InvalidInput(std::string(setter) + ": " + std::to_string(sweeps) + " sweeps (need ≥ 0)");
+  return sweeps;
+}
+
+double CheckedNearRigidThreshold(double beta, const char* setter) {
+  CheckNonNegative(beta, std::string(setter) + ": near-rigid threshold beta");
+  return beta;
+}
+
+double CheckedStictionRegularization(double sigma, const char* setter) {
+  CheckPositive(sigma, std::string(setter) + ": stiction regularization sigma");
+  return sigma;
+}
 
 bool SolvedBefore(const PatchState& a, int listed_a, const PatchState& b, int listed_b) {
   const int a0 = a.body0->getWorldArrayIndex(), b0 = b.body0->getWorldArrayIndex();

@@ -13,6 +13,13 @@
 namespace hydro {
 namespace bullet {
 
+// The settings a program gives both solvers, checked where they enter: each returns its value, or
+// throws InvalidInput naming `setter` and the value. Sweeps ≥ 0 (0: Bullet's own iterations only);
+// near-rigid threshold β finite and ≥ 0 (0: off); stiction regularization σ finite and > 0.
+int CheckedMinPatchSweeps(int sweeps, const char* setter);
+double CheckedNearRigidThreshold(double beta, const char* setter);
+double CheckedStictionRegularization(double sigma, const char* setter);
+
 // Takes a patch into the solver group numbered `serial`: true the first time the group meets it (a
 // patch has several manifolds) and if it has points; a patch without points loses its warm start.
 bool TakePatch(PatchState* state, unsigned serial);

@@ -31,9 +31,10 @@ std::vector<btTransform> DropBlock(int padding, double hint = 0, bool pair_threa
   world.AddBody(&ground, 0, btVector3(0, 0, -5));
   const std::vector<btRigidBody*> bodies = world.AddBoxBlock(&box, 3, 0.3, 0.02);
   world.Step(60, 1.0 / 60);
-  if (pair_threads)  // many large pairs: computed ahead, whole, side by side
+  if (pair_threads) {  // many large pairs: computed ahead, whole, side by side
     EXPECT_GT(static_cast<const btHydroelasticCollisionDispatcher*>(world.dispatcher())->getNumPairsComputedAhead(),
               50);
+  }
   std::vector<btTransform> poses;
   for (const btRigidBody* body : bodies) poses.push_back(body->getWorldTransform());
   return poses;

@@ -4,12 +4,15 @@
 
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <string>
 #include <vector>
 
 #include "hydro/contact_surface.h"
 #include "hydro/contact_wrench.h"
+#include "plugin/btHydroelasticConstraintSolver.h"
 #include "plugin/btHydroelasticContactQuery.h"
+#include "plugin/btHydroelasticMultiBodyConstraintSolver.h"
 #include "plugin/patch_registry.h"
 #include "test_world.h"
 
@@ -243,6 +246,50 @@ TEST(BadInputTest, NanPosesZeroSizeShapesAndDeepPenetrationDoNotBreakTheWorld) {
   EXPECT_TRUE(std::isfinite(healthy->getWorldTransform().getOrigin().length()));
   // Still resting on its patch (about 5.7 mm deep for this E and weight).
   EXPECT_NEAR(healthy->getWorldTransform().getOrigin().z(), 0.0443, 1e-3);
+}
+
+// Expects `set` to throw InvalidInput whose message names `setter`.
+template <typename Set>
+void ExpectRefused(Set set, const std::string& setter, double value) {
+  try {
+    set();
+    ADD_FAILURE() << setter << " accepted " << value;
+  } catch (const InvalidInput& e) {
+    EXPECT_NE(std::string(e.what()).find(setter), std::string::npos) << e.what();
+  }
+}
+
+TEST(BadInputTest, PatchSolverSettersRefuseBadValuesAndKeepTheirSetting) {
+  const double nan = std::nan(""), inf = std::numeric_limits<double>::infinity();
+  btHydroelasticMultiBodyConstraintSolver multibody;
+  for (const double beta : {-1.0, nan, inf})
+    ExpectRefused([&] { multibody.setNearRigidThreshold(beta); }, "setNearRigidThreshold", beta);
+  for (const double sigma : {0.0, -1e-3, nan, inf})
+    ExpectRefused([&] { multibody.setStictionRegularization(sigma); }, "setStictionRegularization", sigma);
+  ExpectRefused([&] { multibody.setMinPatchSweeps(-1); }, "setMinPatchSweeps", -1);
+  EXPECT_NO_THROW(multibody.setNearRigidThreshold(0));  // 0: the near-rigid regime off
+
+  // The rigid solver in a world: refused values leave the solver as it was, and a box lands and
+  // rests on its patch (before, the bad value was stored and the first solve threw).
+  btBoxShape box(btVector3(0.05, 0.05, 0.05));
+  const ScopedHydroelastic tag(&box, Compliant(1e6, 0.1, 5.0));
+  btStaticPlaneShape ground(btVector3(0, 0, 1), 0);
+  TestWorld world;
+  auto* solver = dynamic_cast<btHydroelasticConstraintSolver*>(world.solver());
+  ASSERT_NE(solver, nullptr);
+  for (const double beta : {-1.0, nan, inf})
+    ExpectRefused([&] { solver->setNearRigidThreshold(beta); }, "setNearRigidThreshold", beta);
+  for (const double sigma : {0.0, -1e-3, nan, inf})
+    ExpectRefused([&] { solver->setStictionRegularization(sigma); }, "setStictionRegularization", sigma);
+  const int sweeps = solver->minPatchSweeps();
+  ExpectRefused([&] { solver->setMinPatchSweeps(-1); }, "setMinPatchSweeps", -1);
+  EXPECT_EQ(solver->minPatchSweeps(), sweeps);
+  world.AddBody(&ground, 0, btVector3(0, 0, 0));
+  btRigidBody* body = world.AddBody(&box, 1.0, btVector3(0, 0, 0.1));
+  EXPECT_NO_THROW(world.Step(120, 1.0 / 60));
+  // At rest on its face: a 1 kg, 10 cm box at E = 1e6 Pa sinks well under a millimetre.
+  EXPECT_NEAR(body->getWorldTransform().getOrigin().z(), 0.05, 1e-3);
+  EXPECT_LT(body->getLinearVelocity().length(), 1e-2);
 }
 
 TEST(DeepOverlapTest, ABodyWhollyInsideARigidBoxIsPushedOutByBulletsContact) {
