@@ -116,7 +116,13 @@ struct PatchProblemOptions {
   double blended_slip_share{0.3};
   double blend_slip_until{1e-3};
   double newton_step_tolerance{1e-2};
-  int newton_step_cg_iterations{10};
+  // A failed attempt costs its CG iterations and then the factorization it was to save, and an
+  // iteration (two triangular solves and a product) costs about a tenth of a factorization (the
+  // 1,000-box pile's largest island: 0.2–0.3 ms against 2.8–3.4 ms). In that pile's landing
+  // (BM_StepBoxPile/3/1000, the whole process) 10 iterations failed 1,714 of 5,398 attempts, and a
+  // third of the successes took 7–10; 20 failed 431 of 4,750. With 30 the run took 0.945 of the
+  // time (4 runs each, 0.937–0.955), with 20 as long as with 30 (0.96; 0.96–1.10).
+  int newton_step_cg_iterations{20};
   // A preconditioned Newton step that took more than this many CG iterations marks the kept
   // factorization stale, and the next Newton step factorizes anew (0: never). Without it a pile at
   // rest kept the factorization of its cold first steps as its preconditioner: the 1,015-box

@@ -116,9 +116,10 @@ TEST(StepAllocationTest, BasicDemosPileAtRestAllocatesNothing) {
       EXPECT_EQ(AllocationsOver(&world, 30, 1.0 / 60), 0)
           << (reuse ? "surfaces carried" : "surfaces computed anew") << (pair_threads ? ", pairs side by side" : "");
       EXPECT_GE(world.state().getStats().m_patches - before.m_patches, 30 * 125);
-      if (pair_threads)
+      if (pair_threads) {
         EXPECT_GT(static_cast<const btHydroelasticCollisionDispatcher*>(world.dispatcher())->getNumPairsComputedAhead(),
                   1000);
+      }
     }
 }
 

@@ -481,8 +481,11 @@ TEST(PatchProblemTest, BlendedSlipCurvatureReachesTheSameSolution) {
       MakeSlidingStack(boxes, speed, exact, &without, &V);
       const PatchProblemReport report_without = without.Solve(V, 50, 5, &dV_without);
       ASSERT_TRUE(report_with.converged && report_without.converged) << boxes << " boxes at " << speed << " m/s";
+      // Both stop at |∇f| ≤ 1e-6 of its scale, which bounds their distance to the solution, and so
+      // to each other, relative to the velocities (which scale with `speed`).
       for (int b = 1; b <= boxes; ++b)
-        EXPECT_LT((dV_with[b] - dV_without[b]).norm(), 1e-7) << boxes << " boxes at " << speed << " m/s, box " << b;
+        EXPECT_LT((dV_with[b] - dV_without[b]).norm(), 1e-6 * speed)
+            << boxes << " boxes at " << speed << " m/s, box " << b;
       with_total += report_with.iterations;
       without_total += report_without.iterations;
     }
