@@ -54,12 +54,14 @@ class btHydroelasticConstraintSolver : public btSequentialImpulseConstraintSolve
   // period. 0 turns the regime off. Measured at 60 Hz with β = 1: a stack of ten 10 cm boxes at
   // 1e9 Pa settles 0.43 mm; a 3×3×3 block of 0.2 m boxes lands and rests at 1e6–1e10 Pa.
   void setNearRigidThreshold(btScalar beta);
+  btScalar nearRigidThreshold() const { return m_nearRigidBeta; }
   // Stiction regularization σ (default 1e-3, SAP's): a stuck patch creeps at σ times the velocity
   // change its friction impulse makes in a step, whatever its number of points (12 µm in 2 s for a
   // block on a slope at 1 ms). Smaller σ creeps less but makes stuck patches stiffer
   // than near-rigid contact, and Newton slower: the 1,000-box pile at 60 Hz takes 2.6 times as long
   // a step at 1e-4; a 140-box pyramid 10–15 iterations a step at 1e-4, 30–36 at 1e-5.
   void setStictionRegularization(btScalar sigma);
+  btScalar stictionRegularization() const { return m_stictionSigma; }
 
   // Points of the last step's patches that were in the near-rigid regime, Newton iterations, and
   // factorizations of Newton's matrix (the other iterations reused one: a pile at rest, none).

@@ -37,6 +37,9 @@ class btHydroelasticMultiBodyConstraintSolver : public btMultiBodyConstraintSolv
   void setMinPatchSweeps(int sweeps);
   void setNearRigidThreshold(btScalar beta);
   void setStictionRegularization(btScalar sigma);
+  int minPatchSweeps() const { return m_minPatchSweeps; }
+  btScalar nearRigidThreshold() const { return m_nearRigidBeta; }
+  btScalar stictionRegularization() const { return m_stictionSigma; }
 
   // Newton iterations, factorizations of Newton's matrix (the other iterations reused one), and
   // patches with a multibody link, in the last step.

@@ -259,15 +259,27 @@ void ExpectRefused(Set set, const std::string& setter, double value) {
   }
 }
 
-TEST(BadInputTest, PatchSolverSettersRefuseBadValuesAndKeepTheirSetting) {
+// Either patch solver refuses every bad value, naming the setter, and keeps the settings it had.
+template <class Solver>
+void ExpectSettersRefuseBadValues(Solver* solver) {
   const double nan = std::nan(""), inf = std::numeric_limits<double>::infinity();
+  const int sweeps = solver->minPatchSweeps();
+  const btScalar beta = solver->nearRigidThreshold(), sigma = solver->stictionRegularization();
+  for (const double bad : {-1.0, nan, inf})
+    ExpectRefused([&] { solver->setNearRigidThreshold(bad); }, "setNearRigidThreshold", bad);
+  for (const double bad : {0.0, -1e-3, nan, inf})
+    ExpectRefused([&] { solver->setStictionRegularization(bad); }, "setStictionRegularization", bad);
+  ExpectRefused([&] { solver->setMinPatchSweeps(-1); }, "setMinPatchSweeps", -1);
+  EXPECT_EQ(solver->minPatchSweeps(), sweeps);
+  EXPECT_EQ(solver->nearRigidThreshold(), beta);
+  EXPECT_EQ(solver->stictionRegularization(), sigma);
+}
+
+TEST(BadInputTest, PatchSolverSettersRefuseBadValuesAndKeepTheirSetting) {
   btHydroelasticMultiBodyConstraintSolver multibody;
-  for (const double beta : {-1.0, nan, inf})
-    ExpectRefused([&] { multibody.setNearRigidThreshold(beta); }, "setNearRigidThreshold", beta);
-  for (const double sigma : {0.0, -1e-3, nan, inf})
-    ExpectRefused([&] { multibody.setStictionRegularization(sigma); }, "setStictionRegularization", sigma);
-  ExpectRefused([&] { multibody.setMinPatchSweeps(-1); }, "setMinPatchSweeps", -1);
+  ExpectSettersRefuseBadValues(&multibody);
   EXPECT_NO_THROW(multibody.setNearRigidThreshold(0));  // 0: the near-rigid regime off
+  EXPECT_EQ(multibody.nearRigidThreshold(), 0);
 
   // The rigid solver in a world: refused values leave the solver as it was, and a box lands and
   // rests on its patch (before, the bad value was stored and the first solve threw).
@@ -277,13 +289,7 @@ TEST(BadInputTest, PatchSolverSettersRefuseBadValuesAndKeepTheirSetting) {
   TestWorld world;
   auto* solver = dynamic_cast<btHydroelasticConstraintSolver*>(world.solver());
   ASSERT_NE(solver, nullptr);
-  for (const double beta : {-1.0, nan, inf})
-    ExpectRefused([&] { solver->setNearRigidThreshold(beta); }, "setNearRigidThreshold", beta);
-  for (const double sigma : {0.0, -1e-3, nan, inf})
-    ExpectRefused([&] { solver->setStictionRegularization(sigma); }, "setStictionRegularization", sigma);
-  const int sweeps = solver->minPatchSweeps();
-  ExpectRefused([&] { solver->setMinPatchSweeps(-1); }, "setMinPatchSweeps", -1);
-  EXPECT_EQ(solver->minPatchSweeps(), sweeps);
+  ExpectSettersRefuseBadValues(solver);
   world.AddBody(&ground, 0, btVector3(0, 0, 0));
   btRigidBody* body = world.AddBody(&box, 1.0, btVector3(0, 0, 0.1));
   EXPECT_NO_THROW(world.Step(120, 1.0 / 60));
