@@ -1,5 +1,5 @@
 // Contact-surface cost (Google Benchmark): time per query, polygons produced and time per polygon
-// for three scenes at three resolutions each. Run: build/release/tests/bench/hydro_bench
+// for four scenes at three resolutions each. Run: build/release/tests/bench/hydro_bench
 #include <benchmark/benchmark.h>
 
 #include "hydro/contact_surface_calculator.h"
@@ -46,6 +46,17 @@ void BM_CompliantSphereVsCompliantSphere(benchmark::State& state) {
   Run(state, sphere, RigidTransform::Identity(), sphere, X_WB, 2 * sphere.mesh().num_tets());
 }
 BENCHMARK(BM_CompliantSphereVsCompliantSphere)->Arg(4)->Arg(8)->Arg(16)->Unit(benchmark::kMicrosecond);
+
+// A wall's brick (0.2 × 0.1 × 0.1 m, hint 10 cm / k; k = 4 is the plugin's default) laid on
+// another at half a brick's offset, 10 µm deep (about its rest depth at 1e8 Pa), turned by 1 mrad.
+void BM_CompliantBrickOnBrick(benchmark::State& state) {
+  const Vector3 size(0.2, 0.1, 0.1);
+  const CompliantMesh brick = MakeCompliantMesh(MakeBoxVolumeMesh(size, 0.1 / state.range(0)), 1e8);
+  RigidTransform X_WB = Translation(Vector3(0.1, 0.0005, 0.1 - 1e-5));
+  X_WB.linear() = Eigen::AngleAxisd(1e-3, Vector3(1, 2, 3).normalized()).toRotationMatrix();
+  Run(state, brick, RigidTransform::Identity(), brick, X_WB, 2 * brick.mesh().num_tets());
+}
+BENCHMARK(BM_CompliantBrickOnBrick)->Arg(4)->Arg(8)->Arg(16)->Unit(benchmark::kMicrosecond);
 
 // Compliant 10 cm cube (hint 10 cm / k) resting 5 mm deep in a rigid half-space, slightly tilted.
 void BM_CompliantBoxVsRigidHalfSpace(benchmark::State& state) {
