@@ -1,5 +1,5 @@
 // Contact-surface cost (Google Benchmark): time per query, polygons produced and time per polygon
-// for four scenes at three resolutions each. Run: build/release/tests/bench/hydro_bench
+// for five scenes at three resolutions each. Run: build/release/tests/bench/hydro_bench
 #include <benchmark/benchmark.h>
 
 #include "hydro/contact_surface_calculator.h"
@@ -47,8 +47,9 @@ void BM_CompliantSphereVsCompliantSphere(benchmark::State& state) {
 }
 BENCHMARK(BM_CompliantSphereVsCompliantSphere)->Arg(4)->Arg(8)->Arg(16)->Unit(benchmark::kMicrosecond);
 
-// A wall's brick (0.2 × 0.1 × 0.1 m, hint 10 cm / k; k = 4 is the plugin's default) laid on
-// another at half a brick's offset, 10 µm deep (about its rest depth at 1e8 Pa), turned by 1 mrad.
+// A wall's brick (0.2 × 0.1 × 0.1 m, hint 10 cm / k; k = 4 is the plugin's default) landing on
+// another at half a brick's offset: 10 µm deep (about its rest depth at 1e8 Pa) and tilted by
+// 1 mrad, so a wedge of a fifth of the overlap touches.
 void BM_CompliantBrickOnBrick(benchmark::State& state) {
   const Vector3 size(0.2, 0.1, 0.1);
   const CompliantMesh brick = MakeCompliantMesh(MakeBoxVolumeMesh(size, 0.1 / state.range(0)), 1e8);
@@ -57,6 +58,17 @@ void BM_CompliantBrickOnBrick(benchmark::State& state) {
   Run(state, brick, RigidTransform::Identity(), brick, X_WB, 2 * brick.mesh().num_tets());
 }
 BENCHMARK(BM_CompliantBrickOnBrick)->Arg(4)->Arg(8)->Arg(16)->Unit(benchmark::kMicrosecond);
+
+// The same bricks as a program lays them on a grid, a wall's or a stack's (BM_StepWall): axis-aligned,
+// the upper one at half a brick's offset and 1 µm deep, so the two meshes' vertical tet faces
+// coincide. All of the overlap touches.
+void BM_CompliantBrickOnBrickAligned(benchmark::State& state) {
+  const Vector3 size(0.2, 0.1, 0.1);
+  const CompliantMesh brick = MakeCompliantMesh(MakeBoxVolumeMesh(size, 0.1 / state.range(0)), 1e8);
+  Run(state, brick, RigidTransform::Identity(), brick, Translation(Vector3(0.1, 0, 0.1 - 1e-6)),
+      2 * brick.mesh().num_tets());
+}
+BENCHMARK(BM_CompliantBrickOnBrickAligned)->Arg(4)->Arg(8)->Arg(16)->Unit(benchmark::kMicrosecond);
 
 // Compliant 10 cm cube (hint 10 cm / k) resting 5 mm deep in a rigid half-space, slightly tilted.
 void BM_CompliantBoxVsRigidHalfSpace(benchmark::State& state) {
