@@ -65,10 +65,12 @@ void CalcContactSurface(const CompliantMesh& A, const RigidTransform& X_WA, cons
         // scenes): pairs the BVH visits, then how many pass each test in this order, then polygons:
         //   two bricks at the default hint (/4):  1,938 → 565 → 400 → 363 → 234 → 144;
         //   two bricks at /8:                     5,385 → 1,541 → 1,349 → 1,238 → 695 → 452;
-        //   two spheres at hint R/8:             42,803 → 20,352 → 13,319 → 9,196 → 6,779 → 2,166.
+        //   two spheres at hint R/8:             42,803 → 20,352 → 13,319 → 9,196 → 6,779 → 2,166;
+        //   two bricks laid on a grid (/4):       4,821 → 2,918 → 2,791 → 2,759 → 1,949 → 331.
         // Instructions (callgrind) against the planes first, then A's corners, then B's: bricks /4
-        // 2.08M → 1.86M, /8 6.05M → 5.03M; spheres R/8 48.1M → 48.6M. Both corner tests first:
-        // bricks 1.84M and 4.88M, spheres 49.7M; plane A, then B's corners: 1.98M, 5.61M, 48.8M.
+        // 2.08M → 1.86M, /8 6.05M → 5.03M; on a grid /4 7.23M → 6.53M; spheres R/8 48.1M → 48.6M.
+        // Both corner tests first: bricks 1.84M and 4.88M, spheres 49.7M; plane A, then B's
+        // corners: 1.98M, 5.61M, 48.8M.
         // 1. Tet B's corners against tet A's faces (16 dot products; the BVH's boxes around a mesh's
         //    tets overlap much more than the tets: a hex's six Kuhn tets share its box).
         std::array<Vector3, 4> tet_B = TetVertices(B.mesh(), tet_b);
