@@ -327,9 +327,17 @@ ShapeGeometry MakeShapeGeometry(const btCollisionShape& shape, const btHydroelas
         // in 3 steps: a big polygon's own second moment of area is what a single point cannot
         // carry, so the cure is smaller polygons. The price, measured when the default went from
         // two cells to four: BasicDemo's benchmark steps took 632 M instructions instead of 388 M
-        // (stock Bullet: 137 M).
-        finish_volume(MakeBoundedVolume([&](double hint) { return MakeBoxVolumeMesh(size, hint); },
-                                        ExactFieldDefaultHint(size.minCoeff(), size.maxCoeff()), properties));
+        // (stock Bullet: 137 M). Two compliant boxes meet in closed form (hydro/compliant_box.h): the
+        // same surface, cut along both boxes' surface grids at this hint, so their pieces are the
+        // grid's cells as these polygons are its triangles.
+        double hint = 0;  // the one the mesh is made at
+        finish_volume(MakeBoundedVolume(
+            [&](double h) {
+              hint = h;
+              return MakeBoxVolumeMesh(size, h);
+            },
+            ExactFieldDefaultHint(size.minCoeff(), size.maxCoeff()), properties));
+        if (k == 0) g.compliant_box = std::make_shared<CompliantBox>(size, g.modulus_Pa, hint, *g.compliant_mesh);
       } else {
         // The faces are flat, but against a compliant half-space every rigid triangle becomes one
         // solver point: a grid at the hint gives a face enough points to resist rocking.

@@ -13,6 +13,8 @@
 
 namespace hydro {
 
+class CompliantBox;
+
 // 5π/8, the angle Drake uses: generous enough that faces near an edge of the rigid mesh keep
 // contributing while the rigid body rolls, strict enough to reject faces that oppose ∇p.
 constexpr double kMaxNormalGradientAngle = 5.0 * M_PI / 8.0;
@@ -34,6 +36,12 @@ void CalcContactSurface(const CompliantHalfSpace& A, const RigidTransform& X_WA,
 // fields are equal (004 App. X-B, eq. 16), sliced by tet A and clipped by tet B, with the
 // duplicate-clip rule of 001 §5.0.2.
 void CalcContactSurface(const CompliantMesh& A, const RigidTransform& X_WA, const CompliantMesh& B,
+                        const RigidTransform& X_WB, ContactSurface* surface);
+
+// Compliant box A vs compliant box B in closed form (hydro/compliant_box.h): per pair of face
+// regions, the equal-pressure plane clipped by both regions, cut into pieces along both boxes'
+// surface grids. The same surface as the boxes' meshes give, cut into other pieces.
+void CalcContactSurface(const CompliantBox& A, const RigidTransform& X_WA, const CompliantBox& B,
                         const RigidTransform& X_WB, ContactSurface* surface);
 
 // Compliant mesh A vs compliant half-space B: as compliant–compliant with B's field linear

@@ -30,6 +30,21 @@ inline bool NormalAgreesWithGradient(const Vector3& n, const Vector3& grad) {
   return n.dot(grad) >= kCos * grad.norm();
 }
 
+// The equal-pressure plane of pA(p) = ∇pA·p + cA and pB(p) = ∇pB·p + cB (both in one frame),
+// 004 eq. 16: (∇pA − ∇pB)·p = cB − cA. Its normal n = (∇pA − ∇pB)/|∇pA − ∇pB| points out of B
+// into A (pA grows into A, pB grows into B). Returns false when the gradients are (nearly) equal,
+// where the fields are parallel and meet nowhere or everywhere.
+inline bool EqualPressurePlane(const Vector3& grad_A, double c_A, const Vector3& grad_B, double c_B, Vector3* n,
+                               double* d) {
+  const Vector3 difference = grad_A - grad_B;
+  const double norm = difference.norm();
+  if (!(norm > 1e-12 * (grad_A.norm() + grad_B.norm()))) return false;
+  *n = difference / norm;
+  *d = (c_B - c_A) / norm;
+  // Both sides must push along the normal (see kMaxNormalGradientAngle).
+  return NormalAgreesWithGradient(*n, grad_A) && NormalAgreesWithGradient(-*n, grad_B);
+}
+
 // grad·n, the rate of increase of a side's pressure along the normal, with the round-off of a
 // normal perpendicular to the gradient (a rigid side face in a linear field) set to exactly 0, so
 // the point approximation drops such polygons instead of making a point of near-zero stiffness and

@@ -11,24 +11,11 @@
 namespace hydro {
 
 using internal::AppendPolygon;
+using internal::EqualPressurePlane;
 using internal::NormalAgreesWithGradient;
 using internal::TetVertices;
 
 namespace {
-
-// The equal-pressure plane of pA(p) = ∇pA·p + cA and pB(p) = ∇pB·p + cB (both in frame A),
-// 004 eq. 16: (∇pA − ∇pB)·p = cB − cA. Its normal n = (∇pA − ∇pB)/|∇pA − ∇pB| points out of B
-// into A (pA grows into A, pB grows into B). Returns false when the gradients are (nearly) equal,
-// where the fields are parallel and meet nowhere or everywhere.
-bool EqualPressurePlane(const Vector3& grad_A, double c_A, const Vector3& grad_B, double c_B, Vector3* n, double* d) {
-  const Vector3 difference = grad_A - grad_B;
-  const double norm = difference.norm();
-  if (!(norm > 1e-12 * (grad_A.norm() + grad_B.norm()))) return false;
-  *n = difference / norm;
-  *d = (c_B - c_A) / norm;
-  // Both sides must push along the normal (see kMaxNormalGradientAngle).
-  return NormalAgreesWithGradient(*n, grad_A) && NormalAgreesWithGradient(-*n, grad_B);
-}
 
 // True when the affine function f(p) = g·p + c has one strict sign at all four corners, so its
 // zero plane misses the tet. The margin is relative to the values, so round-off near a corner

@@ -20,7 +20,10 @@ bool CompliantFirst(const ShapeGeometry& c, const RigidTransform& X_WC, const Sh
     const CompliantMesh& mesh = *c.compliant_mesh;
     switch (o.kind) {
       case Kind::kCompliantMesh:
-        CalcContactSurface(mesh, X_WC, *o.compliant_mesh, X_WO, surface);
+        if (c.compliant_box && o.compliant_box)
+          CalcContactSurface(*c.compliant_box, X_WC, *o.compliant_box, X_WO, surface);
+        else
+          CalcContactSurface(mesh, X_WC, *o.compliant_mesh, X_WO, surface);
         return true;
       case Kind::kCompliantHalfSpace:
         CalcContactSurface(mesh, X_WC, *o.compliant_half_space, X_WO, surface);
@@ -73,6 +76,7 @@ PairSurfaceOutcome CalcPairSurface(const ShapeGeometry& a, const RigidTransform&
 }
 
 bool SplitsInPieces(const ShapeGeometry& a, const ShapeGeometry& b) {
+  if (a.compliant_box && b.compliant_box) return false;  // 36 region pairs, no trees
   auto nodes = [](const ShapeGeometry& g) {
     if (g.kind == ShapeGeometry::Kind::kCompliantMesh) return g.compliant_mesh->bvh().num_nodes();
     if (g.kind == ShapeGeometry::Kind::kRigidMesh) return g.rigid_mesh->bvh().num_nodes();

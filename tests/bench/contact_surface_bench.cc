@@ -1,7 +1,8 @@
 // Contact-surface cost (Google Benchmark): time per query, polygons produced and time per polygon
-// for five scenes at three resolutions each. Run: build/release/tests/bench/hydro_bench
+// for seven scenes at three resolutions each. Run: build/release/tests/bench/hydro_bench
 #include <benchmark/benchmark.h>
 
+#include "hydro/compliant_box.h"
 #include "hydro/contact_surface_calculator.h"
 #include "hydro/make_meshes.h"
 #include "tests/test_poses.h"
@@ -47,28 +48,54 @@ void BM_CompliantSphereVsCompliantSphere(benchmark::State& state) {
 }
 BENCHMARK(BM_CompliantSphereVsCompliantSphere)->Arg(4)->Arg(8)->Arg(16)->Unit(benchmark::kMicrosecond);
 
-// A wall's brick (0.2 × 0.1 × 0.1 m, hint 10 cm / k; k = 4 is the plugin's default) landing on
-// another at half a brick's offset: 10 µm deep (about its rest depth at 1e8 Pa) and tilted by
-// 1 mrad, so a wedge of a fifth of the overlap touches.
-void BM_CompliantBrickOnBrick(benchmark::State& state) {
-  const Vector3 size(0.2, 0.1, 0.1);
-  const CompliantMesh brick = MakeCompliantMesh(MakeBoxVolumeMesh(size, 0.1 / state.range(0)), 1e8);
+// A wall's brick, 0.2 × 0.1 × 0.1 m at 1e8 Pa and hint 10 cm / k (k = 4 is the plugin's default):
+// its mesh, and its field in closed form (hydro/compliant_box.h).
+struct Brick {
+  explicit Brick(int k)
+      : mesh(MakeCompliantMesh(MakeBoxVolumeMesh(kSize, 0.1 / k), 1e8)), box(kSize, 1e8, 0.1 / k, mesh) {}
+  static inline const Vector3 kSize{0.2, 0.1, 0.1};
+  CompliantMesh mesh;
+  CompliantBox box;
+};
+
+// A brick landing on another at half a brick's offset: 10 µm deep (about its rest depth at 1e8 Pa)
+// and tilted by 1 mrad, so a wedge of a fifth of the overlap touches.
+RigidTransform LandingPose() {
   RigidTransform X_WB = Translation(Vector3(0.1, 0.0005, 0.1 - 1e-5));
   X_WB.linear() = Eigen::AngleAxisd(1e-3, Vector3(1, 2, 3).normalized()).toRotationMatrix();
-  Run(state, brick, RigidTransform::Identity(), brick, X_WB, 2 * brick.mesh().num_tets());
+  return X_WB;
 }
-BENCHMARK(BM_CompliantBrickOnBrick)->Arg(4)->Arg(8)->Arg(16)->Unit(benchmark::kMicrosecond);
 
 // The same bricks as a program lays them on a grid, a wall's or a stack's (BM_StepWall): axis-aligned,
 // the upper one at half a brick's offset and 1 µm deep, so the two meshes' vertical tet faces
 // coincide. All of the overlap touches.
+RigidTransform GridPose() { return Translation(Vector3(0.1, 0, 0.1 - 1e-6)); }
+
+void BM_CompliantBrickOnBrick(benchmark::State& state) {
+  const Brick brick(state.range(0));
+  Run(state, brick.mesh, RigidTransform::Identity(), brick.mesh, LandingPose(), 2 * brick.mesh.mesh().num_tets());
+}
+BENCHMARK(BM_CompliantBrickOnBrick)->Arg(4)->Arg(8)->Arg(16)->Unit(benchmark::kMicrosecond);
+
 void BM_CompliantBrickOnBrickAligned(benchmark::State& state) {
-  const Vector3 size(0.2, 0.1, 0.1);
-  const CompliantMesh brick = MakeCompliantMesh(MakeBoxVolumeMesh(size, 0.1 / state.range(0)), 1e8);
-  Run(state, brick, RigidTransform::Identity(), brick, Translation(Vector3(0.1, 0, 0.1 - 1e-6)),
-      2 * brick.mesh().num_tets());
+  const Brick brick(state.range(0));
+  Run(state, brick.mesh, RigidTransform::Identity(), brick.mesh, GridPose(), 2 * brick.mesh.mesh().num_tets());
 }
 BENCHMARK(BM_CompliantBrickOnBrickAligned)->Arg(4)->Arg(8)->Arg(16)->Unit(benchmark::kMicrosecond);
+
+// The same two scenes with the bricks' fields in closed form, as the plugin computes box pairs: the
+// same surface in fewer pieces, one per cell of both surface grids (elements: 36 region pairs).
+void BM_ClosedFormBrickOnBrick(benchmark::State& state) {
+  const Brick brick(state.range(0));
+  Run(state, brick.box, RigidTransform::Identity(), brick.box, LandingPose(), 36);
+}
+BENCHMARK(BM_ClosedFormBrickOnBrick)->Arg(4)->Arg(8)->Arg(16)->Unit(benchmark::kMicrosecond);
+
+void BM_ClosedFormBrickOnBrickAligned(benchmark::State& state) {
+  const Brick brick(state.range(0));
+  Run(state, brick.box, RigidTransform::Identity(), brick.box, GridPose(), 36);
+}
+BENCHMARK(BM_ClosedFormBrickOnBrickAligned)->Arg(4)->Arg(8)->Arg(16)->Unit(benchmark::kMicrosecond);
 
 // Compliant 10 cm cube (hint 10 cm / k) resting 5 mm deep in a rigid half-space, slightly tilted.
 void BM_CompliantBoxVsRigidHalfSpace(benchmark::State& state) {
