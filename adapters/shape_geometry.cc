@@ -342,8 +342,9 @@ ShapeGeometry MakeShapeGeometry(const btCollisionShape& shape, const btHydroelas
         // The faces are flat, but against a compliant half-space every rigid triangle becomes one
         // solver point: a grid at the hint gives a face enough points to resist rocking.
         g.kind = ShapeGeometry::Kind::kRigidMesh;
-        g.rigid_mesh = std::make_shared<RigidMesh>(
-            MakeBoxSurfaceMesh(size, HintOrDefault(size.minCoeff(), size.maxCoeff(), properties)));
+        const double hint = HintOrDefault(size.minCoeff(), size.maxCoeff(), properties);
+        g.rigid_mesh = std::make_shared<RigidMesh>(MakeBoxSurfaceMesh(size, hint));
+        g.rigid_box = std::make_shared<RigidBox>(size, hint, g.rigid_mesh->mesh());
       }
       break;
     }

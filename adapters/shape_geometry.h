@@ -24,6 +24,8 @@ struct ShapeGeometry {
   // Beside compliant_mesh for a compliant box with a linear field: box–box surfaces in closed form
   // (hydro/compliant_box.h), the same as the meshes give at a fraction of the cost.
   std::shared_ptr<const CompliantBox> compliant_box;
+  // Beside rigid_mesh for a rigid box: its faces against a compliant box in closed form.
+  std::shared_ptr<const RigidBox> rigid_box;
   // Pose of the geometry's frame G in the shape frame S (a Y-up cylinder's mesh is built along z;
   // a plane's half-space frame has z along the plane normal).
   RigidTransform X_SG{RigidTransform::Identity()};

@@ -1,16 +1,20 @@
-// Compliant box–compliant box contact surfaces in closed form (hydro/compliant_box.h): per pair of
-// face regions, the plane where the two linear fields are equal (004 App. X-B, eq. 16) clipped by
-// both regions, then cut along both boxes' surface grids.
+// Contact surfaces of compliant boxes in closed form (hydro/compliant_box.h), cut along both boxes'
+// surface grids:
+// - compliant box–compliant box: per pair of face regions, the plane where the two linear fields
+//   are equal (004 App. X-B, eq. 16) clipped by both regions;
+// - compliant box–rigid box: per rigid face and compliant region, the face clipped by the region
+//   (001 §5.0.2, rigid–compliant).
 //
-// The mesh-based query (hydro/field_intersection.cc) finds the same polygons cut by every pair of
-// tets that meet: on two bricks of a wall at the default hint it visits 4,821 tet pairs to emit
-// 331 polygons. Here 36 region pairs are clipped by 12 planes each. The cut along the grids keeps
-// what the polygons are for: one solver point each (hydro/point_approximation.h), a point per cell
-// spreads the patch's stiffness as the mesh's polygons did, so the patch resists rocking
-// (adapters/shape_geometry.cc, boxes).
+// The mesh-based queries (hydro/field_intersection.cc, hydro/mesh_intersection.cc) find the same
+// polygons cut by every pair of elements that meet: on two bricks of a wall at the default hint
+// the first visits 4,821 tet pairs to emit 331 polygons. Here 36 region pairs are clipped by 12
+// planes each. The cut along the grids keeps what the polygons are for: one solver point each
+// (hydro/point_approximation.h), a point per cell spreads the patch's stiffness as the mesh's
+// polygons did, so the patch resists rocking (adapters/shape_geometry.cc, boxes).
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <utility>
 
 #include "hydro/compliant_box.h"
 #include "hydro/contact_surface_calculator.h"
@@ -20,6 +24,7 @@ namespace hydro {
 
 using internal::AppendPolygon;
 using internal::EqualPressurePlane;
+using internal::NormalAgreesWithGradient;
 using internal::NormalGradient;
 
 namespace {
@@ -33,8 +38,8 @@ struct HalfSpace {
 // Face f's region of a box with half-size h, in the box's frame (hydro/compliant_box.h): inside the
 // face, no nearer to any side face (four medial planes), and on the face's half of the box.
 std::array<HalfSpace, 6> FaceRegion(const Vector3& h, int face) {
-  const int a = CompliantBox::FaceAxis(face);
-  const double s = CompliantBox::FaceSide(face);
+  const int a = BoxSurfaceGrid::FaceAxis(face);
+  const double s = BoxSurfaceGrid::FaceSide(face);
   std::array<HalfSpace, 6> region;
   int k = 0;
   region[k++] = {-s * Vector3::Unit(a), -h[a]};  // s·x_a ≤ h_a
@@ -86,83 +91,167 @@ void CutAlongGrids(const ClipPolygon& poly, const std::array<GridAxis, 4>& grids
   }
 }
 
+// The four grid axes a piece is cut along: face_A's two tangents on A's grid, face_B's two on B's
+// (B posed at R_AB, p_AB in A).
+std::array<GridAxis, 4> FaceGrids(const BoxSurfaceGrid& A, int face_A, const BoxSurfaceGrid& B, int face_B,
+                                  const Matrix3& R_AB, const Vector3& p_AB) {
+  std::array<GridAxis, 4> grids;
+  int b, c;
+  BoxSurfaceGrid::FaceTangentAxes(face_A, &b, &c);
+  grids[0] = {Vector3::Unit(b), A.half_size()[b], A.cell_size(b), A.cells(b)};
+  grids[1] = {Vector3::Unit(c), A.half_size()[c], A.cell_size(c), A.cells(c)};
+  BoxSurfaceGrid::FaceTangentAxes(face_B, &b, &c);
+  for (int k = 0; k < 2; ++k) {
+    const int axis = k == 0 ? b : c;
+    const Vector3 axis_A = R_AB.col(axis);
+    grids[2 + k] = {axis_A, B.half_size()[axis] - axis_A.dot(p_AB), B.cell_size(axis), B.cells(axis)};
+  }
+  return grids;
+}
+
+// Clips `poly` by face f's region of a box with half-size h posed at R_AB, p_AB in poly's frame.
+void ClipByRegion(const Vector3& h, int face, const Matrix3& R_AB, const Vector3& p_AB, double tolerance,
+                  ClipPolygon* poly) {
+  for (const HalfSpace& half : FaceRegion(h, face)) {
+    const Vector3 n_A = R_AB * half.n;
+    ClipPolygonByHalfSpace(n_A, half.d + n_A.dot(p_AB), tolerance, poly);
+    if (poly->n < 3) return;
+  }
+}
+
+// True when the boxes' bounding boxes, B's in A's frame, are apart along one of A's axes.
+bool ApartAlongAxesOfA(const Vector3& h_A, const Vector3& h_B, const Matrix3& R_AB, const Vector3& p_AB) {
+  const Vector3 reach_B = R_AB.cwiseAbs() * h_B;
+  for (int i = 0; i < 3; ++i)
+    if (std::abs(p_AB[i]) > h_A[i] + reach_B[i]) return true;
+  return false;
+}
+
+// pA = g·(h_a − s·x_a) in face f's region of a compliant box: its gradient and value at A's origin.
+void RegionField(const CompliantBox& box, int face, Vector3* grad, double* c) {
+  const int a = BoxSurfaceGrid::FaceAxis(face);
+  *grad = -box.gradient_magnitude() * BoxSurfaceGrid::FaceSide(face) * Vector3::Unit(a);
+  *c = box.gradient_magnitude() * box.half_size()[a];
+}
+
+// What both queries set up: B's pose in A, and the clipping tolerance.
+struct BoxPair {
+  RigidTransform X_WA;
+  Matrix3 R_AB;
+  Vector3 p_AB;
+  double tolerance;
+};
+
+// Validates the poses and empties the surface (BeginContactSurface); false when the boxes are
+// apart along one of A's axes, where the surface stays empty.
+bool BeginBoxPair(const RigidTransform& X_WA, const char* what_A, const Vector3& h_A, const RigidTransform& X_WB,
+                  const char* what_B, const Vector3& h_B, ContactSurface* surface, BoxPair* pair) {
+  const RigidTransform X_AB = internal::BeginContactSurface(X_WA, what_A, X_WB, what_B, surface);
+  *pair = {X_WA, X_AB.linear(), X_AB.translation(), 1e-12 * std::max(h_A.norm(), h_B.norm())};
+  return !ApartAlongAxesOfA(h_A, h_B, pair->R_AB, pair->p_AB);
+}
+
+// Cuts `poly` (frame A; in face_A's region of A, and on face_B's region or face of B) along both
+// grids and appends the pieces with A's pressure grad_A·p + c_A, each naming the elements under its
+// vertices' mean.
+void AppendPieces(const ClipPolygon& poly, const Vector3& n, const Vector3& grad_A, double c_A, double grad_B_n,
+                  const BoxSurfaceGrid& A, int face_A, const BoxSurfaceGrid& B, int face_B, const BoxPair& pair,
+                  ContactSurface* surface) {
+  const double grad_A_n = NormalGradient(grad_A, n);
+  CutAlongGrids(
+      poly, FaceGrids(A, face_A, B, face_B, pair.R_AB, pair.p_AB), 0, pair.tolerance, [&](const ClipPolygon& piece) {
+        Vector3 p_AM = Vector3::Zero();
+        for (int i = 0; i < piece.n; ++i) p_AM += piece.p[i];
+        p_AM /= piece.n;
+        AppendPolygon(
+            piece, pair.X_WA, n, [&](const Vector3& p_AQ) { return grad_A.dot(p_AQ) + c_A; }, grad_A_n, grad_B_n,
+            A.ElementUnder(face_A, p_AM), B.ElementUnder(face_B, pair.R_AB.transpose() * (p_AM - pair.p_AB)), surface);
+      });
+}
+
 }  // namespace
 
 void CalcContactSurface(const CompliantBox& A, const RigidTransform& X_WA, const CompliantBox& B,
                         const RigidTransform& X_WB, ContactSurface* surface) {
-  const RigidTransform X_AB = internal::BeginContactSurface(X_WA, "pose of compliant box A (X_WA)", X_WB,
-                                                            "pose of compliant box B (X_WB)", surface);
-  const Matrix3 R_AB = X_AB.linear();
-  const Vector3 p_AB = X_AB.translation();
   const Vector3& h_A = A.half_size();
   const Vector3& h_B = B.half_size();
-  // Quick exit when B's box lies outside A's along one of A's axes.
-  const Vector3 reach_B = R_AB.cwiseAbs() * h_B;
-  for (int i = 0; i < 3; ++i)
-    if (std::abs(p_AB[i]) > h_A[i] + reach_B[i]) return;
-  const double tolerance = 1e-12 * std::max(h_A.norm(), h_B.norm());
-  const double g_A = A.gradient_magnitude(), g_B = B.gradient_magnitude();
-
+  BoxPair pair;
+  if (!BeginBoxPair(X_WA, "pose of compliant box A (X_WA)", h_A, X_WB, "pose of compliant box B (X_WB)", h_B, surface,
+                    &pair))
+    return;
+  const Matrix3& R_AB = pair.R_AB;
+  const Vector3& p_AB = pair.p_AB;
   for (int face_A = 0; face_A < 6; ++face_A) {
-    const int a = CompliantBox::FaceAxis(face_A);
-    // pA = g_A·(h_a − s·x_a) in this region.
-    const Vector3 grad_A = -g_A * CompliantBox::FaceSide(face_A) * Vector3::Unit(a);
-    const double c_A = g_A * h_A[a];
-    const std::array<HalfSpace, 6> region_A = FaceRegion(h_A, face_A);
+    Vector3 grad_A;
+    double c_A;
+    RegionField(A, face_A, &grad_A, &c_A);
     for (int face_B = 0; face_B < 6; ++face_B) {
-      const int a_B = CompliantBox::FaceAxis(face_B);
-      // pB = g_B·(h_b − s·x_b) in B's frame, carried into A: ∇pB·(p − p_AB) + c.
-      const Vector3 grad_B = R_AB * (-g_B * CompliantBox::FaceSide(face_B) * Vector3::Unit(a_B));
-      const double c_B = g_B * h_B[a_B] - grad_B.dot(p_AB);
+      // pB in B's frame, carried into A: ∇pB·(p − p_AB) + c.
+      Vector3 grad_B_in_B;
+      double c_B_in_B;
+      RegionField(B, face_B, &grad_B_in_B, &c_B_in_B);
+      const Vector3 grad_B = R_AB * grad_B_in_B;
+      const double c_B = c_B_in_B - grad_B.dot(p_AB);
       Vector3 n;
       double d;
       if (!EqualPressurePlane(grad_A, c_A, grad_B, c_B, &n, &d)) continue;
       // A square on the plane around the point nearest A's centre, wide enough to hold the plane's
-      // cut through A's box (which lies within |h_A| of its centre).
+      // cut through A's box (which lies within |h_A| of its centre): A's region then cuts all of
+      // its sides away.
       const Vector3 centre = d * n;
-      Vector3 u = n.unitOrthogonal();
-      Vector3 v = n.cross(u);
-      u *= 1.5 * h_A.norm();
-      v *= 1.5 * h_A.norm();
+      const Vector3 u = 1.5 * h_A.norm() * n.unitOrthogonal();
+      const Vector3 v = n.cross(u);
       ClipPolygon poly;  // ≤ 12 vertices after both regions, ≤ 20 for a piece (ClipPolygon)
       poly.Push(centre - u - v);
       poly.Push(centre + u - v);
       poly.Push(centre + u + v);
       poly.Push(centre - u + v);
-      for (const HalfSpace& half : region_A) {
-        ClipPolygonByHalfSpace(half.n, half.d, tolerance, &poly);
-        if (poly.n < 3) break;
-      }
+      ClipByRegion(h_A, face_A, Matrix3::Identity(), Vector3::Zero(), pair.tolerance, &poly);
       if (poly.n < 3) continue;
-      for (const HalfSpace& half : FaceRegion(h_B, face_B)) {
-        const Vector3 n_A = R_AB * half.n;
-        ClipPolygonByHalfSpace(n_A, half.d + n_A.dot(p_AB), tolerance, &poly);
-        if (poly.n < 3) break;
-      }
+      ClipByRegion(h_B, face_B, R_AB, p_AB, pair.tolerance, &poly);
       if (poly.n < 3) continue;
+      AppendPieces(poly, n, grad_A, c_A, -NormalGradient(grad_B, n), A.grid(), face_A, B.grid(), face_B, pair, surface);
+    }
+  }
+}
 
-      std::array<GridAxis, 4> grids;
-      int b, c;
-      CompliantBox::FaceTangentAxes(face_A, &b, &c);
-      grids[0] = {Vector3::Unit(b), h_A[b], A.cell_size(b), A.cells(b)};
-      grids[1] = {Vector3::Unit(c), h_A[c], A.cell_size(c), A.cells(c)};
-      CompliantBox::FaceTangentAxes(face_B, &b, &c);
-      for (int k = 0; k < 2; ++k) {
-        const int axis = k == 0 ? b : c;
-        const Vector3 axis_A = R_AB.col(axis);
-        grids[2 + k] = {axis_A, h_B[axis] - axis_A.dot(p_AB), B.cell_size(axis), B.cells(axis)};
-      }
-      const double grad_A_n = NormalGradient(grad_A, n), grad_B_n = -NormalGradient(grad_B, n);
-      CutAlongGrids(poly, grids, 0, tolerance, [&](const ClipPolygon& piece) {
-        Vector3 p_AM = Vector3::Zero();
-        for (int i = 0; i < piece.n; ++i) p_AM += piece.p[i];
-        p_AM /= piece.n;
-        const int tet_A = A.TetUnder(face_A, p_AM);
-        const int tet_B = B.TetUnder(face_B, R_AB.transpose() * (p_AM - p_AB));
-        AppendPolygon(
-            piece, X_WA, n, [&](const Vector3& p_AQ) { return grad_A.dot(p_AQ) + c_A; }, grad_A_n, grad_B_n, tet_A,
-            tet_B, surface);
-      });
+void CalcContactSurface(const CompliantBox& A, const RigidTransform& X_WA, const RigidBox& B,
+                        const RigidTransform& X_WB, ContactSurface* surface) {
+  const Vector3& h_A = A.half_size();
+  const Vector3& h_B = B.half_size();
+  BoxPair pair;
+  if (!BeginBoxPair(X_WA, "pose of the compliant box (X_WA)", h_A, X_WB, "pose of the rigid box (X_WB)", h_B, surface,
+                    &pair))
+    return;
+  const Matrix3& R_AB = pair.R_AB;
+  for (int face_B = 0; face_B < 6; ++face_B) {
+    // The rigid face, counter-clockwise about its outward normal (out of B into A).
+    const int a = BoxSurfaceGrid::FaceAxis(face_B);
+    const double s = BoxSurfaceGrid::FaceSide(face_B);
+    int b, c;
+    BoxSurfaceGrid::FaceTangentAxes(face_B, &b, &c);
+    const Vector3 n_B = s * Vector3::Unit(a);
+    const Vector3 centre_B = h_B[a] * n_B;
+    Vector3 u_B = h_B[b] * Vector3::Unit(b), v_B = h_B[c] * Vector3::Unit(c);
+    if (u_B.cross(v_B).dot(n_B) < 0) std::swap(u_B, v_B);
+    // In A.
+    const Vector3 n = R_AB * n_B;
+    const Vector3 centre = R_AB * centre_B + pair.p_AB, u = R_AB * u_B, v = R_AB * v_B;
+    for (int face_A = 0; face_A < 6; ++face_A) {
+      Vector3 grad_A;
+      double c_A;
+      RegionField(A, face_A, &grad_A, &c_A);
+      // The face presses A only where A's pressure rises along its normal (kMaxNormalGradientAngle).
+      if (!NormalAgreesWithGradient(n, grad_A)) continue;
+      ClipPolygon poly;
+      poly.Push(centre - u - v);
+      poly.Push(centre + u - v);
+      poly.Push(centre + u + v);
+      poly.Push(centre - u + v);
+      ClipByRegion(h_A, face_A, Matrix3::Identity(), Vector3::Zero(), pair.tolerance, &poly);
+      if (poly.n < 3) continue;
+      AppendPieces(poly, n, grad_A, c_A, std::numeric_limits<double>::infinity(), A.grid(), face_A, B.grid(), face_B,
+                   pair, surface);
     }
   }
 }

@@ -14,6 +14,7 @@
 namespace hydro {
 
 class CompliantBox;
+class RigidBox;
 
 // 5π/8, the angle Drake uses: generous enough that faces near an edge of the rigid mesh keep
 // contributing while the rigid body rolls, strict enough to reject faces that oppose ∇p.
@@ -42,6 +43,11 @@ void CalcContactSurface(const CompliantMesh& A, const RigidTransform& X_WA, cons
 // regions, the equal-pressure plane clipped by both regions, cut into pieces along both boxes'
 // surface grids. The same surface as the boxes' meshes give, cut into other pieces.
 void CalcContactSurface(const CompliantBox& A, const RigidTransform& X_WA, const CompliantBox& B,
+                        const RigidTransform& X_WB, ContactSurface* surface);
+
+// Compliant box A vs rigid box B in closed form: per rigid face and compliant face region, the
+// face clipped by the region, cut into pieces along both boxes' surface grids.
+void CalcContactSurface(const CompliantBox& A, const RigidTransform& X_WA, const RigidBox& B,
                         const RigidTransform& X_WB, ContactSurface* surface);
 
 // Compliant mesh A vs compliant half-space B: as compliant–compliant with B's field linear

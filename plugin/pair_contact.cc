@@ -29,7 +29,10 @@ bool CompliantFirst(const ShapeGeometry& c, const RigidTransform& X_WC, const Sh
         CalcContactSurface(mesh, X_WC, *o.compliant_half_space, X_WO, surface);
         return true;
       case Kind::kRigidMesh:
-        CalcContactSurface(mesh, X_WC, *o.rigid_mesh, X_WO, surface);
+        if (c.compliant_box && o.rigid_box)
+          CalcContactSurface(*c.compliant_box, X_WC, *o.rigid_box, X_WO, surface);
+        else
+          CalcContactSurface(mesh, X_WC, *o.rigid_mesh, X_WO, surface);
         return true;
       case Kind::kRigidHalfSpace:
         CalcContactSurface(mesh, X_WC, RigidHalfSpace{}, X_WO, surface);
@@ -76,7 +79,8 @@ PairSurfaceOutcome CalcPairSurface(const ShapeGeometry& a, const RigidTransform&
 }
 
 bool SplitsInPieces(const ShapeGeometry& a, const ShapeGeometry& b) {
-  if (a.compliant_box && b.compliant_box) return false;  // 36 region pairs, no trees
+  // Boxes in closed form: 36 region pairs, no trees.
+  if ((a.compliant_box || a.rigid_box) && (b.compliant_box || b.rigid_box)) return false;
   auto nodes = [](const ShapeGeometry& g) {
     if (g.kind == ShapeGeometry::Kind::kCompliantMesh) return g.compliant_mesh->bvh().num_nodes();
     if (g.kind == ShapeGeometry::Kind::kRigidMesh) return g.rigid_mesh->bvh().num_nodes();

@@ -1,5 +1,5 @@
 // Contact-surface cost (Google Benchmark): time per query, polygons produced and time per polygon
-// for seven scenes at three resolutions each. Run: build/release/tests/bench/hydro_bench
+// for eight scenes at three resolutions each. Run: build/release/tests/bench/hydro_bench
 #include <benchmark/benchmark.h>
 
 #include "hydro/compliant_box.h"
@@ -96,6 +96,24 @@ void BM_ClosedFormBrickOnBrickAligned(benchmark::State& state) {
   Run(state, brick.box, RigidTransform::Identity(), brick.box, GridPose(), 36);
 }
 BENCHMARK(BM_ClosedFormBrickOnBrickAligned)->Arg(4)->Arg(8)->Arg(16)->Unit(benchmark::kMicrosecond);
+
+// The brick resting 1 µm deep on a rigid ground box (4 × 4 × 1 m at the plugin's default hint for
+// it, a sixteenth of its length), as the bottom course of a wall: range(1) = 0 the meshes, 1 the
+// closed form (hydro/compliant_box.h).
+void BM_CompliantBrickOnRigidBox(benchmark::State& state) {
+  const Brick brick(state.range(0));
+  const Vector3 ground_size(4, 4, 1);
+  const double ground_hint = 4.0 / 16;
+  const RigidMesh ground(MakeBoxSurfaceMesh(ground_size, ground_hint));
+  const RigidTransform X_WA = Translation(Vector3(0.3, 0.1, 0.55 - 1e-6));
+  if (state.range(1) == 0) {
+    Run(state, brick.mesh, X_WA, ground, RigidTransform::Identity(), brick.mesh.mesh().num_tets());
+  } else {
+    const RigidBox ground_box(ground_size, ground_hint, ground.mesh());
+    Run(state, brick.box, X_WA, ground_box, RigidTransform::Identity(), 36);
+  }
+}
+BENCHMARK(BM_CompliantBrickOnRigidBox)->ArgsProduct({{4, 8, 16}, {0, 1}})->Unit(benchmark::kMicrosecond);
 
 // Compliant 10 cm cube (hint 10 cm / k) resting 5 mm deep in a rigid half-space, slightly tilted.
 void BM_CompliantBoxVsRigidHalfSpace(benchmark::State& state) {

@@ -1,11 +1,12 @@
 // Box–box contact surfaces in closed form (hydro/compliant_box.h) against the boxes' own meshes,
 // whose field is the same exactly: the two surfaces are the same polygons cut into other pieces, so
 // their area, force and moment agree to round-off. And against the closed form for two boxes face
-// to face: the fields meet where g_A·δ_A = g_B·δ_B with δ_A + δ_B = δ, so p = δ/(1/g_A + 1/g_B)
-// over the overlap of the faces (g = E/Hmin).
+// to face, and on a rigid box. Face to face the fields meet where g_A·δ_A = g_B·δ_B with δ_A + δ_B = δ, so p = δ/(1/g_A
+// + 1/g_B) over the overlap of the faces (g = E/Hmin).
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <type_traits>
 
 #include "contact_test_util.h"
 #include "hydro/compliant_box.h"
@@ -27,6 +28,13 @@ struct Box {
   CompliantBox box;
 };
 
+// A rigid box: its surface mesh and its faces in closed form.
+struct Slab {
+  Slab(const Vector3& size, double hint) : mesh(MakeBoxSurfaceMesh(size, hint)), box(size, hint, mesh.mesh()) {}
+  RigidMesh mesh;
+  RigidBox box;
+};
+
 struct Totals {
   double area{0};
   Vector3 force{Vector3::Zero()};
@@ -38,9 +46,10 @@ Totals Sum(const ContactSurface& surface) {
 }
 
 // The closed form and the meshes agree on area, force and moment (the moment's scale is the force
-// times the boxes' size, 0.2 m).
-// `tolerance` is relative; see the bricks on a grid for the one case that needs more than round-off.
-void ExpectSameSurface(const Box& a, const RigidTransform& X_WA, const Box& b, const RigidTransform& X_WB,
+// times the boxes' size, 0.2 m); `tolerance` is relative (see the bricks on a grid for the one case
+// that needs more than round-off). `Other` is a compliant Box or a rigid Slab.
+template <typename Other>
+void ExpectSameSurface(const Box& a, const RigidTransform& X_WA, const Other& b, const RigidTransform& X_WB,
                        const char* what, double tolerance = 1e-9) {
   ContactSurface closed, meshed;
   CalcContactSurface(a.box, X_WA, b.box, X_WB, &closed);
@@ -55,12 +64,19 @@ void ExpectSameSurface(const Box& a, const RigidTransform& X_WA, const Box& b, c
   // The test's own quadrature agrees with the surface's sums.
   const test::Wrench w = test::IntegrateStaticWrench(closed);
   EXPECT_LE((w.force - c.force).norm(), 1e-9 * f) << what;
-  // Every piece names tets of the regions it came from: their gradients give its gA and gB.
+  // Every piece names elements of the regions or faces it came from: A's tet's gradient gives its
+  // gA, and B's tet its gB, or B's triangle faces along its normal.
   for (const ContactPolygon& poly : closed.polygons()) {
     const Vector3 grad_A = X_WA.linear() * a.mesh.field().gradient(poly.element_A);
-    const Vector3 grad_B = X_WB.linear() * b.mesh.field().gradient(poly.element_B);
     EXPECT_NEAR(grad_A.dot(poly.nhat_BA_W), poly.grad_A_Pa_per_m, 1e-9 * grad_A.norm()) << what;
-    EXPECT_NEAR(-grad_B.dot(poly.nhat_BA_W), poly.grad_B_Pa_per_m, 1e-9 * grad_B.norm()) << what;
+    if constexpr (std::is_same_v<Other, Box>) {
+      const Vector3 grad_B = X_WB.linear() * b.mesh.field().gradient(poly.element_B);
+      EXPECT_NEAR(-grad_B.dot(poly.nhat_BA_W), poly.grad_B_Pa_per_m, 1e-9 * grad_B.norm()) << what;
+    } else {
+      const Vector3 n_B = X_WB.linear() * b.mesh.mesh().face_normal(poly.element_B);
+      EXPECT_NEAR(n_B.dot(poly.nhat_BA_W), 1, 1e-12) << what;
+      EXPECT_TRUE(std::isinf(poly.grad_B_Pa_per_m)) << what;
+    }
   }
   std::printf("%-44s closed form %4d polygons, meshes %5d polygons, force %.6g N\n", what, closed.num_polygons(),
               meshed.num_polygons(), f);
@@ -189,7 +205,48 @@ TEST(CompliantBoxTest, BadInputIsRefused) {
   // Another box's mesh, or the same mesh at another hint or modulus, is not this box's.
   test::ExpectInvalidInput([&] { CompliantBox(Vector3(0.1, 0.1, 0.1), 1e8, 0.025, brick.mesh); }, "CompliantBox");
   test::ExpectInvalidInput([&] { CompliantBox(kBrick, 1e7, 0.025, brick.mesh); }, "field");
-  test::ExpectInvalidInput([&] { CompliantBox(kBrick, 1e8, 0.0125, brick.mesh); }, "no tet");
+  test::ExpectInvalidInput([&] { CompliantBox(kBrick, 1e8, 0.0125, brick.mesh); }, "no element");
+  const TriangleSurfaceMesh faces = MakeBoxSurfaceMesh(kBrick, 0.025);
+  test::ExpectInvalidInput([&] { RigidBox(kBrick, 0.0125, faces); }, "no element");
+  test::ExpectInvalidInput([&] { RigidBox(kBrick, -1, faces); }, "hint");
+}
+
+TEST(CompliantBoxTest, SameSurfaceOnARigidBoxAsTheMeshes) {
+  const Box brick(kBrick, 1e8, 0.025);
+  const Box cube(Vector3(0.1, 0.1, 0.1), 3e7, 0.02);
+  const Slab ground(Vector3(2, 2, 1), 0.3);         // a ground box, top at z = 0.5, coarser than the boxes
+  const Slab post(Vector3(0.03, 0.03, 0.4), 0.01);  // a post finer than the boxes, top at z = 0.2
+  ExpectSameSurface(brick, Translation(Vector3(0.3, 0.1, 0.55 - 1e-6)), ground, RigidTransform::Identity(),
+                    "brick resting on a ground box");
+  ExpectSameSurface(brick, Pose(Vector3(0.31, 0.12, 0.55 - 1e-5 + 0.1e-3), 1e-3, Vector3(1, 2, 0)), ground,
+                    RigidTransform::Identity(), "brick landing tilted on a ground box");
+  ExpectSameSurface(cube, Pose(Vector3(0.9, 0.95, 0.54), 0.6, Vector3(1, 2, 3)), ground, RigidTransform::Identity(),
+                    "cube turned, deep over the ground's edge");
+  ExpectSameSurface(brick, Translation(Vector3(0.01, 0.005, 0.25 - 1e-4)), post, RigidTransform::Identity(),
+                    "brick on a post");
+}
+
+TEST(CompliantBoxTest, OnARigidBoxTheForceIsTheClosedForm) {
+  // A cube pressed δ into a rigid box's top: p = (E/Hmin)·δ over its face (less the side regions'
+  // rim of width δ, which leans and pushes sideways).
+  const Box cube(Vector3(0.1, 0.1, 0.1), 3e7, 0.02);
+  const Slab ground(Vector3(2, 2, 1), 0.3);
+  for (double delta : {1e-6, 1e-4}) {
+    ContactSurface surface;
+    CalcContactSurface(cube.box, Translation(Vector3(0.2, 0.1, 0.55 - delta)), ground.box, RigidTransform::Identity(),
+                       &surface);
+    const double expected = 3e7 / 0.05 * delta * 0.01;
+    EXPECT_NEAR(surface.CalcElasticForceOnA().z(), expected, 4 * delta / 0.1 * expected) << delta;
+    EXPECT_NEAR(surface.CalcElasticForceOnA().x(), 0, 1e-9 * expected) << delta;  // symmetric
+    // One piece per cell of the cube's 5 × 5 grid (the ground's cells are larger and hold it whole).
+    int full = 0;
+    for (const ContactPolygon& poly : surface.polygons()) full += poly.area_m2 > 0.5 * 0.02 * 0.02;
+    EXPECT_EQ(full, 25) << delta;
+  }
+  ContactSurface apart;
+  CalcContactSurface(cube.box, Translation(Vector3(0.2, 0.1, 0.55 + 1e-6)), ground.box, RigidTransform::Identity(),
+                     &apart);
+  EXPECT_TRUE(apart.empty());
 }
 
 }  // namespace

@@ -22,10 +22,11 @@ struct BudgetRun {
 
 // A compliant 0.2 m box at 1e8 Pa resting on the ground box, then set sliding at `slide` m/s along
 // x and spinning at `spin` rad/s about the vertical, for 0.1 s at 1 ms steps. `configure` may change
-// the world's budgets first.
-BudgetRun SlideAndSpin(double slide, double spin, void (*configure)(btHydroelasticWorldState*) = nullptr) {
+// the world's budgets first; `hint` is the box's (0: the default, four cells across).
+BudgetRun SlideAndSpin(double slide, double spin, void (*configure)(btHydroelasticWorldState*) = nullptr,
+                       double hint = 0) {
   btBoxShape box(btVector3(0.1, 0.1, 0.1));
-  const ScopedHydroelastic tag(&box, Compliant(1e8));
+  const ScopedHydroelastic tag(&box, Compliant(1e8, hint));
   TestWorld world;
   if (configure) configure(&world.state());
   world.AddGroundBox();
@@ -66,15 +67,19 @@ TEST(PointBudgetTest, ASpinningBoxGetsTheTurningBudget) {
 }
 
 TEST(PointBudgetTest, TheTurningBudgetCanBeTurnedOffOrRaised) {
-  const BudgetRun off =
-      SlideAndSpin(0.2, 10.0, [](btHydroelasticWorldState* state) { EXPECT_TRUE(state->setTurningMaxPatchPoints(0)); });
+  // A box of 16 × 16 cells a face, so that its whole patch has more points than a raised budget:
+  // its surface on the ground box is one piece per cell (hydro/compliant_box.h), 38 points a patch
+  // on average at the default four cells across.
+  const double hint = 0.0125;
+  const BudgetRun off = SlideAndSpin(
+      0.2, 10.0, [](btHydroelasticWorldState* state) { EXPECT_TRUE(state->setTurningMaxPatchPoints(0)); }, hint);
   EXPECT_LE(off.points_per_patch, 16);
   const BudgetRun more = SlideAndSpin(
-      0.2, 10.0, [](btHydroelasticWorldState* state) { EXPECT_TRUE(state->setTurningMaxPatchPoints(100)); });
+      0.2, 10.0, [](btHydroelasticWorldState* state) { EXPECT_TRUE(state->setTurningMaxPatchPoints(100)); }, hint);
   EXPECT_GT(more.points_per_patch, 64);
   // Whole patches stay whole: the turning budget never reduces a patch.
-  const BudgetRun whole =
-      SlideAndSpin(0.2, 10.0, [](btHydroelasticWorldState* state) { EXPECT_TRUE(state->setDefaultMaxPatchPoints(0)); });
+  const BudgetRun whole = SlideAndSpin(
+      0.2, 10.0, [](btHydroelasticWorldState* state) { EXPECT_TRUE(state->setDefaultMaxPatchPoints(0)); }, hint);
   EXPECT_GT(whole.points_per_patch, 100);
 }
 
