@@ -135,10 +135,16 @@ struct BoxInA {
   Vector3 center, half_size;
 };
 
+// Forced inline where the compiler has the attribute (GCC, Clang); a plain inline elsewhere.
+#if defined(__GNUC__)
+#define HYDRO_ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define HYDRO_ALWAYS_INLINE inline
+#endif
+
 // The six face axes of the separating axis test: a's three (from b's A-aligned hull) and b's.
 // Inlined: a pair query makes 70 of these tests for each polygon it keeps (two spheres at R/8).
-inline __attribute__((always_inline)) bool MayOverlap(const Aabb& a, const Aabb& b, const BoxInA& b_in_A,
-                                                      const RelativePose& X) {
+HYDRO_ALWAYS_INLINE bool MayOverlap(const Aabb& a, const Aabb& b, const BoxInA& b_in_A, const RelativePose& X) {
   const Vector3 t = b_in_A.center - a.center;
   for (int i = 0; i < 3; ++i)
     if (std::abs(t[i]) > a.half_size[i] + b_in_A.half_size[i]) return false;
