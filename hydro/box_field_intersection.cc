@@ -12,6 +12,7 @@
 // (hydro/point_approximation.h), a point per cell spreads the patch's stiffness as the mesh's
 // polygons did, so the patch resists rocking (adapters/shape_geometry.cc, boxes).
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <utility>
@@ -52,18 +53,19 @@ std::array<HalfSpace, 6> FaceRegion(const Vector3& h, int face) {
   return region;
 }
 
-// One axis of a surface grid, as t = axis·p + offset ∈ [0, count·cell] (frame A).
+// One axis of a surface grid, as t = axis·p + offset ∈ [0, count·cell] (frame A), and the clipping
+// tolerance of its box.
 struct GridAxis {
   Vector3 axis;
   double offset;
   double cell;
   int count;
+  double tolerance;
 };
 
 // Cuts `poly` into the cells of grids[level..3] and hands each piece to emit.
 template <typename Emit>
-void CutAlongGrids(const ClipPolygon& poly, const std::array<GridAxis, 4>& grids, int level, double tolerance,
-                   const Emit& emit) {
+void CutAlongGrids(const ClipPolygon& poly, const std::array<GridAxis, 4>& grids, int level, const Emit& emit) {
   if (level == 4) {
     emit(poly);
     return;
@@ -75,36 +77,37 @@ void CutAlongGrids(const ClipPolygon& poly, const std::array<GridAxis, 4>& grids
     low = std::min(low, t);
     high = std::max(high, t);
   }
-  // A polygon that reaches a cell's boundary only within round-off is not cut there.
-  const double slack = 1e-9 * g.cell;
+  // A polygon that reaches a cell's boundary only within round-off is not cut there; nor within the
+  // clipping tolerance, where both clips would keep it whole.
+  const double slack = std::max(1e-9 * g.cell, 2 * g.tolerance);
   const int first = std::clamp(static_cast<int>(std::floor((low + slack) / g.cell)), 0, g.count - 1);
   const int last = std::clamp(static_cast<int>(std::floor((high - slack) / g.cell)), first, g.count - 1);
   if (first == last) {
-    CutAlongGrids(poly, grids, level + 1, tolerance, emit);
+    CutAlongGrids(poly, grids, level + 1, emit);
     return;
   }
   for (int m = first; m <= last; ++m) {
     ClipPolygon piece = poly;
-    if (m > first) ClipPolygonByHalfSpace(g.axis, m * g.cell - g.offset, tolerance, &piece);
-    if (m < last && piece.n >= 3) ClipPolygonByHalfSpace(-g.axis, g.offset - (m + 1) * g.cell, tolerance, &piece);
-    if (piece.n >= 3) CutAlongGrids(piece, grids, level + 1, tolerance, emit);
+    if (m > first) ClipPolygonByHalfSpace(g.axis, m * g.cell - g.offset, g.tolerance, &piece);
+    if (m < last && piece.n >= 3) ClipPolygonByHalfSpace(-g.axis, g.offset - (m + 1) * g.cell, g.tolerance, &piece);
+    if (piece.n >= 3) CutAlongGrids(piece, grids, level + 1, emit);
   }
 }
 
 // The four grid axes a piece is cut along: face_A's two tangents on A's grid, face_B's two on B's
 // (B posed at R_AB, p_AB in A).
 std::array<GridAxis, 4> FaceGrids(const BoxSurfaceGrid& A, int face_A, const BoxSurfaceGrid& B, int face_B,
-                                  const Matrix3& R_AB, const Vector3& p_AB) {
+                                  const Matrix3& R_AB, const Vector3& p_AB, double tolerance_A, double tolerance_B) {
   std::array<GridAxis, 4> grids;
   int b, c;
   BoxSurfaceGrid::FaceTangentAxes(face_A, &b, &c);
-  grids[0] = {Vector3::Unit(b), A.half_size()[b], A.cell_size(b), A.cells(b)};
-  grids[1] = {Vector3::Unit(c), A.half_size()[c], A.cell_size(c), A.cells(c)};
+  grids[0] = {Vector3::Unit(b), A.half_size()[b], A.cell_size(b), A.cells(b), tolerance_A};
+  grids[1] = {Vector3::Unit(c), A.half_size()[c], A.cell_size(c), A.cells(c), tolerance_A};
   BoxSurfaceGrid::FaceTangentAxes(face_B, &b, &c);
   for (int k = 0; k < 2; ++k) {
     const int axis = k == 0 ? b : c;
     const Vector3 axis_A = R_AB.col(axis);
-    grids[2 + k] = {axis_A, B.half_size()[axis] - axis_A.dot(p_AB), B.cell_size(axis), B.cells(axis)};
+    grids[2 + k] = {axis_A, B.half_size()[axis] - axis_A.dot(p_AB), B.cell_size(axis), B.cells(axis), tolerance_B};
   }
   return grids;
 }
@@ -134,12 +137,23 @@ void RegionField(const CompliantBox& box, int face, Vector3* grad, double* c) {
   *c = box.gradient_magnitude() * box.half_size()[a];
 }
 
-// What both queries set up: B's pose in A, and the clipping tolerance.
+// The parallelogram centre ± u ± v, counter-clockwise about u × v.
+ClipPolygon Parallelogram(const Vector3& centre, const Vector3& u, const Vector3& v) {
+  ClipPolygon poly;
+  poly.Push(centre - u - v);
+  poly.Push(centre + u - v);
+  poly.Push(centre + u + v);
+  poly.Push(centre - u + v);
+  return poly;
+}
+
+// What both queries set up: B's pose in A, and each box's clipping tolerance (1e-12 of its size,
+// as the mesh queries take their elements': a large ground box must not blur a small box's clips).
 struct BoxPair {
   RigidTransform X_WA;
   Matrix3 R_AB;
   Vector3 p_AB;
-  double tolerance;
+  double tolerance_A, tolerance_B;
 };
 
 // Validates the poses and empties the surface (BeginContactSurface); false when the boxes are
@@ -147,7 +161,7 @@ struct BoxPair {
 bool BeginBoxPair(const RigidTransform& X_WA, const char* what_A, const Vector3& h_A, const RigidTransform& X_WB,
                   const char* what_B, const Vector3& h_B, ContactSurface* surface, BoxPair* pair) {
   const RigidTransform X_AB = internal::BeginContactSurface(X_WA, what_A, X_WB, what_B, surface);
-  *pair = {X_WA, X_AB.linear(), X_AB.translation(), 1e-12 * std::max(h_A.norm(), h_B.norm())};
+  *pair = {X_WA, X_AB.linear(), X_AB.translation(), 1e-12 * h_A.norm(), 1e-12 * h_B.norm()};
   return !ApartAlongAxesOfA(h_A, h_B, pair->R_AB, pair->p_AB);
 }
 
@@ -158,15 +172,16 @@ void AppendPieces(const ClipPolygon& poly, const Vector3& n, const Vector3& grad
                   const BoxSurfaceGrid& A, int face_A, const BoxSurfaceGrid& B, int face_B, const BoxPair& pair,
                   ContactSurface* surface) {
   const double grad_A_n = NormalGradient(grad_A, n);
-  CutAlongGrids(
-      poly, FaceGrids(A, face_A, B, face_B, pair.R_AB, pair.p_AB), 0, pair.tolerance, [&](const ClipPolygon& piece) {
-        Vector3 p_AM = Vector3::Zero();
-        for (int i = 0; i < piece.n; ++i) p_AM += piece.p[i];
-        p_AM /= piece.n;
-        AppendPolygon(
-            piece, pair.X_WA, n, [&](const Vector3& p_AQ) { return grad_A.dot(p_AQ) + c_A; }, grad_A_n, grad_B_n,
-            A.ElementUnder(face_A, p_AM), B.ElementUnder(face_B, pair.R_AB.transpose() * (p_AM - pair.p_AB)), surface);
-      });
+  CutAlongGrids(poly, FaceGrids(A, face_A, B, face_B, pair.R_AB, pair.p_AB, pair.tolerance_A, pair.tolerance_B), 0,
+                [&](const ClipPolygon& piece) {
+                  Vector3 p_AM = Vector3::Zero();
+                  for (int i = 0; i < piece.n; ++i) p_AM += piece.p[i];
+                  p_AM /= piece.n;
+                  AppendPolygon(
+                      piece, pair.X_WA, n, [&](const Vector3& p_AQ) { return grad_A.dot(p_AQ) + c_A; }, grad_A_n,
+                      grad_B_n, A.ElementUnder(face_A, p_AM),
+                      B.ElementUnder(face_B, pair.R_AB.transpose() * (p_AM - pair.p_AB)), surface);
+                });
 }
 
 }  // namespace
@@ -187,11 +202,11 @@ void CalcContactSurface(const CompliantBox& A, const RigidTransform& X_WA, const
     RegionField(A, face_A, &grad_A, &c_A);
     for (int face_B = 0; face_B < 6; ++face_B) {
       // pB in B's frame, carried into A: ∇pB·(p − p_AB) + c.
-      Vector3 grad_B_in_B;
-      double c_B_in_B;
-      RegionField(B, face_B, &grad_B_in_B, &c_B_in_B);
-      const Vector3 grad_B = R_AB * grad_B_in_B;
-      const double c_B = c_B_in_B - grad_B.dot(p_AB);
+      Vector3 grad_pB_B;
+      double c_pB_B;
+      RegionField(B, face_B, &grad_pB_B, &c_pB_B);
+      const Vector3 grad_B = R_AB * grad_pB_B;
+      const double c_B = c_pB_B - grad_B.dot(p_AB);
       Vector3 n;
       double d;
       if (!EqualPressurePlane(grad_A, c_A, grad_B, c_B, &n, &d)) continue;
@@ -201,14 +216,10 @@ void CalcContactSurface(const CompliantBox& A, const RigidTransform& X_WA, const
       const Vector3 centre = d * n;
       const Vector3 u = 1.5 * h_A.norm() * n.unitOrthogonal();
       const Vector3 v = n.cross(u);
-      ClipPolygon poly;  // ≤ 12 vertices after both regions, ≤ 20 for a piece (ClipPolygon)
-      poly.Push(centre - u - v);
-      poly.Push(centre + u - v);
-      poly.Push(centre + u + v);
-      poly.Push(centre - u + v);
-      ClipByRegion(h_A, face_A, Matrix3::Identity(), Vector3::Zero(), pair.tolerance, &poly);
+      ClipPolygon poly = Parallelogram(centre, u, v);  // ≤ 12 vertices after both regions, ≤ 20 a piece
+      ClipByRegion(h_A, face_A, Matrix3::Identity(), Vector3::Zero(), pair.tolerance_A, &poly);
       if (poly.n < 3) continue;
-      ClipByRegion(h_B, face_B, R_AB, p_AB, pair.tolerance, &poly);
+      ClipByRegion(h_B, face_B, R_AB, p_AB, pair.tolerance_B, &poly);
       if (poly.n < 3) continue;
       AppendPieces(poly, n, grad_A, c_A, -NormalGradient(grad_B, n), A.grid(), face_A, B.grid(), face_B, pair, surface);
     }
@@ -243,12 +254,8 @@ void CalcContactSurface(const CompliantBox& A, const RigidTransform& X_WA, const
       RegionField(A, face_A, &grad_A, &c_A);
       // The face presses A only where A's pressure rises along its normal (kMaxNormalGradientAngle).
       if (!NormalAgreesWithGradient(n, grad_A)) continue;
-      ClipPolygon poly;
-      poly.Push(centre - u - v);
-      poly.Push(centre + u - v);
-      poly.Push(centre + u + v);
-      poly.Push(centre - u + v);
-      ClipByRegion(h_A, face_A, Matrix3::Identity(), Vector3::Zero(), pair.tolerance, &poly);
+      ClipPolygon poly = Parallelogram(centre, u, v);
+      ClipByRegion(h_A, face_A, Matrix3::Identity(), Vector3::Zero(), pair.tolerance_A, &poly);
       if (poly.n < 3) continue;
       AppendPieces(poly, n, grad_A, c_A, std::numeric_limits<double>::infinity(), A.grid(), face_A, B.grid(), face_B,
                    pair, surface);

@@ -6,11 +6,16 @@
 
 namespace hydro {
 
+Eigen::Vector3i BoxGridCells(const Vector3& size, double resolution_hint) {
+  Eigen::Vector3i cells;
+  for (int i = 0; i < 3; ++i) cells[i] = std::max(1, static_cast<int>(std::ceil(size[i] / resolution_hint - 1e-9)));
+  return cells;
+}
+
 BoxSurfaceGrid::BoxSurfaceGrid(const Vector3& size, double resolution_hint) : half_size_(0.5 * size) {
   for (int i = 0; i < 3; ++i) CheckPositive(size[i], "BoxSurfaceGrid: box size");
   CheckPositive(resolution_hint, "BoxSurfaceGrid: resolution hint");
-  // As MakeBoxVolumeMesh and MakeBoxSurfaceMesh lay their grids.
-  for (int i = 0; i < 3; ++i) cells_[i] = std::max(1, static_cast<int>(std::ceil(size[i] / resolution_hint - 1e-9)));
+  cells_ = BoxGridCells(size, resolution_hint);
   face_offset_[0] = 0;
   for (int f = 0; f < 6; ++f) {
     int b, c;
@@ -26,7 +31,11 @@ int BoxSurfaceGrid::FaceOf(const Vector3& p_BQ) const {
   return 2 * a + (p_BQ[a] > 0 ? 1 : 0);
 }
 
-void BoxSurfaceGrid::Record(int face, const Vector3& p_BQ, int element) {
+void BoxSurfaceGrid::Record(int face, const Vector3& p_BQ, int element, const char* what) {
+  const int a = FaceAxis(face);
+  if (!(std::abs(p_BQ[a] - FaceSide(face) * half_size_[a]) <= 1e-9 * half_size_.maxCoeff()))
+    throw InvalidInput(std::string(what) + ": element " + std::to_string(element) +
+                       " does not lie on a face of the box (not the mesh of this box)");
   int& slot = element_[Slot(face, p_BQ)];
   if (slot < 0) slot = element;
 }

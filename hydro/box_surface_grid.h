@@ -1,9 +1,11 @@
 #pragma once
 // The grid the box generators lay on a box's surface (hydro/make_box_mesh.h for the volume,
 // hydro/make_surface_mesh.h for the surface): ⌈size_i/hint⌉ cells along axis i, and for each cell
-// of each face one element of the mesh made at that hint lying under it. Closed-form box
-// surfaces (hydro/compliant_box.h) are cut into pieces along it, and name the elements their
-// pieces lie on as the meshes' own surfaces do (warm starts are keyed by them).
+// of each face one element of the mesh made at that hint on the surface in that cell (a tet with a
+// boundary face there, or a triangle). Closed-form box surfaces (hydro/compliant_box.h) are cut
+// into pieces along it, and each piece names the elements of its cells: one key per piece for
+// warm starts, and elements of the right face region (so the right pressure gradient), though not
+// always the very tet the piece lies in, which may be deeper in the same column of the mesh.
 //
 // Faces are numbered f = 2a + (s > 0), the face of axis a on side s = ±1.
 #include <array>
@@ -12,6 +14,9 @@
 #include "hydro/math.h"
 
 namespace hydro {
+
+// ⌈size_i/hint⌉ cells along each axis (at least one): the grid every box generator lays.
+Eigen::Vector3i BoxGridCells(const Vector3& size, double resolution_hint);
 
 class BoxSurfaceGrid {
  public:
@@ -33,8 +38,9 @@ class BoxSurfaceGrid {
 
   // The face whose plane p_BQ, a point on the surface, lies on (the largest |x_a|/h_a).
   int FaceOf(const Vector3& p_BQ) const;
-  // Records `element` for the cell of `face` under p_BQ unless one is recorded already.
-  void Record(int face, const Vector3& p_BQ, int element);
+  // Records `element` for the cell of `face` under p_BQ unless one is recorded already; p_BQ must
+  // lie on that face (within 1e-9 of the box's size), else InvalidInput naming `what`.
+  void Record(int face, const Vector3& p_BQ, int element, const char* what);
   // The element recorded for the cell of `face` under p_BQ (the cell holding p_BQ's coordinates
   // along the face's tangent axes, clamped to the grid).
   int ElementUnder(int face, const Vector3& p_BQ) const { return element_[Slot(face, p_BQ)]; }

@@ -5,7 +5,7 @@
 namespace hydro {
 
 CompliantBox::CompliantBox(const Vector3& size, double modulus_Pa, double resolution_hint, const CompliantMesh& mesh)
-    : grid_(size, resolution_hint), modulus_Pa_(modulus_Pa) {
+    : grid_(size, resolution_hint) {
   CheckPositive(modulus_Pa, "CompliantBox: hydroelastic modulus");
   gradient_Pa_per_m_ = modulus_Pa / half_size().minCoeff();
   // Each boundary triangle lies in one face of the box; its tet lies in that face's region, where
@@ -25,7 +25,7 @@ CompliantBox::CompliantBox(const Vector3& size, double modulus_Pa, double resolu
       throw InvalidInput("CompliantBox: tet " + std::to_string(t) +
                          " on a face of the box does not carry the box's field (not a MakeBoxVolumeMesh mesh of this "
                          "size and modulus)");
-    grid_.Record(face, q, t);
+    grid_.Record(face, q, t, "CompliantBox");
   }
   grid_.CheckComplete("CompliantBox");
 }
@@ -35,7 +35,7 @@ RigidBox::RigidBox(const Vector3& size, double resolution_hint, const TriangleSu
   for (int t = 0; t < mesh.num_triangles(); ++t) {
     const Triangle& k = mesh.triangle(t);
     const Vector3 q = (mesh.vertex(k[0]) + mesh.vertex(k[1]) + mesh.vertex(k[2])) / 3.0;
-    grid_.Record(grid_.FaceOf(q), q, t);
+    grid_.Record(grid_.FaceOf(q), q, t, "RigidBox");
   }
   grid_.CheckComplete("RigidBox");
 }

@@ -30,13 +30,11 @@ class CompliantBox {
 
   const BoxSurfaceGrid& grid() const { return grid_; }
   const Vector3& half_size() const { return grid_.half_size(); }
-  double modulus() const { return modulus_Pa_; }
   // |∇p0| = E/Hmin in every region (Pa/m).
   double gradient_magnitude() const { return gradient_Pa_per_m_; }
 
  private:
   BoxSurfaceGrid grid_;  // elements: tets of each face's region, with a face on the boundary
-  double modulus_Pa_;
   double gradient_Pa_per_m_;
 };
 

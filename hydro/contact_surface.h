@@ -26,7 +26,9 @@ struct ContactPolygon {
   double grad_A_Pa_per_m{std::numeric_limits<double>::infinity()};
   double grad_B_Pa_per_m{std::numeric_limits<double>::infinity()};
   // The elements that produced the polygon (tet or triangle index; -1 for a half-space), the
-  // key used to carry warm-start data across steps.
+  // key used to carry warm-start data across steps. A box's closed-form surface names a surface
+  // element of the piece's grid cell instead (hydro/box_surface_grid.h): of the same face region,
+  // so with the same gradient, but not always the tet the piece lies in.
   int element_A{-1};
   int element_B{-1};
 };

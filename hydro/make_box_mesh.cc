@@ -1,5 +1,7 @@
 #include "hydro/make_box_mesh.h"
 
+#include "hydro/box_surface_grid.h"
+
 #include <cmath>
 
 namespace hydro {
@@ -10,8 +12,7 @@ VolumeMeshWithExtent MakeBoxVolumeMesh(const Vector3& size, double resolution_hi
   const Vector3 h = 0.5 * size;
   const double h_min = h.minCoeff();
   const int layers = std::max(1, static_cast<int>(std::ceil(h_min / resolution_hint - 1e-9)));
-  Eigen::Vector3i cells;
-  for (int i = 0; i < 3; ++i) cells[i] = std::max(1, static_cast<int>(std::ceil(size[i] / resolution_hint - 1e-9)));
+  const Eigen::Vector3i cells = BoxGridCells(size, resolution_hint);
 
   internal::MeshBuilder builder;
   // Grid point g (0 ≤ g_i ≤ cells_i, on the surface of the grid) of nested box k.

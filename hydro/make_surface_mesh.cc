@@ -4,6 +4,7 @@
 #include <cmath>
 #include <map>
 
+#include "hydro/box_surface_grid.h"
 #include "hydro/make_cylinder_mesh.h"
 #include "hydro/make_sphere_mesh.h"
 
@@ -65,8 +66,7 @@ TriangleSurfaceMesh MakeCapsuleSurfaceMesh(double radius, double length, double 
 TriangleSurfaceMesh MakeBoxSurfaceMesh(const Vector3& size, double resolution_hint) {
   for (int i = 0; i < 3; ++i) CheckPositive(size[i], "MakeBoxSurfaceMesh: box size");
   CheckPositive(resolution_hint, "MakeBoxSurfaceMesh: resolution hint");
-  Eigen::Vector3i cells;
-  for (int i = 0; i < 3; ++i) cells[i] = std::max(1, static_cast<int>(std::ceil(size[i] / resolution_hint - 1e-9)));
+  const Eigen::Vector3i cells = BoxGridCells(size, resolution_hint);
   std::map<std::array<int, 3>, int> index;
   std::vector<Vector3> vertices;
   auto vertex = [&](const Eigen::Vector3i& g) {

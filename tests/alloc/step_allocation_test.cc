@@ -77,15 +77,23 @@ TEST_P(StepAllocationTest, AStepAllocatesOnlyToGrowItsBuffers) {
   // 3.5 s in, reduced to 4 points with surfaces carried, the two-box stack's top box still moves
   // at 1–5 cm/s, and its patch grows now and then: 6 growths in 30 steps (2 in float), none in the
   // other settings. BasicDemosPileAtRestAllocatesNothing checks a pile at rest exactly.
-  // Bullet hands small islands to the solver in batches of at least m_minimumSolverBatchSize
-  // manifolds, and a patch's manifolds follow its points: when the two-box stack's patch (two
-  // boxes, surfaces in closed form: hydro/compliant_box.h) changed its count of pieces, a batch
-  // first held four islands with patches, and the solver set up a fourth component's problem: 24
-  // allocations in one step (step 32 of the whole patches computed anew; 26 in all, against 4 with
-  // the boxes' meshes). That is growth, once; a step that allocated would count 60 or more.
-  const long counted = AllocationsOver(&world, 60, 1.0 / 60);
-  std::printf("allocations in 60 steps: %ld\n", counted);
+  // With boxes in closed form (hydro/compliant_box.h) the double build measured 0, 3 and 10. A
+  // surface's count of pieces can also regroup islands: Bullet hands small islands to the solver
+  // in batches of at least m_minimumSolverBatchSize manifolds, and a patch's manifolds follow its
+  // points. With box pairs only in closed form, a batch once first held four islands with patches
+  // here, and the solver set up a fourth component's problem: 24 allocations in one step. That is
+  // growth, once; so the steps that allocate are counted too, of which a few may, where a step
+  // that allocated every time would make 60.
+  long counted = 0;
+  int allocating_steps = 0;
+  for (int k = 0; k < 60; ++k) {
+    const long in_step = AllocationsOver(&world, 1, 1.0 / 60);
+    counted += in_step;
+    allocating_steps += in_step > 0;
+  }
+  std::printf("allocations in 60 steps: %ld, in %d of them\n", counted, allocating_steps);
   EXPECT_LE(counted, 30) << "in 60 steps at 1/60 s while bodies slide, after 30";
+  EXPECT_LE(allocating_steps, 6) << "of 60 steps at 1/60 s while bodies slide, after 30";
   // The steps counted did make patches, and (reuse off) computed their surfaces.
   const btHydroelasticStats after = world.state().getStats();
   EXPECT_GE(after.m_patches - before.m_patches, 60 * 9);

@@ -1,11 +1,13 @@
 // Box–box contact surfaces in closed form (hydro/compliant_box.h) against the boxes' own meshes,
 // whose field is the same exactly: the two surfaces are the same polygons cut into other pieces, so
-// their area, force and moment agree to round-off. And against the closed form for two boxes face
-// to face, and on a rigid box. Face to face the fields meet where g_A·δ_A = g_B·δ_B with δ_A + δ_B = δ, so p = δ/(1/g_A
-// + 1/g_B) over the overlap of the faces (g = E/Hmin).
+// their area, force and moment agree to round-off. And against the closed forms for two boxes face
+// to face, where the fields meet at g_A·δ_A = g_B·δ_B with δ_A + δ_B = δ, so p = δ/(1/g_A + 1/g_B)
+// over the overlap of the faces (g = E/Hmin), and for a box on a rigid box, p = g·δ.
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <random>
+#include <string>
 #include <type_traits>
 
 #include "contact_test_util.h"
@@ -112,6 +114,33 @@ TEST(CompliantBoxTest, SameSurfaceAsTheMeshes) {
   ExpectSameSurface(cube, X_WC, brick, RigidTransform::Identity(), "cube corner 1 cm into a brick");
 }
 
+TEST(CompliantBoxTest, SameSurfaceAsTheMeshesAtRandomPoses) {
+  // A cube and a brick at random orientations, their centres within reach, and a cube on a rigid
+  // box: every pair that touches (most do) gives the meshes' area, force and moment.
+  const Box brick(kBrick, 1e8, 0.025);
+  const Box cube(Vector3(0.1, 0.1, 0.1), 3e7, 0.02);
+  const Slab post(Vector3(0.15, 0.1, 0.2), 0.03);
+  std::mt19937 random(7);
+  std::uniform_real_distribution<double> unit(-1, 1);
+  auto random_pose = [&](double reach) {
+    const Vector3 axis(unit(random), unit(random), unit(random));
+    return Pose(reach * Vector3(unit(random), unit(random), unit(random)), M_PI * unit(random), axis);
+  };
+  int touching = 0;
+  for (int k = 0; k < 40; ++k) {
+    const RigidTransform X_WA = random_pose(0.1), X_WB = random_pose(0.02);
+    ContactSurface meshed;
+    CalcContactSurface(cube.mesh, X_WA, brick.mesh, X_WB, &meshed);
+    if (meshed.empty()) continue;
+    ++touching;
+    const std::string what = "random pose " + std::to_string(k);
+    ExpectSameSurface(cube, X_WA, brick, X_WB, what.c_str(), 1e-8);
+    CalcContactSurface(cube.mesh, X_WA, post.mesh, X_WB, &meshed);
+    if (!meshed.empty()) ExpectSameSurface(cube, X_WA, post, X_WB, (what + " on a rigid box").c_str(), 1e-8);
+  }
+  EXPECT_GT(touching, 20);
+}
+
 TEST(CompliantBoxTest, FaceToFaceForceIsTheClosedForm) {
   // A 0.1 m cube on a brick's top face, shifted so that 0.06 × 0.1 m of their faces overlap, δ deep.
   const double E_A = 3e7, E_B = 1e8;
@@ -173,16 +202,16 @@ TEST(CompliantBoxTest, EqualAndOppositeAndEmptyWhenApart) {
 }
 
 TEST(CompliantBoxTest, ForceIsContinuousAsABoxSlidesAcrossTheGrids) {
-  // Sliding 0.1 µm at a time across cell boundaries of both grids, with a 1 mrad tilt: the force and
-  // moment change by no more than their rates of change over the step (no jumps where pieces are
-  // cut differently).
+  // Sliding 0.1 µm at a time, with a 1 mrad tilt, through the pose where both grids' lines lie on
+  // each other (x = 2.5 cm, one cell, and y = 0): the force and moment change by no more than their
+  // rates of change over the step (no jumps where pieces are cut differently, or not at all).
   const Box brick(kBrick, 1e8, 0.025);
   const double step = 1e-7;
   Totals previous;
   for (int i = 0; i <= 400; ++i) {
-    const double x = 0.0125 - 200 * step + i * step;
+    const double x = 0.025 - 200 * step + i * step;
     ContactSurface surface;
-    CalcContactSurface(brick.box, Pose(Vector3(x, 0.3 * x, 0.1 - 5e-6), 1e-3, Vector3(1, 2, 0)), brick.box,
+    CalcContactSurface(brick.box, Pose(Vector3(x, 0.3 * (x - 0.025), 0.1 - 5e-6), 1e-3, Vector3(1, 2, 0)), brick.box,
                        RigidTransform::Identity(), &surface);
     const Totals t = Sum(surface);
     if (i > 0) {
@@ -209,6 +238,9 @@ TEST(CompliantBoxTest, BadInputIsRefused) {
   const TriangleSurfaceMesh faces = MakeBoxSurfaceMesh(kBrick, 0.025);
   test::ExpectInvalidInput([&] { RigidBox(kBrick, 0.0125, faces); }, "no element");
   test::ExpectInvalidInput([&] { RigidBox(kBrick, -1, faces); }, "hint");
+  // A larger box's faces lie off this box's.
+  test::ExpectInvalidInput([&] { RigidBox(kBrick, 0.025, MakeBoxSurfaceMesh(Vector3(0.3, 0.1, 0.1), 0.025)); },
+                           "does not lie on a face");
 }
 
 TEST(CompliantBoxTest, SameSurfaceOnARigidBoxAsTheMeshes) {

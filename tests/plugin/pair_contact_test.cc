@@ -64,7 +64,8 @@ TEST(PairContactTest, ThePairSurfaceSaysWhatItFound) {
 }
 
 // Two compliant boxes meet in closed form (hydro/compliant_box.h), with the force and moment their
-// meshes give; a stiffened box's field is not linear in its regions, and it keeps its mesh.
+// meshes give; a stiffened box's field is not linear in its regions, and it keeps its mesh. A
+// compliant box meets a rigid box in closed form too.
 TEST(PairContactTest, TwoCompliantBoxesMeetInClosedFormWithTheirMeshesWrench) {
   btHydroelasticProperties soft = test::Compliant(1e8), stiffened = test::Compliant(1e8);
   stiffened.m_stiffening = 0.5;
@@ -84,6 +85,18 @@ TEST(PairContactTest, TwoCompliantBoxesMeetInClosedFormWithTheirMeshesWrench) {
   EXPECT_LE((closed.CalcElasticMomentOnA() - meshed.CalcElasticMomentOnA()).norm(), 1e-9 * f.norm() * 0.2);
   EXPECT_LT(closed.num_polygons(), meshed.num_polygons());
   EXPECT_FALSE(SplitsInPieces(a, b));  // no trees to split across threads
+  // On a rigid box, in either order (the rigid one first is computed compliant-first and swapped).
+  const ShapeGeometry ground = MakeShapeGeometry(brick, nullptr);
+  ASSERT_TRUE(ground.rigid_box);
+  EXPECT_FALSE(b.rigid_box);
+  ASSERT_EQ(CalcPairSurface(b, X_WA, ground, X_WB, &closed), PairSurfaceOutcome::kComputed);
+  CalcContactSurface(*b.compliant_mesh, X_WA, *ground.rigid_mesh, X_WB, &meshed);
+  const Vector3 f_rigid = meshed.CalcElasticForceOnA();
+  ASSERT_GT(f_rigid.norm(), 0);
+  EXPECT_LE((closed.CalcElasticForceOnA() - f_rigid).norm(), 1e-9 * f_rigid.norm());
+  ASSERT_EQ(CalcPairSurface(ground, X_WB, b, X_WA, &closed), PairSurfaceOutcome::kComputed);
+  EXPECT_LE((closed.CalcElasticForceOnA() + f_rigid).norm(), 1e-9 * f_rigid.norm());  // on the ground
+  EXPECT_FALSE(SplitsInPieces(ground, b));
 }
 
 // A positive gap never comes with a contact surface, for boxes against boxes and against a
