@@ -315,6 +315,10 @@ class PatchProblem {
   bool PreconditionedNewtonStep(const Eigen::VectorXd& gradient, Eigen::VectorXd* step, int* iterations);
   bool factorization_stale_{false};  // see refactorize_after_cg_iterations
   Eigen::VectorXd cg_residual_, cg_direction_, cg_product_, cg_preconditioned_;
+  // x = H⁻¹·b with factorization_, through kept buffers (SolveFactorized); D of its L·D·Lᵀ, kept
+  // at each factorization (Eigen hands out a copy at each call).
+  Eigen::VectorXd permuted_, factorized_diagonal_;
+  void SolveFactorized(const Eigen::VectorXd& b, Eigen::VectorXd* x);
   // Solve's workspaces, kept so that a solve allocates nothing once they have grown.
   Eigen::VectorXd z_work_, gradient_work_, step_work_, impulse_sum_work_, direction_work_, dz_work_;
   std::vector<Vector6> step_dV_;
