@@ -341,7 +341,10 @@ void PatchProblem::BuildPattern() {
     factored_outer_.assign(hessian_.outerIndexPtr(), hessian_.outerIndexPtr() + hessian_.outerSize() + 1);
     factored_inner_.assign(hessian_.innerIndexPtr(), hessian_.innerIndexPtr() + hessian_.nonZeros());
     factorized_ = false;
-    if (num_unknowns_ > 0) factorization_.analyzePattern(hessian_);
+    block_sizes_.clear();
+    for (const Group& g : groups_)
+      if (g.dim > 0) block_sizes_.push_back(g.dim);
+    if (num_unknowns_ > 0) factorization_.Analyze(hessian_, block_sizes_);
   }
   finalized_ = true;
 }
@@ -503,32 +506,13 @@ bool PatchProblem::NewtonStep(const Eigen::VectorXd& gradient, Eigen::VectorXd* 
       return true;
     }
   }
-  factorization_.factorize(hessian_);
   ++factorizations_;
   factorization_stale_ = false;
-  factorized_ = factorization_.info() == Eigen::Success;
+  factorized_ = factorization_.Factorize(hessian_);
   if (!factorized_) return false;
-  factorized_diagonal_ = factorization_.vectorD();
   cg_residual_ = -gradient;
-  SolveFactorized(cg_residual_, step);
+  factorization_.Solve(cg_residual_, step);
   return true;
-}
-
-void PatchProblem::SolveFactorized(const Eigen::VectorXd& b, Eigen::VectorXd* x) {
-  // P·H·Pᵀ = L·D·Lᵀ, so x = Pᵀ·L⁻ᵀ·D⁻¹·L⁻¹·P·b. Eigen's own solve allocates at every call (its
-  // last step permutes in place, with a mask of the permutation's size; a pile at rest solving by
-  // preconditioned CG allocated four times a step); here the permutations are index loops into
-  // kept buffers: (P·b)[p_i] = b_i and (Pᵀ·v)_i = v[p_i].
-  const Eigen::Index n = b.size();
-  const auto& p = factorization_.permutationP().indices();
-  const bool ordered = p.size() == n;
-  permuted_.resize(n);
-  for (Eigen::Index i = 0; i < n; ++i) permuted_[ordered ? p[i] : i] = b[i];
-  factorization_.matrixL().solveInPlace(permuted_);
-  permuted_.array() /= factorized_diagonal_.array();
-  factorization_.matrixU().solveInPlace(permuted_);
-  x->resize(n);
-  for (Eigen::Index i = 0; i < n; ++i) (*x)[i] = permuted_[ordered ? p[i] : i];
 }
 
 bool PatchProblem::PreconditionedNewtonStep(const Eigen::VectorXd& gradient, Eigen::VectorXd* step, int* iterations) {
@@ -538,7 +522,7 @@ bool PatchProblem::PreconditionedNewtonStep(const Eigen::VectorXd& gradient, Eig
   // (~1 ms), where a factorization takes 70 ms.
   step->setZero(num_unknowns_);
   cg_residual_ = -gradient;
-  SolveFactorized(cg_residual_, &cg_preconditioned_);
+  factorization_.Solve(cg_residual_, &cg_preconditioned_);
   cg_direction_ = cg_preconditioned_;
   double rz = cg_residual_.dot(cg_preconditioned_);
   const double target = options_.newton_step_tolerance * gradient.norm();
@@ -551,7 +535,7 @@ bool PatchProblem::PreconditionedNewtonStep(const Eigen::VectorXd& gradient, Eig
     *step += a * cg_direction_;
     cg_residual_ -= a * cg_product_;
     if (cg_residual_.norm() <= target) return true;
-    SolveFactorized(cg_residual_, &cg_preconditioned_);
+    factorization_.Solve(cg_residual_, &cg_preconditioned_);
     const double rz_next = cg_residual_.dot(cg_preconditioned_);
     cg_direction_ = cg_preconditioned_ + (rz_next / rz) * cg_direction_;
     rz = rz_next;

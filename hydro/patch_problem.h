@@ -33,16 +33,15 @@
 // rounds is exact Coulomb friction with the implicit compliant law.
 #include <Eigen/Cholesky>
 #include <Eigen/Core>
-#include <Eigen/SparseCholesky>
 #include <Eigen/SparseCore>
 
 #include <optional>
 #include <vector>
 
+#include "hydro/block_sparse_cholesky.h"
 #include "hydro/compliant_point_law.h"
 #include "hydro/function_ref.h"
 #include "hydro/math.h"
-#include "hydro/nested_dissection_ordering.h"
 
 namespace hydro {
 
@@ -296,7 +295,8 @@ class PatchProblem {
   // What the pattern was built from: every group's dimension and every patch's two groups. A pile
   // at rest brings the same every step, and keeps its matrix and slots.
   std::vector<int> pattern_key_, pattern_key_scratch_;
-  Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>, Eigen::Lower, NestedDissectionOrdering> factorization_;
+  BlockSparseCholesky factorization_;  // one block per group with unknowns
+  std::vector<int> block_sizes_;
   // Islands of fewer than dense_below unknowns keep Newton's matrix dense instead,
   // factorized in place: no pattern to analyse, and no allocation once sized (Eigen's sparse
   // factorization allocates its temporaries on every call).
@@ -315,10 +315,6 @@ class PatchProblem {
   bool PreconditionedNewtonStep(const Eigen::VectorXd& gradient, Eigen::VectorXd* step, int* iterations);
   bool factorization_stale_{false};  // see refactorize_after_cg_iterations
   Eigen::VectorXd cg_residual_, cg_direction_, cg_product_, cg_preconditioned_;
-  // x = H⁻¹·b with factorization_, through kept buffers (SolveFactorized); D of its L·D·Lᵀ, kept
-  // at each factorization (Eigen hands out a copy at each call).
-  Eigen::VectorXd permuted_, factorized_diagonal_;
-  void SolveFactorized(const Eigen::VectorXd& b, Eigen::VectorXd* x);
   // Solve's workspaces, kept so that a solve allocates nothing once they have grown.
   Eigen::VectorXd z_work_, gradient_work_, step_work_, impulse_sum_work_, direction_work_, dz_work_;
   std::vector<Vector6> step_dV_;
