@@ -2,15 +2,20 @@
 // The Cholesky factorization P·H·Pᵀ = L·Lᵀ of a symmetric positive definite matrix H made of dense
 // blocks: the patch problem's Newton matrix (hydro/patch_problem.h), one block per group of
 // unknowns (six for a rigid body) on the diagonal and one per touching pair of groups. L keeps H's
-// blocks: P permutes whole blocks (nested dissection of the blocks' graph, as for the scalar
-// matrix in hydro/nested_dissection_ordering.h), L's fill is found block by block from the
-// elimination tree (George & Liu, "Computer Solution of Large Sparse Positive Definite Systems",
-// 1981, §5.1), and the factorization is right-looking over block columns: the diagonal block's
-// dense Cholesky factor, the blocks below it solved by that factor, and each pair of them updating
-// the block they meet at, L_ij −= L_ik·L_jkᵀ. Every operation is on dense blocks (fixed 6 × 6 where
-// both groups are rigid bodies), where a scalar sparse factorization spends its time on index
-// work: on the Bullet scenes Eigen's SimplicialLDLT was a third of a step (PatchProblem's note on
-// factorization cost in hydro/README.md).
+// blocks: P permutes whole blocks (nested dissection of the blocks' graph,
+// hydro/nested_dissection_ordering.h), L's fill is found block by block from the elimination tree
+// (George & Liu, "Computer Solution of Large Sparse Positive Definite Systems", 1981, §5.1), and
+// the factorization is right-looking over block columns: the diagonal block's dense Cholesky
+// factor, the blocks below it solved by that factor, and each pair of them updating the block they
+// meet at, L_ij −= L_ik·L_jkᵀ (fixed-size 6 × 6 products where all three are rigid bodies).
+//
+// A scalar sparse factorization spends its time on index work: Eigen's SimplicialLDLT, which the
+// patch problem used before, was 32 % of a step of the 1,000-box wall, and this is 13 % (perf); on
+// a 10³-body lattice this factorizes 3.2× and solves 2× as fast (hydro_bench
+// --benchmark_filter=Lattice). Tried: supernodes (runs of columns of one structure as dense panels,
+// Eigen's GEMM on them) factorized the lattice in 51 ms instead of 64, but made the 1,000-box
+// pile's steps slower (216 → 311 ms), its many small panels paying Eigen's dynamic-size overhead in
+// every solve. Both run at Debian's baseline instruction set (SSE2).
 //
 // Analyze allocates; Factorize and Solve allocate nothing.
 #include <Eigen/Core>
