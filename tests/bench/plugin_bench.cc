@@ -133,14 +133,19 @@ void BM_StepGigapascalCoin(benchmark::State& state) {
   TestWorld& world = scene.world;
   world.Step(10);
   world.state().resetStats();
+  auto* patch_solver = dynamic_cast<btHydroelasticConstraintSolver*>(world.solver());
+  long long newton_iterations = 0;
   for (auto _ : state) {
     state.PauseTiming();
     scene.KeepMoving();
     state.ResumeTiming();
     world.Step(1);
+    newton_iterations += patch_solver->lastNewtonIterations();
   }
   const btHydroelasticStats stats = world.state().getStats();
-  state.counters["points"] = stats.m_points / static_cast<double>(stats.m_steps > 0 ? stats.m_steps : 1);
+  const double steps = static_cast<double>(stats.m_steps > 0 ? stats.m_steps : 1);
+  state.counters["points"] = stats.m_points / steps;
+  state.counters["newton_iterations"] = newton_iterations / steps;
 }
 BENCHMARK(BM_StepGigapascalCoin)
     ->Args({0, 8, 0})
