@@ -196,20 +196,25 @@ void CalcContactSurface(const CompliantBox& A, const RigidTransform& X_WA, const
     return;
   const Matrix3& R_AB = pair.R_AB;
   const Vector3& p_AB = pair.p_AB;
+  // B's six region fields carried into A, pB = ∇pB·(p − p_AB) + c in B's frame, once for all
+  // 36 region pairs.
+  std::array<Vector3, 6> grad_B;
+  std::array<double, 6> c_B;
+  for (int face_B = 0; face_B < 6; ++face_B) {
+    Vector3 grad_pB_B;
+    double c_pB_B;
+    RegionField(B, face_B, &grad_pB_B, &c_pB_B);
+    grad_B[face_B] = R_AB * grad_pB_B;
+    c_B[face_B] = c_pB_B - grad_B[face_B].dot(p_AB);
+  }
   for (int face_A = 0; face_A < 6; ++face_A) {
     Vector3 grad_A;
     double c_A;
     RegionField(A, face_A, &grad_A, &c_A);
     for (int face_B = 0; face_B < 6; ++face_B) {
-      // pB in B's frame, carried into A: ∇pB·(p − p_AB) + c.
-      Vector3 grad_pB_B;
-      double c_pB_B;
-      RegionField(B, face_B, &grad_pB_B, &c_pB_B);
-      const Vector3 grad_B = R_AB * grad_pB_B;
-      const double c_B = c_pB_B - grad_B.dot(p_AB);
       Vector3 n;
       double d;
-      if (!EqualPressurePlane(grad_A, c_A, grad_B, c_B, &n, &d)) continue;
+      if (!EqualPressurePlane(grad_A, c_A, grad_B[face_B], c_B[face_B], &n, &d)) continue;
       // A square on the plane around the point nearest A's centre, wide enough to hold the plane's
       // cut through A's box (which lies within |h_A| of its centre): A's region then cuts all of
       // its sides away.
@@ -221,7 +226,8 @@ void CalcContactSurface(const CompliantBox& A, const RigidTransform& X_WA, const
       if (poly.n < 3) continue;
       ClipByRegion(h_B, face_B, R_AB, p_AB, pair.tolerance_B, &poly);
       if (poly.n < 3) continue;
-      AppendPieces(poly, n, grad_A, c_A, -NormalGradient(grad_B, n), A.grid(), face_A, B.grid(), face_B, pair, surface);
+      AppendPieces(poly, n, grad_A, c_A, -NormalGradient(grad_B[face_B], n), A.grid(), face_A, B.grid(), face_B, pair,
+                   surface);
     }
   }
 }
