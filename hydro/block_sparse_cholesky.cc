@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numeric>
 #include <string>
 
@@ -14,7 +15,6 @@ namespace {
 
 using Matrix6 = Eigen::Matrix<double, 6, 6>;
 using Vector6 = Eigen::Matrix<double, 6, 1>;
-using MatrixMap = Eigen::Map<Eigen::MatrixXd>;
 using ConstMatrixMap = Eigen::Map<const Eigen::MatrixXd>;
 
 // A (d × d, column-major) = its lower Cholesky factor, in its lower triangle; false when A is not
@@ -76,6 +76,7 @@ int FindEntry(const Eigen::SparseMatrix<double>& H, int column, int row) {
 }  // namespace
 
 void BlockSparseCholesky::Analyze(const Eigen::SparseMatrix<double>& H, const std::vector<int>& block_sizes) {
+  analysed_ = false;  // until the end: an analysis that throws halfway leaves nothing to factorize
   const int n = static_cast<int>(block_sizes.size());
   std::vector<int> block_of_row, first_row(n + 1, 0);
   for (int b = 0; b < n; ++b) {
@@ -95,19 +96,19 @@ void BlockSparseCholesky::Analyze(const Eigen::SparseMatrix<double>& H, const st
         adjacent[b].push_back(a);
       }
   }
-  long edges = 0;
+  bool coupled = false;  // some block couples two of them
   for (int b = 0; b < n; ++b) {
-    std::vector<int>& v = adjacent[b];
-    std::sort(v.begin(), v.end());
-    v.erase(std::unique(v.begin(), v.end()), v.end());
-    edges += static_cast<long>(v.size()) - std::binary_search(v.begin(), v.end(), b);
+    std::vector<int>& neighbours = adjacent[b];
+    std::sort(neighbours.begin(), neighbours.end());
+    neighbours.erase(std::unique(neighbours.begin(), neighbours.end()), neighbours.end());
+    coupled = coupled || neighbours.size() > (std::binary_search(neighbours.begin(), neighbours.end(), b) ? 1u : 0u);
   }
 
   // order[k]: the block eliminated k-th. METIS needs a graph with edges; without any, every
   // order is free of fill.
   std::vector<int> order(n);
   std::iota(order.begin(), order.end(), 0);
-  if (edges > 0 && n > 2) {
+  if (coupled && n > 2) {
     Eigen::SparseMatrix<double> graph(n, n);
     std::vector<Eigen::Triplet<double>> entries;
     for (int b = 0; b < n; ++b)
@@ -137,7 +138,10 @@ void BlockSparseCholesky::Analyze(const Eigen::SparseMatrix<double>& H, const st
     std::vector<int>& r = rows[k];
     mark[k] = k;
     auto add = [&](int i) {
-      if (i > k && mark[i] != k) mark[i] = k, r.push_back(i);
+      if (i > k && mark[i] != k) {
+        mark[i] = k;
+        r.push_back(i);
+      }
     };
     for (int a : adjacent[order[k]]) add(position[a]);
     for (int c : children[k])
@@ -148,19 +152,21 @@ void BlockSparseCholesky::Analyze(const Eigen::SparseMatrix<double>& H, const st
   column_start_.assign(n + 1, 0);
   block_row_.clear();
   block_value_.clear();
-  int value_count = 0;
+  long value_count = 0;  // offsets are int: at most 2³¹ − 1 stored entries (16 GB of factor)
   for (int k = 0; k < n; ++k) {
     column_start_[k] = static_cast<int>(block_row_.size());
     block_row_.push_back(k);
-    block_value_.push_back(value_count);
-    value_count += size_[k] * size_[k];
+    block_value_.push_back(static_cast<int>(value_count));
+    value_count += static_cast<long>(size_[k]) * size_[k];
     for (int i : rows[k]) {
       block_row_.push_back(i);
-      block_value_.push_back(value_count);
-      value_count += size_[i] * size_[k];
+      block_value_.push_back(static_cast<int>(value_count));
+      value_count += static_cast<long>(size_[i]) * size_[k];
     }
   }
   column_start_[n] = static_cast<int>(block_row_.size());
+  HYDRO_DEMAND(value_count <= std::numeric_limits<int>::max(),
+               "the factor would have " + std::to_string(value_count) + " entries, more than its int offsets reach");
   values_.assign(value_count, 0.0);
 
   // Where each of H's entries lands: block (i, k), i ≥ k, reads H's rows of block order[i] in the
@@ -182,61 +188,83 @@ void BlockSparseCholesky::Analyze(const Eigen::SparseMatrix<double>& H, const st
         }
     }
 
-  // The updates each column makes once factorized: every pair of its blocks (a at or below b).
-  updates_.clear();
-  update_start_.assign(n + 1, 0);
-  for (int k = 0; k < n; ++k) {
-    update_start_[k] = static_cast<int>(updates_.size());
-    for (int sb = column_start_[k] + 1; sb < column_start_[k + 1]; ++sb) {
-      const int j = block_row_[sb];
-      const int* column_rows = block_row_.data() + column_start_[j];
-      const int* column_end = block_row_.data() + column_start_[j + 1];
-      for (int sa = sb; sa < column_start_[k + 1]; ++sa) {
-        const int i = block_row_[sa];
-        const int* at = std::lower_bound(column_rows, column_end, i);
-        HYDRO_DEMAND(at != column_end && *at == i, "a fill block is missing from the symbolic factorization");
-        const int target = column_start_[j] + static_cast<int>(at - column_rows);
-        updates_.push_back({block_value_[target], block_value_[sa], block_value_[sb], size_[i], size_[j], size_[k]});
-      }
+  // Each column's row structure: the columns k < j with a block in row j, and where (left-looking:
+  // column j takes its updates from them when its turn comes; a list of the updates themselves
+  // would grow with the factorization's flops, s³/6 entries for a dense separator of s blocks).
+  std::vector<int> row_count(n + 1, 0);
+  for (int k = 0; k < n; ++k)
+    for (int slot = column_start_[k] + 1; slot < column_start_[k + 1]; ++slot) ++row_count[block_row_[slot] + 1];
+  row_start_.assign(n + 1, 0);
+  for (int j = 0; j < n; ++j) row_start_[j + 1] = row_start_[j] + row_count[j + 1];
+  row_slot_.assign(row_start_[n], 0);
+  row_column_.assign(row_start_[n], 0);
+  std::vector<int> filled(row_start_.begin(), row_start_.end() - 1);
+  for (int k = 0; k < n; ++k)
+    for (int slot = column_start_[k] + 1; slot < column_start_[k + 1]; ++slot) {
+      const int e = filled[block_row_[slot]]++;  // by increasing k
+      row_slot_[e] = slot;
+      row_column_[e] = k;
     }
-  }
-  update_start_[n] = static_cast<int>(updates_.size());
+  slot_of_row_.assign(n, -1);
   permuted_.resize(offset_[n]);
+  analysed_rows_ = static_cast<int>(H.rows());
+  analysed_non_zeros_ = static_cast<long>(H.nonZeros());
+  analysed_compressed_ = H.isCompressed();
+  analysed_ = true;
 }
 
 bool BlockSparseCholesky::Factorize(const Eigen::SparseMatrix<double>& H) {
+  HYDRO_DEMAND(analysed_, "factorizing a matrix whose pattern was not analysed");
+  HYDRO_ASSERT(H.rows() == analysed_rows_ && H.nonZeros() == analysed_non_zeros_ &&
+               H.isCompressed() == analysed_compressed_);
   std::fill(values_.begin(), values_.end(), 0.0);
   const double* h = H.valuePtr();
   for (size_t e = 0; e < gather_from_.size(); ++e) values_[gather_to_[e]] = h[gather_from_[e]];
   double* v = values_.data();
   const int n = num_blocks();
-  for (int k = 0; k < n; ++k) {
-    const int d = size_[k];
-    double* L_kk = v + block_value_[column_start_[k]];
-    if (!FactorDiagonalBlock(L_kk, d)) return false;
-    for (int s = column_start_[k] + 1; s < column_start_[k + 1]; ++s)
-      SolveRightTransposed(L_kk, d, v + block_value_[s], size_[block_row_[s]]);
-    for (int u = update_start_[k]; u < update_start_[k + 1]; ++u) {
-      const Update& up = updates_[u];
-      if (up.rows == 6 && up.cols == 6 && up.inner == 6) {
-        Eigen::Map<Matrix6>(v + up.target).noalias() -=
-            Eigen::Map<const Matrix6>(v + up.left) * Eigen::Map<const Matrix6>(v + up.right).transpose();
-      } else {
-        // Eigen's general product may allocate its blocking workspace; these blocks are small.
-        for (int c = 0; c < up.cols; ++c)
-          for (int p = 0; p < up.inner; ++p) {
-            const double r_cp = v[up.right + c + p * up.cols];
-            const double* l_p = v + up.left + p * up.rows;
-            double* t_c = v + up.target + c * up.rows;
-            for (int r = 0; r < up.rows; ++r) t_c[r] -= l_p[r] * r_cp;
-          }
+  for (int j = 0; j < n; ++j) {
+    const int size_j = size_[j];
+    for (int slot = column_start_[j]; slot < column_start_[j + 1]; ++slot) slot_of_row_[block_row_[slot]] = slot;
+    // L_ij −= L_ik·L_jkᵀ for every column k with a block in row j, over its rows i ≥ j (each of
+    // which column j holds: the elimination tree's fill).
+    for (int e = row_start_[j]; e < row_start_[j + 1]; ++e) {
+      const int slot_jk = row_slot_[e];
+      const int k = row_column_[e];
+      const int size_k = size_[k];
+      const double* L_jk = v + block_value_[slot_jk];
+      for (int slot_ik = slot_jk; slot_ik < column_start_[k + 1]; ++slot_ik) {
+        const int i = block_row_[slot_ik];
+        const int target = slot_of_row_[i];
+        HYDRO_ASSERT(target >= 0);
+        const double* L_ik = v + block_value_[slot_ik];
+        double* L_ij = v + block_value_[target];
+        if (size_[i] == 6 && size_j == 6 && size_k == 6) {
+          Eigen::Map<Matrix6>(L_ij).noalias() -=
+              Eigen::Map<const Matrix6>(L_ik) * Eigen::Map<const Matrix6>(L_jk).transpose();
+        } else {
+          // Loops, not Eigen's general product, which may allocate its blocking workspace.
+          const int rows = size_[i];
+          for (int c = 0; c < size_j; ++c)
+            for (int p = 0; p < size_k; ++p) {
+              const double l_jk = L_jk[c + p * size_j];
+              const double* l_ik = L_ik + p * rows;
+              double* l_ij = L_ij + c * rows;
+              for (int r = 0; r < rows; ++r) l_ij[r] -= l_ik[r] * l_jk;
+            }
+        }
       }
     }
+    for (int slot = column_start_[j]; slot < column_start_[j + 1]; ++slot) slot_of_row_[block_row_[slot]] = -1;
+    double* L_jj = v + block_value_[column_start_[j]];
+    if (!FactorDiagonalBlock(L_jj, size_j)) return false;
+    for (int slot = column_start_[j] + 1; slot < column_start_[j + 1]; ++slot)
+      SolveRightTransposed(L_jj, size_j, v + block_value_[slot], size_[block_row_[slot]]);
   }
   return true;
 }
 
 void BlockSparseCholesky::Solve(const Eigen::VectorXd& b, Eigen::VectorXd* x) {
+  HYDRO_ASSERT(analysed_ && b.size() == analysed_rows_);
   const int n = num_blocks();
   double* y = permuted_.data();
   for (int k = 0; k < n; ++k) std::copy_n(b.data() + original_offset_[k], size_[k], y + offset_[k]);

@@ -338,13 +338,15 @@ void PatchProblem::BuildPattern() {
                             std::equal(factored_outer_.begin(), factored_outer_.end(), hessian_.outerIndexPtr()) &&
                             std::equal(factored_inner_.begin(), factored_inner_.end(), hessian_.innerIndexPtr());
   if (!same_pattern) {
+    factorized_ = false;
+    factored_outer_.clear();  // until the analysis below has finished
+    factored_inner_.clear();
+    std::vector<int> block_sizes;
+    for (const Group& g : groups_)
+      if (g.dim > 0) block_sizes.push_back(g.dim);
+    if (num_unknowns_ > 0) factorization_.Analyze(hessian_, block_sizes);
     factored_outer_.assign(hessian_.outerIndexPtr(), hessian_.outerIndexPtr() + hessian_.outerSize() + 1);
     factored_inner_.assign(hessian_.innerIndexPtr(), hessian_.innerIndexPtr() + hessian_.nonZeros());
-    factorized_ = false;
-    block_sizes_.clear();
-    for (const Group& g : groups_)
-      if (g.dim > 0) block_sizes_.push_back(g.dim);
-    if (num_unknowns_ > 0) factorization_.Analyze(hessian_, block_sizes_);
   }
   finalized_ = true;
 }

@@ -120,14 +120,18 @@ struct PatchProblemOptions {
   // 1,000-box pile's largest island: 0.2–0.3 ms against 2.8–3.4 ms). In that pile's landing
   // (BM_StepBoxPile/3/1000, the whole process) 10 iterations failed 1,714 of 5,398 attempts, and a
   // third of the successes took 7–10; 20 failed 431 of 4,750. With 30 the run took 0.945 of the
-  // time (4 runs each, 0.937–0.955), with 20 as long as with 30 (0.96; 0.96–1.10).
+  // time (4 runs each, 0.937–0.955), with 20 as long as with 30 (0.96; 0.96–1.10). (Measured with
+  // Eigen's SimplicialLDLT; the block factorization made both cheaper, the factorization more.)
   int newton_step_cg_iterations{20};
   // A preconditioned Newton step that took more than this many CG iterations marks the kept
   // factorization stale, and the next Newton step factorizes anew (0: never). Without it a pile at
   // rest kept the factorization of its cold first steps as its preconditioner: the 1,015-box
   // pyramid at 60 Hz and 1e8 Pa (plugin_bench's BM_RestPyramid scene, steps 100–149) took about 7
   // CG iterations a Newton step and 3 Newton steps a step, 108 ms a step; refactorized once, 1–2
-  // and 2, 77 ms.
+  // and 2, 77 ms (with SimplicialLDLT). With the block factorization 8 was tried against 4, whole
+  // processes in turn, three pairs each; time with 4 over time with 8, median (range): the
+  // pyramid's first steps 1.20 (0.91–1.21), the 1,000-box pile 1.14 (0.95–1.44), the wall 1.00
+  // (0.90–1.28). Within the machine's noise, so 4 stays.
   int refactorize_after_cg_iterations{4};
 };
 
@@ -296,10 +300,9 @@ class PatchProblem {
   // at rest brings the same every step, and keeps its matrix and slots.
   std::vector<int> pattern_key_, pattern_key_scratch_;
   BlockSparseCholesky factorization_;  // one block per group with unknowns
-  std::vector<int> block_sizes_;
-  // Islands of fewer than dense_below unknowns keep Newton's matrix dense instead,
-  // factorized in place: no pattern to analyse, and no allocation once sized (Eigen's sparse
-  // factorization allocates its temporaries on every call).
+  // Islands of fewer than dense_below unknowns keep Newton's matrix dense instead, factorized in
+  // place: no pattern to analyse (dense_below was chosen when the sparse factorization was Eigen's
+  // SimplicialLDLT, which also allocated its temporaries on every call).
   bool dense_{false};
   Eigen::MatrixXd dense_hessian_;
   Eigen::LLT<Eigen::MatrixXd, Eigen::Lower> dense_factorization_;

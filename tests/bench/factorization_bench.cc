@@ -9,7 +9,7 @@
 
 #include "hydro/block_sparse_cholesky.h"
 #include "hydro/nested_dissection_ordering.h"
-#include "tests/lattice_newton_matrix.h"
+#include "tests/newton_test_matrices.h"
 
 namespace hydro {
 namespace {

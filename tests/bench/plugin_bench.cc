@@ -140,10 +140,10 @@ void BM_StepGigapascalCoin(benchmark::State& state) {
     scene.KeepMoving();
     state.ResumeTiming();
     world.Step(1);
-    newton_iterations += patch_solver->lastNewtonIterations();
+    if (patch_solver) newton_iterations += patch_solver->lastNewtonIterations();
   }
   const btHydroelasticStats stats = world.state().getStats();
-  const double steps = static_cast<double>(stats.m_steps > 0 ? stats.m_steps : 1);
+  const double steps = static_cast<double>(state.iterations());
   state.counters["points"] = stats.m_points / steps;
   state.counters["newton_iterations"] = newton_iterations / steps;
 }

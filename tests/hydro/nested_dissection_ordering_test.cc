@@ -7,7 +7,7 @@
 #include <cstdio>
 #include <vector>
 
-#include "tests/lattice_newton_matrix.h"
+#include "tests/newton_test_matrices.h"
 
 namespace hydro {
 namespace {
