@@ -264,6 +264,7 @@ int PatchProblem::AddPatch(int body_A, int body_B, const std::vector<PatchPoint>
     }
   }
   if (stiffness_scale < 1) near_rigid_points_ += static_cast<int>(points.size());
+  patch.stiffness_scale = stiffness_scale;
   // Stiction: Rt_i = σ·wt_i·K/k_i, K = Σ k_j of the patch. The patch's points hold, in parallel, the
   // stick stiffness 1/(σ·wt) of one body point, each in proportion to its normal stiffness, as its
   // share of the normal load; so every point leaves stick at one speed, σ·wt·μ·γ̄n_i·K/k_i, about

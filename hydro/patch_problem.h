@@ -173,6 +173,10 @@ class PatchProblem {
   int num_patches() const { return static_cast<int>(patches_.size()); }
   int num_points(int patch) const { return patches_[patch].num_points; }
   int near_rigid_points() const { return near_rigid_points_; }
+  // The factor AddPatch scaled a patch's stiffness by: 1 where δt resolves it, below 1 in the
+  // near-rigid regime, where the patch's total stiffness is replaced by the one its period of
+  // β·δt/4 gives (PatchNearRigidScale), and only its points' shares of it count.
+  double stiffness_scale(int patch) const { return patches_[patch].stiffness_scale; }
   // Factorizations of Newton's matrix since Reset (the other Newton steps reused one).
   int factorizations() const { return factorizations_; }
   // Conjugate-gradient iterations of the Newton steps that reused a factorization, since Reset.
@@ -201,8 +205,9 @@ class PatchProblem {
   struct Patch {
     int body_A{-1}, body_B{-1};
     int first_point{0}, num_points{0};
-    bool warm{false};      // started from a wrench (StartFromWrench)
-    bool one_place{true};  // every point is at one place on both bodies (no p_WQ_B of its own)
+    bool warm{false};           // started from a wrench (StartFromWrench)
+    bool one_place{true};       // every point is at one place on both bodies (no p_WQ_B of its own)
+    double stiffness_scale{1};  // the near-rigid regime's softening of the whole patch (AddPatch)
   };
   // Patch p's block (s, t), s, t ∈ {0: A, 1: B}, of Newton's matrix: its entries' places in
   // hessian_, column-major (none where a side's group has no unknowns).

@@ -244,7 +244,7 @@ btHydroelasticCollisionAlgorithm::PairContact btHydroelasticCollisionAlgorithm::
     if (reuse)
       m_state->kept_surface.Keep(g0, X_WS0_at, g1, X_WS1_at, *surface, reduced ? m_state->all_points : m_state->points,
                                  reduced ? &m_state->points : nullptr, reduced ? &m_state->merged_into : nullptr,
-                                 max_points);
+                                 max_points, m_state->solved_stiffness_scale);
     return true;
   };
   bool mapped = false;  // the points carry their own places on body1 (points_on_B)
@@ -507,6 +507,9 @@ int btHydroelasticCollisionAlgorithm::PointBudget(int max_points, bool turned_la
 bool btHydroelasticCollisionAlgorithm::ReducePoints(int max_points) {
   if (max_points <= 0 || static_cast<int>(m_state->points.size()) <= max_points) return false;
   m_state->all_points.swap(m_state->points);
+  // The next surface computed anew is made into `points`: grown now to the whole patch, not when
+  // that comes (a near-rigid pair keeps its surface for hundreds of steps, and would grow it then).
+  m_state->points.reserve(m_state->all_points.capacity());
   hydro::ReduceContactPoints(m_state->all_points, max_points, &m_state->points, &m_state->merged_into,
                              &m_state->reduction_axis_W, &m_state->reduction_workspace);
   return true;

@@ -40,6 +40,7 @@ bool TakePatch(PatchState* state, unsigned serial) {
   state->solver_serial = serial;
   if (state->points.empty()) {
     state->has_warm_wrench = false;
+    state->solved_stiffness_scale = 1;
     return false;
   }
   return true;
@@ -100,6 +101,7 @@ void StoreSolvedPatch(const PatchProblem& problem, int patch, const Vector3& c_A
   for (int j = 0; j < 6; ++j) state->warm_wrench_on_A[j] = W[j];
   for (int j = 0; j < 3; ++j) state->warm_wrench_about[j] = c_A[j];
   state->has_warm_wrench = true;
+  state->solved_stiffness_scale = problem.stiffness_scale(patch);
   const int n = problem.num_points(patch);
   for (int i = 0; i < n && static_cast<size_t>(i / 4) < state->manifolds.size(); ++i) {
     btPersistentManifold* manifold = state->manifolds[i / 4];

@@ -110,6 +110,9 @@ struct PatchState {
   double warm_wrench_on_A[6] = {0, 0, 0, 0, 0, 0};
   double warm_wrench_about[3] = {0, 0, 0};
   bool has_warm_wrench{false};
+  // Set by the solver: the factor its last solve scaled this patch's stiffness by (1: resolved by
+  // δt; below 1: near-rigid, hydro/patch_problem.h stiffness_scale), for SurfaceReuse::Keep.
+  double solved_stiffness_scale{1};
   unsigned solver_serial{0};  // which solver group took the patch last (one entry per patch)
   // Computed ahead of Bullet's dispatch (btHydroelasticCollisionDispatcher), for the pair's next
   // processCollision to emit: what was found, and how long it took (statistics timing).

@@ -57,7 +57,8 @@ void SurfaceReuse::Clear() {
 void SurfaceReuse::Keep(const std::shared_ptr<const ShapeGeometry>& a, const RigidTransform& X_WSa,
                         const std::shared_ptr<const ShapeGeometry>& b, const RigidTransform& X_WSb,
                         const ContactSurface& surface, const std::vector<ContactPoint>& points,
-                        const std::vector<ContactPoint>* reduced, const std::vector<int>* merged_into, int max_points) {
+                        const std::vector<ContactPoint>* reduced, const std::vector<int>* merged_into, int max_points,
+                        double stiffness_scale) {
   kept_ = false;
   if (points.empty() || !a || !b) return;
   if (reduced && !(merged_into && merged_into->size() == points.size())) return;
@@ -77,7 +78,10 @@ void SurfaceReuse::Keep(const std::shared_ptr<const ShapeGeometry>& a, const Rig
   const double patch_radius = std::sqrt(area / M_PI);
   const double length = std::min({ElementSize(*a), ElementSize(*b), patch_radius});
   const double kinks = std::sqrt(kSurfaceReuseRelativeError * length * depth);
-  tolerance_m_ = std::min(kinks, kSurfaceReuseStiffnessError * depth);
+  // The stiffness cap, lifted in the near-rigid regime (kSurfaceReuseStiffnessError).
+  const double scale = stiffness_scale > 0 && stiffness_scale < 1 ? stiffness_scale : 1.0;  // NaN: 1
+  const double stiffness_error = std::max(kSurfaceReuseStiffnessError, 0.5 * (1 / scale - 1));
+  tolerance_m_ = std::min(kinks, stiffness_error * depth);
   // A slide along the patch moves its rim over a strip of the rim's length P times the slide, at
   // most the rim's pressure: a relative error of slide·P/A ≤ slide·2/a, P/A at least that of a
   // disk of radius a. The depths do not change: no stiffness cap.

@@ -146,6 +146,7 @@ void BM_StepGigapascalCoin(benchmark::State& state) {
   const double steps = static_cast<double>(state.iterations());
   state.counters["points"] = stats.m_points / steps;
   state.counters["newton_iterations"] = newton_iterations / steps;
+  state.counters["surfaces_computed"] = stats.m_surfacesComputed / steps;
 }
 BENCHMARK(BM_StepGigapascalCoin)
     ->Args({0, 8, 0})

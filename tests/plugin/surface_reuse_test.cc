@@ -320,6 +320,38 @@ TEST(SurfaceReuseTest, KeepingTheDepthsUnchangedWouldBeFarWorse) {
   EXPECT_GT(e.force_unchanged, kForceBound);
 }
 
+// The stiffness cap ε_K·d of the tolerance holds while δt resolves the patch (scale 1); in the
+// near-rigid regime (scale s < 1) it widens to ½·(1/s − 1)·d, and far into it only the kinks'
+// bound √(ε·ℓ·d) is left, whatever s.
+TEST(SurfaceReuseTest, ANearRigidPatchIsNotHeldToTheStiffnessCap) {
+  const BoxAndGround scene;
+  const auto &a = scene.a, &b = scene.b;
+  const RigidTransform X_WA = Pose(Vector3(0, 0, 0.1 - 1e-5)), X_WB = Pose(Vector3(0, 0, -0.1));
+  ContactSurface surface;
+  const std::vector<ContactPoint> points = FreshPoints(*a, X_WA, *b, X_WB, &surface);
+  double stiffness = 0, force = 0;
+  for (const ContactPoint& point : points) {
+    stiffness += point.stiffness_N_per_m;
+    force += point.stiffness_N_per_m * std::max(-point.phi0_m, 0.0);
+  }
+  const double depth = force / stiffness;
+  auto tolerance = [&](double scale) {
+    SurfaceReuse reuse;
+    reuse.Keep(a, X_WA, b, X_WB, surface, points, nullptr, nullptr, 0, scale);
+    EXPECT_TRUE(reuse.has_surface()) << scale;
+    return reuse.tolerance_m();
+  };
+  const double kinks = tolerance(1e-6);
+  EXPECT_EQ(tolerance(1e-3), kinks);
+  // Here the cap binds: the kinks allow more than 2 % of the depth.
+  EXPECT_GT(kinks, 3 * kSurfaceReuseStiffnessError * depth);
+  EXPECT_NEAR(tolerance(1.0), kSurfaceReuseStiffnessError * depth, 1e-12 * depth);
+  EXPECT_EQ(tolerance(0.99), tolerance(1.0));  // ½·(1/s − 1) below ε_K
+  EXPECT_NEAR(tolerance(1 / 1.1), 0.05 * depth, 1e-12 * depth);
+  // A scale that is not one (NaN, 0, above 1) keeps the cap.
+  for (double scale : {double{NAN}, 0.0, 2.0}) EXPECT_EQ(tolerance(scale), tolerance(1.0)) << scale;
+}
+
 TEST(SurfaceReuseTest, MovedBeyondTheToleranceTheSurfaceIsComputedAnew) {
   const BoxAndGround scene;
   const auto &a = scene.a, &b = scene.b;
