@@ -33,8 +33,8 @@ CompliantPointLaw MakeCompliantPointLaw(const Vector3& nhat_W, double stiffness_
   return law;
 }
 
-Vector3 CalcPointImpulse(const CompliantPointLaw& law, const Vector3& vc_W, double* gamma_n, Matrix3* H,
-                         SlipCurvature slip) {
+Vector3 CalcPointImpulse(const CompliantPointLaw& law, const Vector3& vc_W, double* gamma_n,
+                         PointCurvature* curvature) {
   const Vector3& n = law.nhat_W;
   const double vn = n.dot(vc_W);
   const double gn = CalcPointNormalImpulse(law, vc_W);
@@ -43,19 +43,32 @@ Vector3 CalcPointImpulse(const CompliantPointLaw& law, const Vector3& vc_W, doub
   const double bound = law.friction_bound;
   const bool stuck = speed <= law.compliance_Rt * bound;
   if (gamma_n) *gamma_n = gn;
-  if (H) {
-    H->setZero();
-    if (gn > 0) *H += n * n.transpose() / law.compliance_Rn;
-    const Matrix3 P = Matrix3::Identity() - n * n.transpose();
-    if (stuck) {
-      if (bound > 0) *H += P / law.compliance_Rt;
-    } else {
-      const Vector3 t = vt / speed;
-      *H += (bound / speed) * (P - (1 - slip.along_slip) * t * t.transpose());
+  if (stuck) {
+    if (curvature) {
+      curvature->b = bound > 0 ? 1 / law.compliance_Rt : 0.0;
+      curvature->a_minus_b = (gn > 0 ? 1 / law.compliance_Rn : 0.0) - curvature->b;
+      curvature->slip = 0;
     }
+    return gn * n - vt / law.compliance_Rt;
   }
-  if (stuck) return gn * n - vt / law.compliance_Rt;
-  return gn * n - (bound / speed) * vt;
+  const double b = bound / speed;
+  if (curvature) {
+    curvature->b = curvature->slip = b;
+    curvature->a_minus_b = (gn > 0 ? 1 / law.compliance_Rn : 0.0) - b;
+    curvature->t_W = vt / speed;
+  }
+  return gn * n - b * vt;
+}
+
+Vector3 CalcPointImpulse(const CompliantPointLaw& law, const Vector3& vc_W, double* gamma_n, Matrix3* H,
+                         SlipCurvature slip) {
+  if (!H) return CalcPointImpulse(law, vc_W, gamma_n, static_cast<PointCurvature*>(nullptr));
+  PointCurvature c;
+  const Vector3 gamma = CalcPointImpulse(law, vc_W, gamma_n, &c);
+  const Vector3& n = law.nhat_W;
+  *H = c.b * Matrix3::Identity() + c.a_minus_b * n * n.transpose() -
+       (1 - slip.along_slip) * c.slip * c.t_W * c.t_W.transpose();
+  return gamma;
 }
 
 double CalcPointPotential(const CompliantPointLaw& law, const Vector3& vc_W) {

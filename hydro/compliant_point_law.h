@@ -87,6 +87,18 @@ struct SlipCurvature {
 Vector3 CalcPointImpulse(const CompliantPointLaw& law, const Vector3& vc_W, double* gamma_n, Matrix3* H = nullptr,
                          SlipCurvature slip = SlipCurvature::Exact());
 
+// H = −∂γ/∂vc by its parts, for every slip rule at once:
+//   H = b·I + (a − b)·n̂·n̂ᵀ − (1 − w)·s·t̂·t̂ᵀ,
+// a = 1/Rn while the point presses (0 apart); stuck, b = 1/Rt (0 without friction) and s = 0;
+// sliding, b = s = μ·γ̄n/|vt|, t̂ = vt/|vt|. Each term has rank one or is a multiple of I, so the
+// patch problem sums Jᵀ·H·J over a patch with outer products of r × n̂ and r × t̂ instead of 3 × 3
+// matrix products, and picks w after the sums.
+struct PointCurvature {
+  double b{0}, a_minus_b{0}, slip{0};
+  Vector3 t_W{Vector3::Zero()};
+};
+Vector3 CalcPointImpulse(const CompliantPointLaw& law, const Vector3& vc_W, double* gamma_n, PointCurvature* curvature);
+
 // γn alone, as CalcPointImpulse computes it: what the friction bounds μ·γn are refreshed from,
 // a pass over every point that needs neither the friction nor a call.
 inline double CalcPointNormalImpulse(const CompliantPointLaw& law, const Vector3& vc_W) {

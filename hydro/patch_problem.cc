@@ -429,12 +429,12 @@ void PatchProblem::RefreshVelocities(const Eigen::VectorXd& z) {
   dz_work_ = z - z_start_;
   BodyTwists(dz_work_, &body_dV_);
   PointVelocities(body_dV_, &vc_start_, &vc_);
-  impulses_current_ = false;
+  impulses_current_ = patch_terms_current_ = false;
 }
 
 void PatchProblem::SetStictionRegularization(double sigma) {
   sigma_ = sigma;
-  impulses_current_ = false;
+  impulses_current_ = patch_terms_current_ = false;
   for (size_t i = 0; i < laws_.size(); ++i) laws_[i].compliance_Rt = std::max(sigma * stick_wt_[i], 1e-300);
 }
 
@@ -450,7 +450,7 @@ double PatchProblem::FrictionBoundChange() const {
 double PatchProblem::RefreshFrictionBounds() {
   double change = 0;
   largest_bound_ = 0;
-  impulses_current_ = false;
+  impulses_current_ = patch_terms_current_ = false;
   for (size_t i = 0; i < laws_.size(); ++i) {
     const double bound = mu_[i] * CalcPointNormalImpulse(laws_[i], vc_[i]);
     change = std::max(change, std::abs(bound - laws_[i].friction_bound));
@@ -569,7 +569,7 @@ PatchProblemReport PatchProblem::Solve(const std::vector<Vector6>& V, int max_it
     vc_start_[i] = PointVelocity(V[p.body_A], r_A_[i]) - PointVelocity(V[p.body_B], r_B_[i]);
     vc_[i] = vc_start_[i];
   }
-  impulses_current_ = false;
+  impulses_current_ = patch_terms_current_ = false;
   // Workspaces kept across solves: no allocation once they have grown.
   Eigen::VectorXd& z = z_work_;
   Eigen::VectorXd& gradient = gradient_work_;
@@ -619,14 +619,21 @@ PatchProblemReport PatchProblem::Solve(const std::vector<Vector6>& V, int max_it
     double last_gradient_norm = std::numeric_limits<double>::infinity();
     for (int iteration = 0; iteration < max_iterations; ++iteration) {
       // The gradient first, without curvature: most solves end on a converged check (BasicDemo's
-      // columns at rest: one Newton step, then the check), which then costs no Hessian.
+      // columns at rest: one Newton step, then the check), which then costs no Hessian. After a
+      // step that did not converge, the next is likely needed: the pass takes the curvature too,
+      // kept per patch for AssembleHessian, so that no point is evaluated twice at one velocity
+      // (the 1 GPa coin: 4.4 Newton steps a solve).
+      const bool with_curvature = iteration > 0;
+      if (with_curvature && patch_terms_.size() < patches_.size()) patch_terms_.resize(patches_.size());
       impulse_sum.setZero();
-      for (const Patch& p : patches_) {
-        PatchTerms terms;
-        EvaluatePatch(p, std::nullopt, &terms);
-        AddImpulses(p, terms, &impulse_sum);
+      PatchTerms gradient_terms;
+      for (size_t pi = 0; pi < patches_.size(); ++pi) {
+        PatchTerms& terms = with_curvature ? patch_terms_[pi] : gradient_terms;
+        EvaluatePatch(patches_[pi], with_curvature, &terms);
+        AddImpulses(patches_[pi], terms, &impulse_sum);
       }
       impulses_current_ = true;
+      patch_terms_current_ = with_curvature;
       gradient = z - impulse_sum;
       const double scale = std::max(z.norm(), impulse_sum.norm());
       const double gradient_norm = gradient.norm();
@@ -656,6 +663,7 @@ PatchProblemReport PatchProblem::Solve(const std::vector<Vector6>& V, int max_it
       const double alpha = LineSearch(z, step, slope0);
       z += alpha * step;
       RefreshVelocities(z);
+      patch_terms_current_ = false;
     }
     // Continuation: the next round (if any) solves with a tenth of σ.
     if (round + 1 < std::max(friction_rounds, 1) && sigma_ > options_.stiction_sigma)
@@ -692,10 +700,11 @@ void PatchProblem::AssembleHessian(SlipCurvature slip) {
     for (const Group& g : groups_)
       for (int k = 0; k < g.dim; ++k) hessian_.coeffRef(g.offset + k, g.offset + k) += 1.0;
   }
+  PatchTerms evaluated;
   for (size_t pi = 0; pi < patches_.size(); ++pi) {
     const Patch& p = patches_[pi];
-    PatchTerms terms;
-    EvaluatePatch(p, slip, &terms);
+    if (!patch_terms_current_) EvaluatePatch(p, true, &evaluated);
+    const PatchTerms& terms = patch_terms_current_ ? patch_terms_[pi] : evaluated;
     const Body* side[2] = {&bodies_[p.body_A], &bodies_[p.body_B]};
     for (int s = 0; s < 2; ++s)
       for (int t = 0; t < 2; ++t) {
@@ -703,10 +712,10 @@ void PatchProblem::AssembleHessian(SlipCurvature slip) {
         double* const* slots = Slots(static_cast<int>(pi), s, t, &count);
         if (count == 0) continue;
         if (groups_[side[s]->group].dim == 6 && groups_[side[t]->group].dim == 6) {  // fixed-size products
-          const Matrix6 block = Rigid(*side[s]).transpose() * terms.Twist(s, t) * Rigid(*side[t]);
+          const Matrix6 block = Rigid(*side[s]).transpose() * terms.Twist(s, t, slip) * Rigid(*side[t]);
           for (int k = 0; k < 36; ++k) *slots[k] += block.data()[k];
         } else {
-          const Eigen::MatrixXd block = side[s]->B.transpose() * terms.Twist(s, t) * side[t]->B;
+          const Eigen::MatrixXd block = side[s]->B.transpose() * terms.Twist(s, t, slip) * side[t]->B;
           for (int k = 0; k < count; ++k) *slots[k] += block.data()[k];
         }
       }
@@ -714,68 +723,112 @@ void PatchProblem::AssembleHessian(SlipCurvature slip) {
   impulses_current_ = true;  // every patch's points evaluated at vc_
 }
 
-void PatchProblem::EvaluatePatch(const Patch& p, std::optional<SlipCurvature> curvature, PatchTerms* terms) {
+void PatchProblem::EvaluatePatch(const Patch& p, bool curvature, PatchTerms* terms) {
   // The patch's wrenches on its two bodies and its curvature in their twists, H = −∂γ/∂vc. A side
   // without unknowns (a fixed or kinematic body: the ground) needs no curvature.
   terms->W_A.setZero();
   terms->W_B.setZero();
-  terms->S_AA.setZero();
-  terms->S_AB.setZero();
-  terms->S_BB.setZero();
-  const bool moves_A = curvature.has_value() && groups_[bodies_[p.body_A].group].dim > 0;
-  const bool moves_B = curvature.has_value() && groups_[bodies_[p.body_B].group].dim > 0;
-  const SlipCurvature slip = curvature.value_or(SlipCurvature::Exact());
+  const bool moves_A = curvature && groups_[bodies_[p.body_A].group].dim > 0;
+  const bool moves_B = curvature && groups_[bodies_[p.body_B].group].dim > 0;
+  if (!moves_A && !moves_B) {
+    for (int i = p.first_point; i < p.first_point + p.num_points; ++i) {
+      gamma_[i] = CalcPointImpulse(laws_[i], vc_[i], nullptr, static_cast<PointCurvature*>(nullptr));
+      terms->W_A += Wrench(r_A_[i], gamma_[i]);
+      terms->W_B -= Wrench(r_B_[i], gamma_[i]);
+    }
+    return;
+  }
   // With J = [−R, I], R = [r]×, a point adds Jᵀ·H·J = [[−R·H·R, R·H], [−H·R, H]]. Where each point is
   // one place on both bodies, r_B = r_A + d with d = c_A − c_B the same for all, so the patch's
   // three blocks follow from three sums over one side's offsets, M0 = Σ H, M1 = Σ H·R and
-  // M2 = Σ R·H·R (R·H = −(H·R)ᵀ): a third of the products of adding each block point by point.
-  const bool by_moments = (moves_A || moves_B) && (p.one_place || !(moves_A && moves_B));
+  // M2 = Σ R·H·R (R·H = −(H·R)ᵀ). With H's parts (PointCurvature) they are sums of outer products:
+  // for b·I, M1 += b·R and M2 += b·(r·rᵀ − |r|²·I) ([r]×² = r·rᵀ − |r|²·I); for a term c·u·uᵀ,
+  // uᵀ·R = −(r × u)ᵀ gives M1 −= c·u·(r × u)ᵀ and M2 −= c·(r × u)·(r × u)ᵀ.
+  const bool by_moments = p.one_place || !(moves_A && moves_B);
   const std::vector<Vector3>& r_base = moves_A ? r_A_ : r_B_;
-  Matrix3 M0 = Matrix3::Zero(), M1 = Matrix3::Zero(), M2 = Matrix3::Zero();
-  Matrix3 H;
+  struct Moments {
+    Matrix3 M0{Matrix3::Zero()}, M1{Matrix3::Zero()}, M2{Matrix3::Zero()};
+  } base, slip;
+  double sum_b = 0, sum_b_rr = 0;
+  Vector3 sum_b_r = Vector3::Zero();
+  Matrix3 sum_b_r_rT = Matrix3::Zero();
+  if (!by_moments) {
+    terms->S_AA.setZero();
+    terms->S_AB.setZero();
+    terms->S_BB.setZero();
+    terms->S_AA_slip.setZero();
+    terms->S_AB_slip.setZero();
+    terms->S_BB_slip.setZero();
+  }
+  PointCurvature c;
   for (int i = p.first_point; i < p.first_point + p.num_points; ++i) {
-    gamma_[i] = CalcPointImpulse(laws_[i], vc_[i], nullptr, curvature ? &H : nullptr, slip);
+    gamma_[i] = CalcPointImpulse(laws_[i], vc_[i], nullptr, &c);
     terms->W_A += Wrench(r_A_[i], gamma_[i]);
     terms->W_B -= Wrench(r_B_[i], gamma_[i]);
-    if (!moves_A && !moves_B) continue;
+    const Vector3& n = laws_[i].nhat_W;
     if (by_moments) {
-      const Matrix3 R = Skew(r_base[i]);
-      const Matrix3 HR = H * R;
-      M0 += H;
-      M1 += HR;
-      M2.noalias() += R * HR;
+      const Vector3& r = r_base[i];
+      sum_b += c.b;
+      sum_b_r += c.b * r;
+      sum_b_rr += c.b * r.squaredNorm();
+      sum_b_r_rT.noalias() += (c.b * r) * r.transpose();
+      const Vector3 an = c.a_minus_b * n, rn = r.cross(n);
+      base.M0.noalias() += an * n.transpose();
+      base.M1.noalias() -= an * rn.transpose();
+      base.M2.noalias() -= (c.a_minus_b * rn) * rn.transpose();
+      if (c.slip > 0) {
+        const Vector3 st = c.slip * c.t_W, rt = r.cross(c.t_W);
+        slip.M0.noalias() += st * c.t_W.transpose();
+        slip.M1.noalias() -= st * rt.transpose();
+        slip.M2.noalias() -= (c.slip * rt) * rt.transpose();
+      }
       continue;
     }
     const Matrix3 R_A = Skew(r_A_[i]), R_B = Skew(r_B_[i]);
+    const Matrix3 H = c.b * Matrix3::Identity() + c.a_minus_b * n * n.transpose();
     AddCurvature(R_A, H, R_A, &terms->S_AA);
     AddCurvature(R_A, H, R_B, &terms->S_AB);
     AddCurvature(R_B, H, R_B, &terms->S_BB);
+    if (c.slip > 0) {
+      const Matrix3 T = c.slip * c.t_W * c.t_W.transpose();
+      AddCurvature(R_A, T, R_A, &terms->S_AA_slip);
+      AddCurvature(R_A, T, R_B, &terms->S_AB_slip);
+      AddCurvature(R_B, T, R_B, &terms->S_BB_slip);
+    }
   }
   if (!by_moments) return;
-  // The blocks for the base side (Σ with R of its offsets).
-  auto base_block = [&](Matrix6* S) {
-    S->topLeftCorner<3, 3>() = -M2;
-    S->topRightCorner<3, 3>() = -M1.transpose();
-    S->bottomLeftCorner<3, 3>() = -M1;
-    S->bottomRightCorner<3, 3>() = M0;
-  };
-  if (!moves_A) {  // only B moves: the base is B's
-    base_block(&terms->S_BB);
-    return;
-  }
-  base_block(&terms->S_AA);
-  if (!moves_B) return;
-  // R_B = R_A + D: (A,B) is Σ with R_s = R_A, R_t = R_B; (B,B) with both R_B.
+  base.M0.diagonal().array() += sum_b;
+  base.M1 += Skew(sum_b_r);
+  base.M2 += sum_b_r_rT;
+  base.M2.diagonal().array() -= sum_b_rr;
+  // The blocks for the base side (Σ with R of its offsets); R_B = R_A + D for the other side, D =
+  // [c_A − c_B]×: (A,B) is Σ with R_s = R_A, R_t = R_B; (B,B) with both R_B.
   const Matrix3 D = Skew(bodies_[p.body_A].c - bodies_[p.body_B].c);
-  const Matrix3 M1tD = M1.transpose() * D, M0D = M0 * D;
-  terms->S_AB.topLeftCorner<3, 3>() = -(M2 - M1tD);
-  terms->S_AB.topRightCorner<3, 3>() = -M1.transpose();
-  terms->S_AB.bottomLeftCorner<3, 3>() = -(M1 + M0D);
-  terms->S_AB.bottomRightCorner<3, 3>() = M0;
-  terms->S_BB.topLeftCorner<3, 3>() = -(M2 - M1tD + D * M1 + D * M0D);
-  terms->S_BB.topRightCorner<3, 3>() = -M1.transpose() + D * M0;
-  terms->S_BB.bottomLeftCorner<3, 3>() = -(M1 + M0D);
-  terms->S_BB.bottomRightCorner<3, 3>() = M0;
+  auto blocks = [&](const Moments& m, Matrix6* S_AA, Matrix6* S_AB, Matrix6* S_BB) {
+    auto base_block = [&](Matrix6* S) {
+      S->topLeftCorner<3, 3>() = -m.M2;
+      S->topRightCorner<3, 3>() = -m.M1.transpose();
+      S->bottomLeftCorner<3, 3>() = -m.M1;
+      S->bottomRightCorner<3, 3>() = m.M0;
+    };
+    if (!moves_A) {  // only B moves: the base is B's
+      base_block(S_BB);
+      return;
+    }
+    base_block(S_AA);
+    if (!moves_B) return;
+    const Matrix3 M1tD = m.M1.transpose() * D, M0D = m.M0 * D;
+    S_AB->topLeftCorner<3, 3>() = -(m.M2 - M1tD);
+    S_AB->topRightCorner<3, 3>() = -m.M1.transpose();
+    S_AB->bottomLeftCorner<3, 3>() = -(m.M1 + M0D);
+    S_AB->bottomRightCorner<3, 3>() = m.M0;
+    S_BB->topLeftCorner<3, 3>() = -(m.M2 - M1tD + D * m.M1 + D * M0D);
+    S_BB->topRightCorner<3, 3>() = -m.M1.transpose() + D * m.M0;
+    S_BB->bottomLeftCorner<3, 3>() = -(m.M1 + M0D);
+    S_BB->bottomRightCorner<3, 3>() = m.M0;
+  };
+  blocks(base, &terms->S_AA, &terms->S_AB, &terms->S_BB);
+  blocks(slip, &terms->S_AA_slip, &terms->S_AB_slip, &terms->S_BB_slip);
 }
 
 Vector6 PatchProblem::WrenchOnA(int patch) const {

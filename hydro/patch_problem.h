@@ -35,7 +35,6 @@
 #include <Eigen/Core>
 #include <Eigen/SparseCore>
 
-#include <optional>
 #include <vector>
 
 #include "hydro/block_sparse_cholesky.h"
@@ -218,24 +217,28 @@ class PatchProblem {
   }
 
   // A patch at the contact velocities vc_: its wrenches on A and on B about their reference
-  // points, and if `curvature` is given its curvature in their twists, S = Σ Jᵀ·H·J with
-  // H = −∂γ/∂vc, sliding points' H per that rule (blocks (A,A), (A,B), (B,B); none for a side
-  // without unknowns). Each point's impulse goes into gamma_.
+  // points, and if `curvature` is set its curvature in their twists, S = Σ Jᵀ·H·J with
+  // H = −∂γ/∂vc (blocks (A,A), (A,B), (B,B); none for a side without unknowns), in two parts
+  // (PointCurvature): S(w) = S_base − (1 − w)·S_slip for the slip rule w. Each point's impulse
+  // goes into gamma_.
   struct PatchTerms {
     Vector6 W_A, W_B;
-    Matrix6 S_AA, S_AB, S_BB;
-    // The block (s, t) of the curvature in the twists [V_A; V_B], s, t ∈ {0: A, 1: B}: vc = J_A·V_A
-    // − J_B·V_B makes (A,B) = −S_AB and (B,A) = −S_ABᵀ.
-    Matrix6 Twist(int s, int t) const {
-      if (s == t) return s == 0 ? S_AA : S_BB;
-      return s == 0 ? Matrix6(-S_AB) : Matrix6(-S_AB.transpose());
+    Matrix6 S_AA, S_AB, S_BB;                 // of b·I + (a − b)·n̂·n̂ᵀ
+    Matrix6 S_AA_slip, S_AB_slip, S_BB_slip;  // of s·t̂·t̂ᵀ
+    // The block (s, t) of the curvature in the twists [V_A; V_B], s, t ∈ {0: A, 1: B}, for slip
+    // rule `slip`: vc = J_A·V_A − J_B·V_B makes (A,B) = −S_AB and (B,A) = −S_ABᵀ.
+    Matrix6 Twist(int s, int t, SlipCurvature slip) const {
+      const double keep = 1 - slip.along_slip;
+      if (s == t) return s == 0 ? Matrix6(S_AA - keep * S_AA_slip) : Matrix6(S_BB - keep * S_BB_slip);
+      const Matrix6 S = keep * S_AB_slip - S_AB;
+      return s == 0 ? S : Matrix6(S.transpose());
     }
   };
-  void EvaluatePatch(const Patch& p, std::optional<SlipCurvature> curvature, PatchTerms* terms);
+  void EvaluatePatch(const Patch& p, bool curvature, PatchTerms* terms);
   // Adds a patch's wrenches, carried to its groups' unknowns (Σ Cᵀγ), to *impulse_sum.
   void AddImpulses(const Patch& p, const PatchTerms& terms, Eigen::VectorXd* impulse_sum) const;
   // Newton's matrix I + Σ Cᵀ·H·C at the present contact velocities, into hessian_ (sliding
-  // points' H per `slip`).
+  // points' H per `slip`), from patch_terms_ when they are current.
   void AssembleHessian(SlipCurvature slip);
 
   int AddGroup(int dim);
@@ -288,6 +291,11 @@ class PatchProblem {
   // gamma_ is every point's impulse at vc_ under the current laws: the last full pass left it so,
   // and neither the velocities nor the laws have changed since.
   bool impulses_current_{false};
+  // Every patch's terms with curvature at vc_, kept by the gradient's pass of a Newton iteration
+  // that follows one that did not converge (Solve), for AssembleHessian to take instead of
+  // evaluating every point again.
+  std::vector<PatchTerms> patch_terms_;
+  bool patch_terms_current_{false};
   std::vector<Vector6> body_dV_;
   Eigen::VectorXd z_, z_start_, z_solve_start_;
   int num_unknowns_{0};

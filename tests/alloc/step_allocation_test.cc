@@ -101,7 +101,19 @@ TEST_P(StepAllocationTest, AStepAllocatesOnlyToGrowItsBuffers) {
     EXPECT_GE(after.m_surfacesComputed - before.m_surfacesComputed, 60 * 9);
   }
   world.Step(120, 1.0 / 60);
-  EXPECT_LE(AllocationsOver(&world, 30, 1.0 / 60), 12) << "in 30 steps, 3.5 s after the start";
+  long late = 0;
+  int late_allocating_steps = 0;
+  for (int k = 0; k < 30; ++k) {
+    const long in_step = AllocationsOver(&world, 1, 1.0 / 60);
+    late += in_step;
+    late_allocating_steps += in_step > 0;
+  }
+  // Growth, once, as above: with whole patches and surfaces computed anew, 13 allocations in one
+  // step (a solver component's problem grew: AddPatch, BuildPattern) once the point law's
+  // curvature was summed from its parts and the trajectory changed in its last digits.
+  std::printf("allocations in 30 steps 3.5 s after the start: %ld, in %d of them\n", late, late_allocating_steps);
+  EXPECT_LE(late, 30) << "in 30 steps, 3.5 s after the start";
+  EXPECT_LE(late_allocating_steps, 2) << "of 30 steps, 3.5 s after the start";
   // The counter counts: a step of a world that has just gained a body grows buffers.
   btSphereShape newcomer(0.05);
   ScopedHydroelastic soft_newcomer(&newcomer, Compliant(1e7));
