@@ -617,13 +617,16 @@ PatchProblemReport PatchProblem::Solve(const std::vector<Vector6>& V, int max_it
     // their solution (σ or the friction bounds moved a little): exact.
     bool majorize = round == 0 && options_.majorize_slip_until > 0;
     double last_gradient_norm = std::numeric_limits<double>::infinity();
+    bool another_step_likely = false;
     for (int iteration = 0; iteration < max_iterations; ++iteration) {
       // The gradient first, without curvature: most solves end on a converged check (BasicDemo's
-      // columns at rest: one Newton step, then the check), which then costs no Hessian. After a
-      // step that did not converge, the next is likely needed: the pass takes the curvature too,
-      // kept per patch for AssembleHessian, so that no point is evaluated twice at one velocity
-      // (the 1 GPa coin: 4.4 Newton steps a solve).
-      const bool with_curvature = iteration > 0;
+      // columns at rest: one Newton step, then the check), which then costs no Hessian. Where
+      // another step is likely, the pass takes the curvature too, kept per patch for
+      // AssembleHessian, so that no point is evaluated twice at one velocity (the 1 GPa coin: 4.4
+      // Newton steps a solve). Likely: the last step was cut short by its line search, or started
+      // so far from the solution (|∇f| above √tolerance of its scale) that even Newton's quadratic
+      // convergence would not reach the tolerance in one step.
+      const bool with_curvature = another_step_likely;
       if (with_curvature && patch_terms_.size() < patches_.size()) patch_terms_.resize(patches_.size());
       impulse_sum.setZero();
       PatchTerms gradient_terms;
@@ -661,6 +664,7 @@ PatchProblemReport PatchProblem::Solve(const std::vector<Vector6>& V, int max_it
         break;
       }
       const double alpha = LineSearch(z, step, slope0);
+      another_step_likely = alpha < 1 || gradient_norm > std::sqrt(options_.relative_tolerance) * scale;
       z += alpha * step;
       RefreshVelocities(z);
       patch_terms_current_ = false;
