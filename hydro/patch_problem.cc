@@ -13,7 +13,6 @@
 
 namespace hydro {
 
-using internal::AddCurvature;
 using internal::PointJacobian;
 using internal::PointVelocity;
 using internal::Skew;
@@ -756,14 +755,31 @@ void PatchProblem::EvaluatePatch(const Patch& p, bool curvature, PatchTerms* ter
   double sum_b = 0, sum_b_rr = 0;
   Vector3 sum_b_r = Vector3::Zero();
   Matrix3 sum_b_r_rT = Matrix3::Zero();
-  if (!by_moments) {
-    terms->S_AA.setZero();
-    terms->S_AB.setZero();
-    terms->S_BB.setZero();
-    terms->S_AA_slip.setZero();
-    terms->S_AB_slip.setZero();
-    terms->S_BB_slip.setZero();
-  }
+  // Point by point (each point its own places on A and on B, both moving): for each pair of
+  // offsets (r_s, r_t) and u_s = r_s × u, a term c·u·uᵀ adds [[c·u_s·u_tᵀ, c·u_s·uᵀ], [c·u·u_tᵀ,
+  // c·u·uᵀ]] to block (s, t), and b·I adds [[−b·(r_t·r_sᵀ − (r_s·r_t)·I), b·[r_s]×], [−b·[r_t]×,
+  // b·I]] ([a]×·[c]× = c·aᵀ − (a·c)·I): six outer products a term, not nine 3 × 3 products.
+  struct PairSums {
+    Matrix3 uu{Matrix3::Zero()}, uA_u{Matrix3::Zero()}, uB_u{Matrix3::Zero()};
+    Matrix3 uA_uA{Matrix3::Zero()}, uA_uB{Matrix3::Zero()}, uB_uB{Matrix3::Zero()};
+    void Add(double c, const Vector3& u, const Vector3& r_A, const Vector3& r_B) {
+      const Vector3 cu = c * u, u_A = r_A.cross(u), u_B = r_B.cross(u), cu_A = c * u_A;
+      uu.noalias() += cu * u.transpose();
+      uA_u.noalias() += cu_A * u.transpose();
+      uB_u.noalias() += (c * u_B) * u.transpose();
+      uA_uA.noalias() += cu_A * u_A.transpose();
+      uA_uB.noalias() += cu_A * u_B.transpose();
+      uB_uB.noalias() += (c * u_B) * u_B.transpose();
+    }
+    void Blocks(Matrix6* S_AA, Matrix6* S_AB, Matrix6* S_BB) const {
+      *S_AA << uA_uA, uA_u, uA_u.transpose(), uu;
+      *S_AB << uA_uB, uA_u, uB_u.transpose(), uu;
+      *S_BB << uB_uB, uB_u, uB_u.transpose(), uu;
+    }
+  } pair_base, pair_slip;
+  Vector3 sum_b_rB = Vector3::Zero();
+  Matrix3 sum_b_rB_rA = Matrix3::Zero(), sum_b_rB_rB = Matrix3::Zero();
+  double sum_b_rA_rB = 0, sum_b_rB_rB_dot = 0;
   PointCurvature c;
   for (int i = p.first_point; i < p.first_point + p.num_points; ++i) {
     gamma_[i] = CalcPointImpulse(laws_[i], vc_[i], nullptr, &c);
@@ -788,19 +804,37 @@ void PatchProblem::EvaluatePatch(const Patch& p, bool curvature, PatchTerms* ter
       }
       continue;
     }
-    const Matrix3 R_A = Skew(r_A_[i]), R_B = Skew(r_B_[i]);
-    const Matrix3 H = c.b * Matrix3::Identity() + c.a_minus_b * n * n.transpose();
-    AddCurvature(R_A, H, R_A, &terms->S_AA);
-    AddCurvature(R_A, H, R_B, &terms->S_AB);
-    AddCurvature(R_B, H, R_B, &terms->S_BB);
-    if (c.slip > 0) {
-      const Matrix3 T = c.slip * c.t_W * c.t_W.transpose();
-      AddCurvature(R_A, T, R_A, &terms->S_AA_slip);
-      AddCurvature(R_A, T, R_B, &terms->S_AB_slip);
-      AddCurvature(R_B, T, R_B, &terms->S_BB_slip);
-    }
+    const Vector3 &r_A = r_A_[i], &r_B = r_B_[i];
+    pair_base.Add(c.a_minus_b, n, r_A, r_B);
+    if (c.slip > 0) pair_slip.Add(c.slip, c.t_W, r_A, r_B);
+    const Vector3 b_rA = c.b * r_A, b_rB = c.b * r_B;
+    sum_b += c.b;
+    sum_b_r += b_rA;
+    sum_b_rB += b_rB;
+    sum_b_r_rT.noalias() += b_rA * r_A.transpose();
+    sum_b_rB_rA.noalias() += b_rB * r_A.transpose();
+    sum_b_rB_rB.noalias() += b_rB * r_B.transpose();
+    sum_b_rr += b_rA.dot(r_A);
+    sum_b_rA_rB += b_rA.dot(r_B);
+    sum_b_rB_rB_dot += b_rB.dot(r_B);
   }
-  if (!by_moments) return;
+  if (!by_moments) {
+    pair_base.Blocks(&terms->S_AA, &terms->S_AB, &terms->S_BB);
+    pair_slip.Blocks(&terms->S_AA_slip, &terms->S_AB_slip, &terms->S_BB_slip);
+    // b·I's part of each block (s, t).
+    auto add_identity_part = [&](const Vector3& b_rs, const Vector3& b_rt, const Matrix3& b_rt_rsT, double b_rs_rt,
+                                 Matrix6* S) {
+      S->topLeftCorner<3, 3>() -= b_rt_rsT;
+      S->topLeftCorner<3, 3>().diagonal().array() += b_rs_rt;
+      S->topRightCorner<3, 3>() += Skew(b_rs);
+      S->bottomLeftCorner<3, 3>() -= Skew(b_rt);
+      S->bottomRightCorner<3, 3>().diagonal().array() += sum_b;
+    };
+    add_identity_part(sum_b_r, sum_b_r, sum_b_r_rT, sum_b_rr, &terms->S_AA);
+    add_identity_part(sum_b_r, sum_b_rB, sum_b_rB_rA, sum_b_rA_rB, &terms->S_AB);
+    add_identity_part(sum_b_rB, sum_b_rB, sum_b_rB_rB, sum_b_rB_rB_dot, &terms->S_BB);
+    return;
+  }
   base.M0.diagonal().array() += sum_b;
   base.M1 += Skew(sum_b_r);
   base.M2 += sum_b_r_rT;

@@ -1,7 +1,7 @@
 #pragma once
 // A rigid body's point kinematics in the twist order [ω; v] about a reference point, for the patch
 // problem (hydro/patch_problem.h): a point's velocity, the Jacobian J, the wrench Jᵀ·γ of an
-// impulse, and the curvature blocks Jᵀ·H·J.
+// impulse. (The curvature blocks Jᵀ·H·J are summed patch by patch in PatchProblem::EvaluatePatch.)
 #include "hydro/math.h"
 
 namespace hydro::internal {
@@ -26,17 +26,6 @@ inline Matrix3 Skew(const Vector3& r) {
       r.z(), 0, -r.x(),   //
       -r.y(), r.x(), 0;
   return R;
-}
-
-// S += J_sᵀ·H·J_t for J = PointJacobian(r) at r_s and r_t, by its blocks: with R = [r]×,
-// Jᵀ·H·J' = [[r_s]×; I]·H·[−[r_t]×, I] = [−R_s·H·R_t, R_s·H; −H·R_t, H] (3×3 products only:
-// a fifth of the multiplications of the 6×3·3×6 product, the step's largest cost per point).
-inline void AddCurvature(const Matrix3& R_s, const Matrix3& H, const Matrix3& R_t, Matrix6* S) {
-  const Matrix3 HR_t = H * R_t;
-  S->topLeftCorner<3, 3>().noalias() -= R_s * HR_t;
-  S->topRightCorner<3, 3>().noalias() += R_s * H;
-  S->bottomLeftCorner<3, 3>() -= HR_t;
-  S->bottomRightCorner<3, 3>() += H;
 }
 
 // Jᵀ·γ for J = PointJacobian(r): the wrench [r × γ; γ] of an impulse γ at offset r.
