@@ -131,7 +131,7 @@ void BlockSparseCholesky::Analyze(const Eigen::SparseMatrix<double>& H, const st
   }
 
   // L's blocks, column by column: H's below the diagonal, and each child's in the elimination tree
-  // below this column (its rows are the child's fill, 1981 §5.1).
+  // below this column (its rows are the child's fill: Liu 1990, the header's reference).
   std::vector<std::vector<int>> rows(n), children(n);
   std::vector<int> mark(n, -1);
   for (int k = 0; k < n; ++k) {
