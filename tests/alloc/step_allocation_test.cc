@@ -26,6 +26,21 @@ long AllocationsOver(TestWorld* world, int steps, double dt) {
   return test::StopCountingAllocations();
 }
 
+// Allocations over `steps` steps counted one step at a time: in all, and how many steps made any.
+struct StepAllocations {
+  long total{0};
+  int allocating_steps{0};
+};
+StepAllocations AllocationsStepByStep(TestWorld* world, int steps, double dt) {
+  StepAllocations counted;
+  for (int k = 0; k < steps; ++k) {
+    const long in_step = AllocationsOver(world, 1, dt);
+    counted.total += in_step;
+    counted.allocating_steps += in_step > 0;
+  }
+  return counted;
+}
+
 // Every kind of pair a rigid world's step meets, each pair moving so that its surface is computed
 // anew every step (surface reuse off) or carried (on): compliant box and ball on a rigid box,
 // compliant box on a rigid triangle mesh, compliant on compliant, a rigid hull on a compliant slab,
@@ -84,16 +99,10 @@ TEST_P(StepAllocationTest, AStepAllocatesOnlyToGrowItsBuffers) {
   // here, and the solver set up a fourth component's problem: 24 allocations in one step. That is
   // growth, once; so the steps that allocate are counted too, of which a few may, where a step
   // that allocated every time would make 60.
-  long counted = 0;
-  int allocating_steps = 0;
-  for (int k = 0; k < 60; ++k) {
-    const long in_step = AllocationsOver(&world, 1, 1.0 / 60);
-    counted += in_step;
-    allocating_steps += in_step > 0;
-  }
-  std::printf("allocations in 60 steps: %ld, in %d of them\n", counted, allocating_steps);
-  EXPECT_LE(counted, 30) << "in 60 steps at 1/60 s while bodies slide, after 30";
-  EXPECT_LE(allocating_steps, 6) << "of 60 steps at 1/60 s while bodies slide, after 30";
+  const StepAllocations early = AllocationsStepByStep(&world, 60, 1.0 / 60);
+  std::printf("allocations in 60 steps: %ld, in %d of them\n", early.total, early.allocating_steps);
+  EXPECT_LE(early.total, 30) << "in 60 steps at 1/60 s while bodies slide, after 30";
+  EXPECT_LE(early.allocating_steps, 6) << "of 60 steps at 1/60 s while bodies slide, after 30";
   // The steps counted did make patches, and (reuse off) computed their surfaces.
   const btHydroelasticStats after = world.state().getStats();
   EXPECT_GE(after.m_patches - before.m_patches, 60 * 9);
@@ -101,19 +110,13 @@ TEST_P(StepAllocationTest, AStepAllocatesOnlyToGrowItsBuffers) {
     EXPECT_GE(after.m_surfacesComputed - before.m_surfacesComputed, 60 * 9);
   }
   world.Step(120, 1.0 / 60);
-  long late = 0;
-  int late_allocating_steps = 0;
-  for (int k = 0; k < 30; ++k) {
-    const long in_step = AllocationsOver(&world, 1, 1.0 / 60);
-    late += in_step;
-    late_allocating_steps += in_step > 0;
-  }
+  const StepAllocations late = AllocationsStepByStep(&world, 30, 1.0 / 60);
   // Growth, once, as above: with whole patches and surfaces computed anew, 13 allocations in one
   // step (a solver component's problem grew: AddPatch, BuildPattern) once the point law's
   // curvature was summed from its parts and the trajectory changed in its last digits.
-  std::printf("allocations in 30 steps 3.5 s after the start: %ld, in %d of them\n", late, late_allocating_steps);
-  EXPECT_LE(late, 30) << "in 30 steps, 3.5 s after the start";
-  EXPECT_LE(late_allocating_steps, 2) << "of 30 steps, 3.5 s after the start";
+  std::printf("allocations in 30 steps 3.5 s after the start: %ld, in %d of them\n", late.total, late.allocating_steps);
+  EXPECT_LE(late.total, 30) << "in 30 steps, 3.5 s after the start";
+  EXPECT_LE(late.allocating_steps, 2) << "of 30 steps, 3.5 s after the start";
   // The counter counts: a step of a world that has just gained a body grows buffers.
   btSphereShape newcomer(0.05);
   ScopedHydroelastic soft_newcomer(&newcomer, Compliant(1e7));
