@@ -18,9 +18,10 @@
 // hydro/compliant_point_law.h. In z the mass weighting is the identity (½|z|² is the kinetic
 // energy of the impulses, ½·Wᵀ·G·W), so every unknown has one scale and the stopping rule needs no
 // scaling. The optimality condition is momentum balance, z_g = Σ_b∈g B_bᵀ·Σ ±J_biᵀ·γ_i. Newton's
-// method with an exact line search solves it: an iteration costs one pass over the points, each
-// patch's curvature summed in its two bodies' twist space (6×6 blocks) and carried to z once per
-// patch, and a sparse factorization with one block per group and per touching pair of groups.
+// method with an exact line search solves it: an iteration costs a pass over the points (two where
+// the step's convergence check did not take the curvature along, Solve), each patch's curvature
+// summed in its two bodies' twist space (6×6 blocks) and carried to z once per patch, and a sparse
+// factorization with one block per group and per touching pair of groups.
 // Solving the island's patches together is what lets a stack of stiff boxes settle: patch by
 // patch (block Gauss–Seidel), two 0.2 m boxes at 1e8 Pa and 60 Hz still rocked at 0.3 rad/s after
 // 10 sweeps a step and needed 50. Tried again with each patch's block solved exactly by Newton
@@ -292,8 +293,8 @@ class PatchProblem {
   // and neither the velocities nor the laws have changed since.
   bool impulses_current_{false};
   // Every patch's terms with curvature at vc_, kept by the gradient's pass of a Newton iteration
-  // that follows one that did not converge (Solve), for AssembleHessian to take instead of
-  // evaluating every point again.
+  // where another step is likely (Solve), for AssembleHessian to take instead of evaluating every
+  // point again.
   std::vector<PatchTerms> patch_terms_;
   bool patch_terms_current_{false};
   std::vector<Vector6> body_dV_;

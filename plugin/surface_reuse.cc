@@ -80,7 +80,7 @@ void SurfaceReuse::Keep(const std::shared_ptr<const ShapeGeometry>& a, const Rig
   const double kinks = std::sqrt(kSurfaceReuseRelativeError * length * depth);
   // The stiffness cap, lifted in the near-rigid regime (kSurfaceReuseStiffnessError).
   const double scale = stiffness_scale > 0 && stiffness_scale < 1 ? stiffness_scale : 1.0;  // NaN: 1
-  const double stiffness_error = std::max(kSurfaceReuseStiffnessError, 0.5 * (1 / scale - 1));
+  const double stiffness_error = std::max(kSurfaceReuseStiffnessError, 0.5 * (1 - scale));
   tolerance_m_ = std::min(kinks, stiffness_error * depth);
   // A slide along the patch moves its rim over a strip of the rim's length P times the slide, at
   // most the rim's pressure: a relative error of slide·P/A ≤ slide·2/a, P/A at least that of a

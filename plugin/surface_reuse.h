@@ -68,9 +68,13 @@ constexpr double kSurfaceReuseRelativeError = 1e-4;
 // patch, a tilted face's wedge) it is off by up to about δ/d, so δ_max ≤ this · d as well. In the
 // near-rigid regime the solver replaces the patch's total stiffness by its own (it scales it by
 // s < 1, hydro/patch_problem.h stiffness_scale), and the error counts only where it would take the
-// patch out of that regime, at s·(1 + δ/d) ≥ 1: there δ_max ≤ max(this, ½·(1/s − 1))·d, half the
-// margin because s is the last solve's. The 1 GPa coin (depth 10 µm at 1 ms steps) was recomputed
-// every nine steps under the cap of 0.2 µm, against once in 7,000 steps under the kinks' 1.1 µm.
+// patch out of that regime: where the true stiffness has fallen below s times the kept one. A
+// surface lifted by δ loses at most about δ/d_max of its stiffness (a ball's patch or a wedge grows
+// with its deepest point, d_max ≥ d), so δ_max ≤ max(this, ½·(1 − s))·d keeps it in the regime
+// with a margin of two or more, also for s the last solve's. (An allowance of ½·(1/s − 1)·d,
+// unbounded as s → 0, would not: it exceeds that margin for s below ¼.) The 1 GPa coin (depth
+// 10 µm at 1 ms steps) was computed anew every nine steps under the cap of 0.2 µm, against once in
+// 7,000 steps under the kinks' 1.1 µm.
 constexpr double kSurfaceReuseStiffnessError = 0.02;
 
 enum class SurfaceReuseOutcome {

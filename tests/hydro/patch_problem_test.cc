@@ -325,9 +325,10 @@ TEST(PatchProblemTest, AStiffStackIsSolvedAtOnce) {
 
 // A stack of n 1 kg cubes of 0.2 m on fixed ground, each contact at the depth its load gives, the
 // boxes sliding and spinning on each other (speeds scaled by `speed`), friction μ.
-// `lift_on_B` > 0 gives each point its own place on B, that far above its place on A.
+// `lift_on_B` > 0 gives each point its own place on B, that far above its place on A;
+// `ground_as_A` makes the ground the first body of its patch (the normal then points down).
 void MakeSlidingStack(int n, double speed, const PatchProblemOptions& options, PatchProblem* problem,
-                      std::vector<Vector6>* V, double mu = 0.5, double lift_on_B = 0) {
+                      std::vector<Vector6>* V, double mu = 0.5, double lift_on_B = 0, bool ground_as_A = false) {
   const double m = 1, a = 0.1, k = 1e9, dt = 1.0 / 60;
   problem->Reset(dt, options);
   const int ground = problem->AddBody(PatchBody{});
@@ -342,6 +343,14 @@ void MakeSlidingStack(int n, double speed, const PatchProblemOptions& options, P
     for (PatchPoint& p : points) {
       p.p_WQ.z() = 2 * a * i;
       if (lift_on_B > 0) p.p_WQ_B = p.p_WQ + Vector3(0, 0, lift_on_B);
+    }
+    if (i == 0 && ground_as_A) {
+      for (PatchPoint& p : points) {
+        p.nhat_BA_W = -p.nhat_BA_W;
+        if (lift_on_B > 0) std::swap(p.p_WQ, p.p_WQ_B);
+      }
+      problem->AddPatch(ground, 1, points);
+      continue;
     }
     problem->AddPatch(1 + i, i == 0 ? ground : i, points);
   }
@@ -452,27 +461,30 @@ TEST(PatchProblemTest, MajorizedSlipCurvatureReachesTheSameSolutionInFewerNewton
 // parts, PointCurvature): near the solution Newton converges quadratically, so asking for 1e-12
 // instead of 1e-6 of the impulses costs at most two more steps (a wrong block — a sign of one
 // moment, a lost term — makes it linear: tens more). Both ways of summing: by moments where each
-// point is one place on both bodies, point by point where the points carry their own places on B.
+// point is one place on both bodies, point by point where the points carry their own places on B;
+// and the ground as a patch's B or as its A (only B moves: the moments are B's).
 TEST(PatchProblemTest, NewtonConvergesQuadraticallyWithEveryPatchsCurvature) {
-  for (const bool own_places : {false, true})
-    for (const double speed : {0.05, 1.0}) {
-      int iterations[2];
-      for (const int fine : {0, 1}) {
-        PatchProblemOptions options;
-        options.majorize_slip_until = 0;
-        options.blend_slip_until = 0;
-        options.relative_tolerance = fine ? 1e-12 : 1e-6;
-        PatchProblem problem;
-        std::vector<Vector6> V, dV;
-        MakeSlidingStack(6, speed, options, &problem, &V, 0.5, own_places ? 1e-4 : 0.0);
-        const PatchProblemReport report = problem.Solve(V, 100, 1, &dV);
-        ASSERT_TRUE(report.converged) << own_places << " " << speed;
-        iterations[fine] = report.iterations;
+  for (const bool ground_as_A : {false, true})
+    for (const bool own_places : {false, true})
+      for (const double speed : {0.05, 1.0}) {
+        int iterations[2];
+        for (const int fine : {0, 1}) {
+          PatchProblemOptions options;
+          options.majorize_slip_until = 0;
+          options.blend_slip_until = 0;
+          options.relative_tolerance = fine ? 1e-12 : 1e-6;
+          PatchProblem problem;
+          std::vector<Vector6> V, dV;
+          MakeSlidingStack(6, speed, options, &problem, &V, 0.5, own_places ? 1e-4 : 0.0, ground_as_A);
+          const PatchProblemReport report = problem.Solve(V, 100, 1, &dV);
+          ASSERT_TRUE(report.converged) << own_places << " " << speed;
+          iterations[fine] = report.iterations;
+        }
+        std::printf("ground as A %d, own places %d, %.2f m/s: %d Newton steps to 1e-6, %d to 1e-12\n", ground_as_A,
+                    own_places, speed, iterations[0], iterations[1]);
+        EXPECT_LE(iterations[1], iterations[0] + 2)
+            << "ground as A " << ground_as_A << ", own places " << own_places << ", " << speed << " m/s";
       }
-      std::printf("own places %d, %.2f m/s: %d Newton steps to 1e-6, %d to 1e-12\n", own_places, speed, iterations[0],
-                  iterations[1]);
-      EXPECT_LE(iterations[1], iterations[0] + 2) << "own places " << own_places << ", " << speed << " m/s";
-    }
 }
 
 // The round after one that ran out of Newton iterations goes on from where it stopped, even where

@@ -321,35 +321,46 @@ TEST(SurfaceReuseTest, KeepingTheDepthsUnchangedWouldBeFarWorse) {
 }
 
 // The stiffness cap ε_K·d of the tolerance holds while δt resolves the patch (scale 1); in the
-// near-rigid regime (scale s < 1) it widens to ½·(1/s − 1)·d, and far into it only the kinks'
-// bound √(ε·ℓ·d) is left, whatever s.
+// near-rigid regime (scale s < 1) it widens to ½·(1 − s)·d, and where the kinks' bound √(ε·ℓ·d)
+// is below that, only the kinks' bound is left. A box 10 µm into the ground (kinks about 0.7·d)
+// and 1 mm into it (about 0.07·d).
 TEST(SurfaceReuseTest, ANearRigidPatchIsNotHeldToTheStiffnessCap) {
   const BoxAndGround scene;
   const auto &a = scene.a, &b = scene.b;
-  const RigidTransform X_WA = Pose(Vector3(0, 0, 0.1 - 1e-5)), X_WB = Pose(Vector3(0, 0, -0.1));
-  ContactSurface surface;
-  const std::vector<ContactPoint> points = FreshPoints(*a, X_WA, *b, X_WB, &surface);
-  double stiffness = 0, force = 0;
-  for (const ContactPoint& point : points) {
-    stiffness += point.stiffness_N_per_m;
-    force += point.stiffness_N_per_m * std::max(-point.phi0_m, 0.0);
+  for (const double depth_m : {1e-5, 1e-3}) {
+    const RigidTransform X_WA = Pose(Vector3(0, 0, 0.1 - depth_m)), X_WB = Pose(Vector3(0, 0, -0.1));
+    ContactSurface surface;
+    const std::vector<ContactPoint> points = FreshPoints(*a, X_WA, *b, X_WB, &surface);
+    double stiffness = 0, force = 0;
+    for (const ContactPoint& point : points) {
+      stiffness += point.stiffness_N_per_m;
+      force += point.stiffness_N_per_m * std::max(-point.phi0_m, 0.0);
+    }
+    const double d = force / stiffness;
+    auto tolerance = [&](double scale) {
+      SurfaceReuse reuse;
+      reuse.Keep(a, X_WA, b, X_WB, surface, points, nullptr, nullptr, 0, scale);
+      EXPECT_TRUE(reuse.has_surface()) << scale;
+      return reuse.tolerance_m();
+    };
+    std::printf("depth %g m: tolerance %.3g·d at s = 1, %.3g·d at s = 1e-6\n", depth_m, tolerance(1.0) / d,
+                tolerance(1e-6) / d);
+    EXPECT_NEAR(tolerance(1.0), kSurfaceReuseStiffnessError * d, 1e-12 * d) << depth_m;
+    EXPECT_EQ(tolerance(0.99), tolerance(1.0)) << depth_m;  // ½·(1 − s) below ε_K
+    // A scale that is not one (NaN, 0, above 1) keeps the cap.
+    for (double scale : {double{NAN}, 0.0, 2.0}) EXPECT_EQ(tolerance(scale), tolerance(1.0)) << scale;
+    if (depth_m == 1e-5) {
+      EXPECT_NEAR(tolerance(1 / 1.1), 0.5 * (1 - 1 / 1.1) * d, 1e-12 * d);
+      EXPECT_NEAR(tolerance(0.2), 0.4 * d, 1e-12 * d);
+      EXPECT_NEAR(tolerance(1e-6), 0.5 * d, 1e-6 * d);  // the kinks allow more
+    } else {
+      // The kinks' bound, whatever s: above the cap, below ½·(1 − s)·d.
+      const double kinks = tolerance(1e-6);
+      EXPECT_EQ(tolerance(0.2), kinks);
+      EXPECT_GT(kinks, 2 * kSurfaceReuseStiffnessError * d);
+      EXPECT_LT(kinks, 0.3 * d);
+    }
   }
-  const double depth = force / stiffness;
-  auto tolerance = [&](double scale) {
-    SurfaceReuse reuse;
-    reuse.Keep(a, X_WA, b, X_WB, surface, points, nullptr, nullptr, 0, scale);
-    EXPECT_TRUE(reuse.has_surface()) << scale;
-    return reuse.tolerance_m();
-  };
-  const double kinks = tolerance(1e-6);
-  EXPECT_EQ(tolerance(1e-3), kinks);
-  // Here the cap binds: the kinks allow more than 2 % of the depth.
-  EXPECT_GT(kinks, 3 * kSurfaceReuseStiffnessError * depth);
-  EXPECT_NEAR(tolerance(1.0), kSurfaceReuseStiffnessError * depth, 1e-12 * depth);
-  EXPECT_EQ(tolerance(0.99), tolerance(1.0));  // ½·(1/s − 1) below ε_K
-  EXPECT_NEAR(tolerance(1 / 1.1), 0.05 * depth, 1e-12 * depth);
-  // A scale that is not one (NaN, 0, above 1) keeps the cap.
-  for (double scale : {double{NAN}, 0.0, 2.0}) EXPECT_EQ(tolerance(scale), tolerance(1.0)) << scale;
 }
 
 TEST(SurfaceReuseTest, MovedBeyondTheToleranceTheSurfaceIsComputedAnew) {
