@@ -20,6 +20,11 @@ using internal::Wrench;
 
 namespace {
 
+// The lagged friction bounds are settled when μ·γn at the iterate is within this fraction of the
+// largest bound of them: the rounds stop there, and bounds that follow the Newton steps stop
+// following.
+constexpr double kFrictionBoundsSettled = 1e-3;
+
 // B with B·Bᵀ = G for G ⪰ 0; false when G is zero (the body contributes no unknowns). Where G is
 // positive definite, its Cholesky factor without pivoting: the one lower-triangular factor,
 // continuous in G, so that a body's unknowns mean the same from step to step and Newton's matrix
@@ -446,6 +451,10 @@ double PatchProblem::FrictionBoundChange() const {
   return change;
 }
 
+bool PatchProblem::FrictionBoundsSettled() const {
+  return FrictionBoundChange() <= kFrictionBoundsSettled * largest_bound_;
+}
+
 double PatchProblem::RefreshFrictionBounds() {
   double change = 0;
   largest_bound_ = 0;
@@ -599,8 +608,7 @@ PatchProblemReport PatchProblem::Solve(const std::vector<Vector6>& V, int max_it
       // those of a solved problem (momentum balances exactly). A round that ran out of iterations
       // is not settled, even where its bounds barely moved (a frictionless island's never do):
       // the next round goes on from where it stopped.
-      if (round > 0 && report.converged && sigma_ == solved_sigma && FrictionBoundChange() <= 1e-3 * largest_bound_)
-        break;
+      if (round > 0 && report.converged && sigma_ == solved_sigma && FrictionBoundsSettled()) break;
       RefreshFrictionBounds();
       bounds_set_ = true;
     }
@@ -617,7 +625,17 @@ PatchProblemReport PatchProblem::Solve(const std::vector<Vector6>& V, int max_it
     bool majorize = round == 0 && options_.majorize_slip_until > 0;
     double last_gradient_norm = std::numeric_limits<double>::infinity();
     bool another_step_likely = false;
+    // Bounds that follow the Newton steps (PatchProblemOptions::bounds_follow_newton_steps): not
+    // in a solve's last round, which must end at fixed bounds, nor while σ is still stepping down.
+    bool bounds_follow = options_.bounds_follow_newton_steps && round + 1 < std::max(friction_rounds, 1) &&
+                         sigma_ <= options_.stiction_sigma;
     for (int iteration = 0; iteration < max_iterations; ++iteration) {
+      if (bounds_follow && iteration > 0) {
+        if (FrictionBoundsSettled())
+          bounds_follow = false;
+        else
+          RefreshFrictionBounds();
+      }
       // The gradient first, without curvature: most solves end on a converged check (BasicDemo's
       // columns at rest: one Newton step, then the check), which then costs no Hessian. Where
       // another step is likely, the pass takes the curvature too, kept per patch for
