@@ -626,20 +626,27 @@ PatchProblemReport PatchProblem::Solve(const std::vector<Vector6>& V, int max_it
     double last_gradient_norm = std::numeric_limits<double>::infinity();
     bool another_step_likely = false;
     // Bounds that follow the Newton steps (PatchProblemOptions::bounds_follow_newton_steps): not
-    // in a solve's last round, which must end at fixed bounds, nor while σ is still stepping down.
+    // in a solve's last round, which must end at fixed bounds (so never in a one-round solve, a
+    // visit among Bullet's rows), nor while σ is still stepping down. They stop following once a
+    // step of more than half Newton's length left them settled: a step the line search cut short
+    // moves them little whether or not they are near their fixed point. Bounds that moved make the
+    // gradient at the iterate new, so another step is likely and its pass takes the curvature.
     bool bounds_follow = options_.bounds_follow_newton_steps && round + 1 < std::max(friction_rounds, 1) &&
                          sigma_ <= options_.stiction_sigma;
+    bool last_step_long = true;
     for (int iteration = 0; iteration < max_iterations; ++iteration) {
       if (bounds_follow && iteration > 0) {
-        if (FrictionBoundsSettled())
-          bounds_follow = false;
-        else
+        if (!FrictionBoundsSettled()) {
           RefreshFrictionBounds();
+          another_step_likely = true;
+        } else if (last_step_long) {
+          bounds_follow = false;
+        }
       }
       // The gradient first, without curvature: most solves end on a converged check (BasicDemo's
       // columns at rest: one Newton step, then the check), which then costs no Hessian. Where
       // another step is likely, the pass takes the curvature too, kept per patch for
-      // AssembleHessian, so that no point is evaluated twice at one velocity (the 1 GPa coin: 4.4
+      // AssembleHessian, so that no point is evaluated twice at one velocity (the 1 GPa coin: 3.2
       // Newton steps a solve). Likely: the last step was cut short by its line search, or started
       // so far from the solution (|∇f| above √tolerance of its scale) that even Newton's quadratic
       // convergence would not reach the tolerance in one step.
@@ -682,6 +689,7 @@ PatchProblemReport PatchProblem::Solve(const std::vector<Vector6>& V, int max_it
       }
       const double alpha = LineSearch(z, step, slope0);
       another_step_likely = alpha < 1 || gradient_norm > std::sqrt(options_.relative_tolerance) * scale;
+      last_step_long = alpha > 0.5;
       z += alpha * step;
       RefreshVelocities(z);
       patch_terms_current_ = false;
