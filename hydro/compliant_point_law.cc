@@ -33,8 +33,8 @@ CompliantPointLaw MakeCompliantPointLaw(const Vector3& nhat_W, double stiffness_
   return law;
 }
 
-Vector3 CalcPointImpulse(const CompliantPointLaw& law, const Vector3& vc_W, double* gamma_n,
-                         PointCurvature* curvature) {
+Vector3 CalcPointImpulseAndCurvature(const CompliantPointLaw& law, const Vector3& vc_W, double* gamma_n,
+                                     PointCurvature* curvature) {
   const Vector3& n = law.nhat_W;
   const double vn = n.dot(vc_W);
   const double gn = CalcPointNormalImpulse(law, vc_W);
@@ -62,9 +62,9 @@ Vector3 CalcPointImpulse(const CompliantPointLaw& law, const Vector3& vc_W, doub
 
 Vector3 CalcPointImpulse(const CompliantPointLaw& law, const Vector3& vc_W, double* gamma_n, Matrix3* H,
                          SlipCurvature slip) {
-  if (!H) return CalcPointImpulse(law, vc_W, gamma_n, static_cast<PointCurvature*>(nullptr));
+  if (!H) return CalcPointImpulseAndCurvature(law, vc_W, gamma_n, nullptr);
   PointCurvature c;
-  const Vector3 gamma = CalcPointImpulse(law, vc_W, gamma_n, &c);
+  const Vector3 gamma = CalcPointImpulseAndCurvature(law, vc_W, gamma_n, &c);
   const Vector3& n = law.nhat_W;
   *H = c.b * Matrix3::Identity() + c.a_minus_b * n * n.transpose() -
        (1 - slip.along_slip) * c.slip * c.t_W * c.t_W.transpose();

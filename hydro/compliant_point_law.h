@@ -97,7 +97,10 @@ struct PointCurvature {
   double b{0}, a_minus_b{0}, slip{0};
   Vector3 t_W{Vector3::Zero()};
 };
-Vector3 CalcPointImpulse(const CompliantPointLaw& law, const Vector3& vc_W, double* gamma_n, PointCurvature* curvature);
+// γ as CalcPointImpulse gives it, and H's parts in *curvature if it is given (null: γ alone, the
+// gradient's pass over the points without a call through the Matrix3 form).
+Vector3 CalcPointImpulseAndCurvature(const CompliantPointLaw& law, const Vector3& vc_W, double* gamma_n,
+                                     PointCurvature* curvature);
 
 // γn alone, as CalcPointImpulse computes it: what the friction bounds μ·γn are refreshed from,
 // a pass over every point that needs neither the friction nor a call.

@@ -761,7 +761,7 @@ void PatchProblem::EvaluatePatch(const Patch& p, bool curvature, PatchTerms* ter
   const bool moves_B = curvature && groups_[bodies_[p.body_B].group].dim > 0;
   if (!moves_A && !moves_B) {
     for (int i = p.first_point; i < p.first_point + p.num_points; ++i) {
-      gamma_[i] = CalcPointImpulse(laws_[i], vc_[i], nullptr, static_cast<PointCurvature*>(nullptr));
+      gamma_[i] = CalcPointImpulseAndCurvature(laws_[i], vc_[i], nullptr, nullptr);
       terms->W_A += Wrench(r_A_[i], gamma_[i]);
       terms->W_B -= Wrench(r_B_[i], gamma_[i]);
     }
@@ -808,7 +808,7 @@ void PatchProblem::EvaluatePatch(const Patch& p, bool curvature, PatchTerms* ter
   double sum_b_rA_rB = 0, sum_b_rB_rB_dot = 0;
   PointCurvature c;
   for (int i = p.first_point; i < p.first_point + p.num_points; ++i) {
-    gamma_[i] = CalcPointImpulse(laws_[i], vc_[i], nullptr, &c);
+    gamma_[i] = CalcPointImpulseAndCurvature(laws_[i], vc_[i], nullptr, &c);
     terms->W_A += Wrench(r_A_[i], gamma_[i]);
     terms->W_B -= Wrench(r_B_[i], gamma_[i]);
     const Vector3& n = laws_[i].nhat_W;
