@@ -442,19 +442,6 @@ void PatchProblem::SetStictionRegularization(double sigma) {
   for (size_t i = 0; i < laws_.size(); ++i) laws_[i].compliance_Rt = std::max(sigma * stick_wt_[i], 1e-300);
 }
 
-double PatchProblem::FrictionBoundChange() const {
-  double change = 0;
-  for (size_t i = 0; i < laws_.size(); ++i) {
-    const double gn = CalcPointNormalImpulse(laws_[i], vc_[i]);
-    change = std::max(change, std::abs(mu_[i] * gn - laws_[i].friction_bound));
-  }
-  return change;
-}
-
-bool PatchProblem::FrictionBoundsSettled() const {
-  return FrictionBoundChange() <= kFrictionBoundsSettled * largest_bound_;
-}
-
 double PatchProblem::RefreshFrictionBounds() {
   double change = 0;
   largest_bound_ = 0;
@@ -466,6 +453,23 @@ double PatchProblem::RefreshFrictionBounds() {
     laws_[i].friction_bound = bound;
   }
   return change;
+}
+
+bool PatchProblem::RefreshUnsettledFrictionBounds() {
+  // One pass over the points: the new bounds go to a scratch vector, and replace the bounds in use
+  // only if some moved by more than the settling tolerance of the largest in use.
+  next_bounds_.resize(laws_.size());
+  double change = 0, largest = 0;
+  for (size_t i = 0; i < laws_.size(); ++i) {
+    next_bounds_[i] = mu_[i] * CalcPointNormalImpulse(laws_[i], vc_[i]);
+    change = std::max(change, std::abs(next_bounds_[i] - laws_[i].friction_bound));
+    largest = std::max(largest, next_bounds_[i]);
+  }
+  if (change <= kFrictionBoundsSettled * largest_bound_) return false;
+  for (size_t i = 0; i < laws_.size(); ++i) laws_[i].friction_bound = next_bounds_[i];
+  largest_bound_ = largest;
+  impulses_current_ = patch_terms_current_ = false;
+  return true;
 }
 
 double PatchProblem::Slope(double alpha, const Eigen::VectorXd& z, const Eigen::VectorXd& d) const {
@@ -608,8 +612,11 @@ PatchProblemReport PatchProblem::Solve(const std::vector<Vector6>& V, int max_it
       // those of a solved problem (momentum balances exactly). A round that ran out of iterations
       // is not settled, even where its bounds barely moved (a frictionless island's never do):
       // the next round goes on from where it stopped.
-      if (round > 0 && report.converged && sigma_ == solved_sigma && FrictionBoundsSettled()) break;
-      RefreshFrictionBounds();
+      if (round > 0 && report.converged && sigma_ == solved_sigma) {
+        if (!RefreshUnsettledFrictionBounds()) break;
+      } else {
+        RefreshFrictionBounds();
+      }
       bounds_set_ = true;
     }
     if (round == 0 && warm_start_unsolved_) {
@@ -636,8 +643,7 @@ PatchProblemReport PatchProblem::Solve(const std::vector<Vector6>& V, int max_it
     bool last_step_long = true;
     for (int iteration = 0; iteration < max_iterations; ++iteration) {
       if (bounds_follow && iteration > 0) {
-        if (!FrictionBoundsSettled()) {
-          RefreshFrictionBounds();
+        if (RefreshUnsettledFrictionBounds()) {
           another_step_likely = true;
         } else if (last_step_long) {
           bounds_follow = false;

@@ -276,11 +276,12 @@ class PatchProblem {
   void PointVelocities(const std::vector<Vector6>& dV, const std::vector<Vector3>* base,
                        std::vector<Vector3>* vc) const;
   void RefreshVelocities(const Eigen::VectorXd& z);
+  // Sets every point's friction bound to μ·γn at the current velocities; returns the largest change.
   double RefreshFrictionBounds();
-  // How far μ·γn at the current velocities is from the bounds in use.
-  double FrictionBoundChange() const;
-  // Whether the bounds in use are within the settling tolerance of μ·γn at the current velocities.
-  bool FrictionBoundsSettled() const;
+  // The same unless the bounds in use are settled, within 1e-3 of the largest
+  // of them from μ·γn; returns whether it refreshed them.
+  bool RefreshUnsettledFrictionBounds();
+  std::vector<double> next_bounds_;  // RefreshUnsettledFrictionBounds' scratch
   // Sets every point's Rt = σ·wt·K/k_i, its stiction share of its patch (AddPatch says why).
   void SetStictionRegularization(double sigma);
   double sigma_{0};
