@@ -113,6 +113,8 @@ void PatchProblem::SetMobilityTerms(Body* b) {
   b->trace_vv = b->G.bottomRightCorner<3, 3>().trace();
   const Matrix3 M = b->G.topRightCorner<3, 3>();
   b->coupling_axial = Vector3(M(1, 2) - M(2, 1), M(2, 0) - M(0, 2), M(0, 1) - M(1, 0));
+  b->block_diagonal =
+      b->B.cols() == 6 && b->B.topRightCorner<3, 3>().isZero(0) && b->B.bottomLeftCorner<3, 3>().isZero(0);
 }
 
 int PatchProblem::AddBody(const PatchBody& body) {
@@ -727,6 +729,21 @@ void PatchProblem::AddImpulses(const Patch& p, const PatchTerms& terms, Eigen::V
   }
 }
 
+Matrix6 PatchProblem::CarryToUnknowns(const Body& s, const Matrix6& S, const Body& t) {
+  if (!s.block_diagonal || !t.block_diagonal) return Rigid(s).transpose() * S * Rigid(t);
+  // Bₛᵀ·S·Bₜ block by block, Bₛ = diag(Lₛ, Mₛ): half the multiplications of the two 6 × 6
+  // products.
+  const Eigen::Map<const Matrix6> B_s = Rigid(s), B_t = Rigid(t);
+  const Matrix3 L_s = B_s.topLeftCorner<3, 3>(), M_s = B_s.bottomRightCorner<3, 3>();
+  const Matrix3 L_t = B_t.topLeftCorner<3, 3>(), M_t = B_t.bottomRightCorner<3, 3>();
+  Matrix6 block;
+  block.topLeftCorner<3, 3>().noalias() = L_s.transpose() * (S.topLeftCorner<3, 3>() * L_t);
+  block.topRightCorner<3, 3>().noalias() = L_s.transpose() * (S.topRightCorner<3, 3>() * M_t);
+  block.bottomLeftCorner<3, 3>().noalias() = M_s.transpose() * (S.bottomLeftCorner<3, 3>() * L_t);
+  block.bottomRightCorner<3, 3>().noalias() = M_s.transpose() * (S.bottomRightCorner<3, 3>() * M_t);
+  return block;
+}
+
 void PatchProblem::AssembleHessian(SlipCurvature slip) {
   if (dense_) {
     dense_hessian_.setIdentity();  // every unknown is some group's
@@ -741,13 +758,22 @@ void PatchProblem::AssembleHessian(SlipCurvature slip) {
     if (!patch_terms_current_) EvaluatePatch(p, true, &evaluated);
     const PatchTerms& terms = patch_terms_current_ ? patch_terms_[pi] : evaluated;
     const Body* side[2] = {&bodies_[p.body_A], &bodies_[p.body_B]};
+    // Block (A, B) of two rigid sides: block (B, A) is its transpose, taken as it is, so that the
+    // matrix is exactly symmetric and one product in four is saved.
+    Matrix6 block_AB;
     for (int s = 0; s < 2; ++s)
       for (int t = 0; t < 2; ++t) {
         int count = 0;
         double* const* slots = Slots(static_cast<int>(pi), s, t, &count);
         if (count == 0) continue;
         if (groups_[side[s]->group].dim == 6 && groups_[side[t]->group].dim == 6) {  // fixed-size products
-          const Matrix6 block = Rigid(*side[s]).transpose() * terms.Twist(s, t, slip) * Rigid(*side[t]);
+          Matrix6 block;
+          if (s == 1 && t == 0) {
+            block = block_AB.transpose();
+          } else {
+            block = CarryToUnknowns(*side[s], terms.Twist(s, t, slip), *side[t]);
+            if (s == 0 && t == 1) block_AB = block;
+          }
           for (int k = 0; k < 36; ++k) *slots[k] += block.data()[k];
         } else {
           const Eigen::MatrixXd block = side[s]->B.transpose() * terms.Twist(s, t, slip) * side[t]->B;

@@ -218,6 +218,9 @@ class PatchProblem {
     Matrix6 G{Matrix6::Zero()};
     double trace_ww{0}, trace_vv{0};
     Vector3 coupling_axial{Vector3::Zero()};  // a(G_wv): r·a = tr([r]×·G_wv)
+    // B is 6 × 6 with zero off-diagonal 3 × 3 blocks (a free rigid body about its centre of
+    // mass: G couples no spin to translation), so Bᵀ·S·B is four 3 × 3 products (AssembleHessian).
+    bool block_diagonal{false};
   };
   struct Patch {
     int body_A{-1}, body_B{-1};
@@ -265,6 +268,8 @@ class PatchProblem {
   static void SetMobilityTerms(Body* body);
   // B of a body whose group has six unknowns, as a fixed-size matrix.
   static Eigen::Map<const Matrix6> Rigid(const Body& body) { return Eigen::Map<const Matrix6>(body.B.data()); }
+  // Bₛᵀ·S·Bₜ, a curvature block S in two rigid bodies' twists carried to their unknowns.
+  static Matrix6 CarryToUnknowns(const Body& s, const Matrix6& S, const Body& t);
   void BuildPattern();
   // The slots of every patch's blocks, entry(r, c) the place of the matrix's entry (r, c).
   void SetSlots(FunctionRef<double*(int, int)> entry);
