@@ -444,33 +444,36 @@ void PatchProblem::SetStictionRegularization(double sigma) {
   for (size_t i = 0; i < laws_.size(); ++i) laws_[i].compliance_Rt = std::max(sigma * stick_wt_[i], 1e-300);
 }
 
-double PatchProblem::RefreshFrictionBounds() {
+double PatchProblem::NextFrictionBounds(double* largest) {
+  next_bounds_.resize(laws_.size());
   double change = 0;
-  largest_bound_ = 0;
-  impulses_current_ = patch_terms_current_ = false;
+  *largest = 0;
   for (size_t i = 0; i < laws_.size(); ++i) {
-    const double bound = mu_[i] * CalcPointNormalImpulse(laws_[i], vc_[i]);
-    change = std::max(change, std::abs(bound - laws_[i].friction_bound));
-    largest_bound_ = std::max(largest_bound_, bound);
-    laws_[i].friction_bound = bound;
+    next_bounds_[i] = mu_[i] * CalcPointNormalImpulse(laws_[i], vc_[i]);
+    change = std::max(change, std::abs(next_bounds_[i] - laws_[i].friction_bound));
+    *largest = std::max(*largest, next_bounds_[i]);
   }
   return change;
 }
 
-bool PatchProblem::RefreshUnsettledFrictionBounds() {
-  // One pass over the points: the new bounds go to a scratch vector, and replace the bounds in use
-  // only if some moved by more than the settling tolerance of the largest in use.
-  next_bounds_.resize(laws_.size());
-  double change = 0, largest = 0;
-  for (size_t i = 0; i < laws_.size(); ++i) {
-    next_bounds_[i] = mu_[i] * CalcPointNormalImpulse(laws_[i], vc_[i]);
-    change = std::max(change, std::abs(next_bounds_[i] - laws_[i].friction_bound));
-    largest = std::max(largest, next_bounds_[i]);
-  }
-  if (change <= kFrictionBoundsSettled * largest_bound_) return false;
+void PatchProblem::UseNextFrictionBounds(double largest) {
   for (size_t i = 0; i < laws_.size(); ++i) laws_[i].friction_bound = next_bounds_[i];
   largest_bound_ = largest;
   impulses_current_ = patch_terms_current_ = false;
+}
+
+void PatchProblem::RefreshFrictionBounds() {
+  double largest = 0;
+  NextFrictionBounds(&largest);
+  UseNextFrictionBounds(largest);
+}
+
+bool PatchProblem::RefreshUnsettledFrictionBounds() {
+  // Settled bounds stay as they are, not replaced by the near-equal ones at the iterate: a round
+  // that stops there reports the impulses of the problem it solved (momentum balances exactly).
+  double largest = 0;
+  if (NextFrictionBounds(&largest) <= kFrictionBoundsSettled * largest_bound_) return false;
+  UseNextFrictionBounds(largest);
   return true;
 }
 
@@ -729,18 +732,18 @@ void PatchProblem::AddImpulses(const Patch& p, const PatchTerms& terms, Eigen::V
   }
 }
 
-Matrix6 PatchProblem::CarryToUnknowns(const Body& s, const Matrix6& S, const Body& t) {
-  if (!s.block_diagonal || !t.block_diagonal) return Rigid(s).transpose() * S * Rigid(t);
-  // Bₛᵀ·S·Bₜ block by block, Bₛ = diag(Lₛ, Mₛ): half the multiplications of the two 6 × 6
+Matrix6 PatchProblem::CarryToUnknowns(const Body& side_s, const Matrix6& curvature, const Body& side_t) {
+  if (!side_s.block_diagonal || !side_t.block_diagonal) return Rigid(side_s).transpose() * curvature * Rigid(side_t);
+  // Bₛᵀ·S·Bₜ block by block, B = diag(B_ww, B_vv): half the multiplications of the two 6 × 6
   // products.
-  const Eigen::Map<const Matrix6> B_s = Rigid(s), B_t = Rigid(t);
-  const Matrix3 L_s = B_s.topLeftCorner<3, 3>(), M_s = B_s.bottomRightCorner<3, 3>();
-  const Matrix3 L_t = B_t.topLeftCorner<3, 3>(), M_t = B_t.bottomRightCorner<3, 3>();
+  const Eigen::Map<const Matrix6> B_s = Rigid(side_s), B_t = Rigid(side_t);
+  const Matrix3 B_ww_s = B_s.topLeftCorner<3, 3>(), B_vv_s = B_s.bottomRightCorner<3, 3>();
+  const Matrix3 B_ww_t = B_t.topLeftCorner<3, 3>(), B_vv_t = B_t.bottomRightCorner<3, 3>();
   Matrix6 block;
-  block.topLeftCorner<3, 3>().noalias() = L_s.transpose() * (S.topLeftCorner<3, 3>() * L_t);
-  block.topRightCorner<3, 3>().noalias() = L_s.transpose() * (S.topRightCorner<3, 3>() * M_t);
-  block.bottomLeftCorner<3, 3>().noalias() = M_s.transpose() * (S.bottomLeftCorner<3, 3>() * L_t);
-  block.bottomRightCorner<3, 3>().noalias() = M_s.transpose() * (S.bottomRightCorner<3, 3>() * M_t);
+  block.topLeftCorner<3, 3>().noalias() = B_ww_s.transpose() * (curvature.topLeftCorner<3, 3>() * B_ww_t);
+  block.topRightCorner<3, 3>().noalias() = B_ww_s.transpose() * (curvature.topRightCorner<3, 3>() * B_vv_t);
+  block.bottomLeftCorner<3, 3>().noalias() = B_vv_s.transpose() * (curvature.bottomLeftCorner<3, 3>() * B_ww_t);
+  block.bottomRightCorner<3, 3>().noalias() = B_vv_s.transpose() * (curvature.bottomRightCorner<3, 3>() * B_vv_t);
   return block;
 }
 
@@ -758,8 +761,8 @@ void PatchProblem::AssembleHessian(SlipCurvature slip) {
     if (!patch_terms_current_) EvaluatePatch(p, true, &evaluated);
     const PatchTerms& terms = patch_terms_current_ ? patch_terms_[pi] : evaluated;
     const Body* side[2] = {&bodies_[p.body_A], &bodies_[p.body_B]};
-    // Block (A, B) of two rigid sides: block (B, A) is its transpose, taken as it is, so that the
-    // matrix is exactly symmetric and one product in four is saved.
+    // Block (A, B) of two rigid sides: block (B, A) is its transpose, copied rather than computed,
+    // which saves one product in four and makes the two blocks exact transposes of each other.
     Matrix6 block_AB;
     for (int s = 0; s < 2; ++s)
       for (int t = 0; t < 2; ++t) {

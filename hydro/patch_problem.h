@@ -268,8 +268,8 @@ class PatchProblem {
   static void SetMobilityTerms(Body* body);
   // B of a body whose group has six unknowns, as a fixed-size matrix.
   static Eigen::Map<const Matrix6> Rigid(const Body& body) { return Eigen::Map<const Matrix6>(body.B.data()); }
-  // Bₛᵀ·S·Bₜ, a curvature block S in two rigid bodies' twists carried to their unknowns.
-  static Matrix6 CarryToUnknowns(const Body& s, const Matrix6& S, const Body& t);
+  // Bₛᵀ·S·Bₜ: a curvature block S in two rigid bodies' twists, carried to their unknowns.
+  static Matrix6 CarryToUnknowns(const Body& side_s, const Matrix6& curvature, const Body& side_t);
   void BuildPattern();
   // The slots of every patch's blocks, entry(r, c) the place of the matrix's entry (r, c).
   void SetSlots(FunctionRef<double*(int, int)> entry);
@@ -281,12 +281,16 @@ class PatchProblem {
   void PointVelocities(const std::vector<Vector6>& dV, const std::vector<Vector3>* base,
                        std::vector<Vector3>* vc) const;
   void RefreshVelocities(const Eigen::VectorXd& z);
-  // Sets every point's friction bound to μ·γn at the current velocities; returns the largest change.
-  double RefreshFrictionBounds();
-  // The same unless the bounds in use are settled, within 1e-3 of the largest
-  // of them from μ·γn; returns whether it refreshed them.
+  // Sets every point's friction bound to μ·γn at the current velocities.
+  void RefreshFrictionBounds();
+  // The same unless the bounds in use are settled: within kFrictionBoundsSettled (patch_problem.cc)
+  // of the largest of them from μ·γn. Returns whether it refreshed them.
   bool RefreshUnsettledFrictionBounds();
-  std::vector<double> next_bounds_;  // RefreshUnsettledFrictionBounds' scratch
+  // μ·γn at the current velocities into next_bounds_, and their largest; returns the largest change
+  // from the bounds in use.
+  double NextFrictionBounds(double* largest);
+  // Makes next_bounds_ the bounds in use.
+  void UseNextFrictionBounds(double largest);
   // Sets every point's Rt = σ·wt·K/k_i, its stiction share of its patch (AddPatch says why).
   void SetStictionRegularization(double sigma);
   double sigma_{0};
@@ -328,6 +332,7 @@ class PatchProblem {
   bool finalized_{false};
   bool bounds_set_{false};
   double largest_bound_{0};
+  std::vector<double> next_bounds_;  // NextFrictionBounds' output
   int near_rigid_points_{0};
   int factorizations_{0};
   int cg_iterations_{0};

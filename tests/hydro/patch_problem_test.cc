@@ -17,10 +17,10 @@ namespace {
 
 constexpr double kGravity = 9.81;
 
-// A cube of side 2a and mass m: its mobility about its centre.
 // The moment of inertia of a cube of half-size a about any axis through its centre.
 double CubeInertia(double mass, double a) { return mass * (2 * a) * (2 * a) / 6; }
 
+// A cube of side 2a and mass m: its mobility about its centre.
 PatchBody Cube(double mass, double a, const Vector3& center) {
   PatchBody side;
   const double inertia = CubeInertia(mass, a);
@@ -326,11 +326,12 @@ TEST(PatchProblemTest, AStiffStackIsSolvedAtOnce) {
   }
 }
 
-// A stack of n 1 kg cubes of 0.2 m on fixed ground, each contact at the depth its load gives, the
-// boxes sliding and spinning on each other (speeds scaled by `speed`), friction μ.
-// `lift_on_B` > 0 gives each point its own place on B, that far above its place on A;
-// `ground_as_A` makes the ground the first body of its patch (the normal then points down).
 constexpr double kStackBoxMass = 1, kStackBoxHalfSize = 0.1;
+
+// A stack of n cubes (kStackBoxMass, kStackBoxHalfSize) on fixed ground, each contact at the depth
+// its load gives, the boxes sliding and spinning on each other (speeds scaled by `speed`),
+// friction μ. `lift_on_B` > 0 gives each point its own place on B, that far above its place on A;
+// `ground_as_A` makes the ground the first body of its patch (the normal then points down).
 void MakeSlidingStack(int n, double speed, const PatchProblemOptions& options, PatchProblem* problem,
                       std::vector<Vector6>* V, double mu = 0.5, double lift_on_B = 0, bool ground_as_A = false) {
   const double m = kStackBoxMass, a = kStackBoxHalfSize, k = 1e9, dt = 1.0 / 60;
@@ -362,8 +363,8 @@ void MakeSlidingStack(int n, double speed, const PatchProblemOptions& options, P
 
 // Options for comparing Newton's own steps (factorization reuse, majorized or blended curvature) on
 // one sequence of rounds: with bounds that follow the steps, each variant's path would set its own
-// bounds, which agree only to their settling tolerance (BoundsThatFollowTheNewtonStepsSettleAt-
-// CoulombsBound tests that).
+// bounds, which agree only to their settling tolerance (tested by
+// BoundsThatFollowTheNewtonStepsSettleAtCoulombsBound).
 PatchProblemOptions OneSequenceOfRounds() {
   PatchProblemOptions options;
   options.bounds_follow_newton_steps = false;
