@@ -219,7 +219,8 @@ class PatchProblem {
     double trace_ww{0}, trace_vv{0};
     Vector3 coupling_axial{Vector3::Zero()};  // a(G_wv): r·a = tr([r]×·G_wv)
     // B is 6 × 6 with zero off-diagonal 3 × 3 blocks (a free rigid body about its centre of
-    // mass: G couples no spin to translation), so Bᵀ·S·B is four 3 × 3 products (AssembleHessian).
+    // mass: G couples no spin to translation), so Bᵀ·S·B is four blocks of two 3 × 3 products
+    // each (CarryToUnknowns).
     bool block_diagonal{false};
   };
   struct Patch {
