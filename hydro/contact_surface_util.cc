@@ -48,11 +48,13 @@ constexpr int kPartPolygons = 256;
 }  // namespace
 
 void CollideInPieces(const Bvh& a, const Bvh& b, const RigidTransform& X_AB, bool cull_by_value_range,
-                     FunctionRef<void(int, int, ContactSurface*)> clip, ContactSurface* surface) {
+                     FunctionRef<void(int, int, ContactSurface*, CarriedElement*)> clip, ContactSurface* surface) {
   const int threads = ContactThreads();
   if (threads <= 1 || !SplitsInPieces(a.num_nodes(), b.num_nodes())) {
+    CarriedElement carried;
     a.Collide(
-        b, X_AB, [&](int element_a, int element_b) { clip(element_a, element_b, surface); }, cull_by_value_range);
+        b, X_AB, [&](int element_a, int element_b) { clip(element_a, element_b, surface, &carried); },
+        cull_by_value_range);
     return;
   }
   const int max_pieces = std::min(kPiecesPerThread * threads, Bvh::kMaxPieces);
@@ -72,8 +74,9 @@ void CollideInPieces(const Bvh& a, const Bvh& b, const RigidTransform& X_AB, boo
   ParallelFor(num_pending, [&](int k) {
     ContactSurface* part = &parts[k];
     part->Clear();
+    CarriedElement carried;
     a.CollideFrom(
-        pending[k], b, X_AB, [&](int element_a, int element_b) { clip(element_a, element_b, part); },
+        pending[k], b, X_AB, [&](int element_a, int element_b) { clip(element_a, element_b, part, &carried); },
         cull_by_value_range);
   });
   for (int k = 0; k < num_pending; ++k) surface->Append(parts[k]);

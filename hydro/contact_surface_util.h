@@ -97,19 +97,30 @@ void AppendPolygon(const ClipPolygon& poly, const RigidTransform& X_WA, const Ve
   surface->AddPolygon(p_WV.data(), pressure.data(), poly.n, X_WA.linear() * n_A, grad_A, grad_B, element_A, element_B);
 }
 
-// A length scale for clipping tolerances: 1e-12 of the tet's size.
-inline double ClipTolerance(const std::array<Vector3, 4>& tet) {
-  return 1e-12 * ((tet[1] - tet[0]).cwiseAbs().maxCoeff() + (tet[2] - tet[0]).cwiseAbs().maxCoeff() +
-                  (tet[3] - tet[0]).cwiseAbs().maxCoeff());
-}
+// An element of the second tree carried into A's frame, which each piece of a CollideInPieces
+// query keeps from one visit to the next: the descent visits one b element with several a elements
+// in a row (Bvh::CollideFrom tests each of a b leaf's elements against all of an a leaf's, and
+// descends a's tree under one b node for several pops), and carrying the element anew at every
+// visit repeats that work. Which fields a clip fills in is its own affair; `element` and
+// `complete` say for which element they hold.
+struct CarriedElement {
+  int element{-1};                  // the element the fields below were carried for; −1 before the first
+  bool complete{false};             // whether the fields after p_A hold for `element` too
+  std::array<Vector3, 4> p_A;       // its vertices (a triangle's first three)
+  std::array<Vector3, 4> n_A;       // its inward face normals, or a triangle's face normal in n_A[0]
+  std::array<double, 4> d_A{};      // its face offsets
+  Vector3 grad_A{Vector3::Zero()};  // its pressure field's gradient, and the field's value at A's origin
+  double value_at_Ao{0};
+};
 
 // A BVH query that clips element pairs into a surface, run on ContactThreads() (hydro/
 // parallel_for.h) when the trees are large enough to pay for it: a.Collide(b, X_AB, …) split into
 // pieces (Bvh::SplitCollide), each clipping into its own surface, appended to `surface` in
 // the order one Collide visits them. The polygons are the same, in the same order, on any number
-// of threads. `clip(element_a, element_b, out)` must write only to `out`.
+// of threads. `clip(element_a, element_b, out, carried)` must write only to `out` and `carried`,
+// the piece's own, whose `element` is −1 at the piece's start.
 void CollideInPieces(const Bvh& a, const Bvh& b, const RigidTransform& X_AB, bool cull_by_value_range,
-                     FunctionRef<void(int, int, ContactSurface*)> clip, ContactSurface* surface);
+                     FunctionRef<void(int, int, ContactSurface*, CarriedElement*)> clip, ContactSurface* surface);
 
 // Whether CollideInPieces splits a query of trees of these sizes (on more than one thread): below
 // 512 nodes in both together a query takes tens of microseconds, about what waking a thread costs.

@@ -46,7 +46,7 @@ void CalcContactSurface(const CompliantMesh& A, const RigidTransform& X_WA, cons
   // carry each node's pressure range and skip pairs that cannot meet.
   internal::CollideInPieces(
       A.bvh(), B.bvh(), X_AB, /*cull_by_value_range=*/true,
-      [&](int tet_a, int tet_b, ContactSurface* out) {
+      [&](int tet_a, int tet_b, ContactSurface* out, internal::CarriedElement* carried_B) {
         // Four tests, each necessary for a polygon, reject most candidate pairs before the slice and
         // the clip; their order sets the cost, not the polygons. Counted in one query (hydro_bench's
         // scenes): pairs the BVH visits, then how many pass each test in this order, then polygons:
@@ -59,35 +59,45 @@ void CalcContactSurface(const CompliantMesh& A, const RigidTransform& X_WA, cons
         // Both corner tests first: bricks 1.84M and 4.88M, spheres 49.7M; plane A, then B's
         // corners: 1.98M, 5.61M, 48.8M.
         // 1. Tet B's corners against tet A's faces (16 dot products; the BVH's boxes around a mesh's
-        //    tets overlap much more than the tets: a hex's six Kuhn tets share its box).
-        std::array<Vector3, 4> tet_B = TetVertices(B.mesh(), tet_b);
-        const double tolerance = internal::ClipTolerance(tet_B);
-        for (Vector3& p : tet_B) p = X_AB * p;
-        if (internal::AllOutsideOneFace(tet_B.data(), 4, A.mesh().inward_normals(tet_a), A.mesh().face_offsets(tet_a),
-                                        -1, tolerance))
+        //    tets overlap much more than the tets: a hex's six Kuhn tets share its box). Tet B is
+        //    carried into A once for the run of visits that share it.
+        if (carried_B->element != tet_b) {
+          const Tet& k = B.mesh().tet(tet_b);
+          for (int i = 0; i < 4; ++i) carried_B->p_A[i] = X_AB * B.mesh().vertex(k[i]);
+          carried_B->element = tet_b;
+          carried_B->complete = false;
+        }
+        const double tolerance = B.mesh().clip_tolerance(tet_b);
+        if (internal::AllOutsideOneFace(carried_B->p_A.data(), 4, A.mesh().inward_normals(tet_a),
+                                        A.mesh().face_offsets(tet_a), -1, tolerance))
           return;
+        if (!carried_B->complete) {
+          // B's field re-expressed in A: pB(p_AQ) = ∇pB_B·(X_BA p_AQ) + cB.
+          carried_B->grad_A = R_AB * field_B.gradient(tet_b);
+          carried_B->value_at_Ao = field_B.EvaluateInTet(tet_b, p_BAo);
+          // Tet B's faces in A: n_B·p_BQ ≥ d_B  ⟺  (R_AB n_B)·p_AQ ≥ d_B − n_B·p_BAo.
+          for (int f = 0; f < 4; ++f) {
+            const Vector3& n_B = B.mesh().inward_normals(tet_b)[f];
+            carried_B->n_A[f] = R_AB * n_B;
+            carried_B->d_A[f] = B.mesh().face_offsets(tet_b)[f] - n_B.dot(p_BAo);
+          }
+          carried_B->complete = true;
+        }
         // 2–3. The equal-pressure plane of the two fields' linear extensions must cut both tets:
         // eight dot products on pA − pB at the corners.
         const Vector3& grad_A = field_A.gradient(tet_a);
         const double c_A = field_A.EvaluateInTet(tet_a, Vector3::Zero());
-        // B's field re-expressed in A: pB(p_AQ) = ∇pB_B·(X_BA p_AQ) + cB.
-        const Vector3 grad_B = R_AB * field_B.gradient(tet_b);
-        const double c_B = field_B.EvaluateInTet(tet_b, p_BAo);
+        const Vector3& grad_B = carried_B->grad_A;
+        const double c_B = carried_B->value_at_Ao;
         const Vector3 grad_diff = grad_A - grad_B;
         if (PlaneMissesTet(grad_diff, c_A - c_B, A.mesh(), tet_a)) return;
         // In B's frame: f(p_BQ) = (R_BA·g)·p_BQ + g·p_ABo + c.
         if (PlaneMissesTet(R_AB.transpose() * grad_diff, grad_diff.dot(X_AB.translation()) + c_A - c_B, B.mesh(),
                            tet_b))
           return;
-        // 4. Tet A's corners against tet B's faces, carried into A:
-        // n_B·p_BQ ≥ d_B  ⟺  (R_AB n_B)·p_AQ ≥ d_B − n_B·p_BAo.
-        std::array<Vector3, 4> normals;
-        std::array<double, 4> offsets;
-        for (int f = 0; f < 4; ++f) {
-          const Vector3& n_B = B.mesh().inward_normals(tet_b)[f];
-          normals[f] = R_AB * n_B;
-          offsets[f] = B.mesh().face_offsets(tet_b)[f] - n_B.dot(p_BAo);
-        }
+        // 4. Tet A's corners against tet B's faces.
+        const std::array<Vector3, 4>& normals = carried_B->n_A;
+        const std::array<double, 4>& offsets = carried_B->d_A;
         // 001 §5.0.2, clipping degeneracy: where both tets have a zero-pressure face, those faces cut
         // the plane along the same line; clip by A's (implicit in the slice) and skip B's.
         const int skip_face = field_A.ZeroPressureFace(tet_a) >= 0 ? field_B.ZeroPressureFace(tet_b) : -1;

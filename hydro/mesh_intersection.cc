@@ -26,21 +26,27 @@ void CalcContactSurface(const CompliantMesh& A, const RigidTransform& X_WA, cons
   const TriangleSurfaceMesh& rigid = B.mesh();
   internal::CollideInPieces(
       A.bvh(), B.bvh(), X_AB, /*cull_by_value_range=*/false,
-      [&](int tet, int tri, ContactSurface* out) {
+      [&](int tet, int tri, ContactSurface* out, internal::CarriedElement* carried_tri) {
+        // The triangle is carried into A once for the run of visits that share it.
+        if (carried_tri->element != tri) {
+          for (int i = 0; i < 3; ++i) carried_tri->p_A[i] = X_AB * rigid.vertex(rigid.triangle(tri)[i]);
+          carried_tri->n_A[0] = R_AB * rigid.face_normal(tri);
+          carried_tri->element = tri;
+        }
         // The rigid face normal points out of B into A; the face presses A only where A's pressure
         // rises along it.
-        const Vector3 n_A = R_AB * rigid.face_normal(tri);
+        const Vector3& n_A = carried_tri->n_A[0];
         const Vector3& grad_A = field.gradient(tet);
         if (!NormalAgreesWithGradient(n_A, grad_A)) return;
         ClipPolygon poly;
-        for (int i = 0; i < 3; ++i) poly.Push(X_AB * rigid.vertex(rigid.triangle(tri)[i]));
+        for (int i = 0; i < 3; ++i) poly.Push(carried_tri->p_A[i]);
         // Most candidate pairs from the box test are a triangle wholly outside one of the tet's faces:
         // twelve dot products find them, where the clips would copy the polygon up to four times. (The
         // clip empties such a triangle too: all its points, and any part of it, are beyond the face's
         // tolerance.)
         const std::array<Vector3, 4>& inward_normals = A.mesh().inward_normals(tet);
         const std::array<double, 4>& offsets = A.mesh().face_offsets(tet);
-        const double tolerance = internal::ClipTolerance(TetVertices(A.mesh(), tet));
+        const double tolerance = A.mesh().clip_tolerance(tet);
         if (internal::AllOutsideOneFace(poly.p.data(), 3, inward_normals, offsets, -1, tolerance)) return;
         internal::ClipPolygonByTet(inward_normals, offsets, n_A, -1, tolerance, &poly);
         AppendPolygon(

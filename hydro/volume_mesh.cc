@@ -49,10 +49,12 @@ VolumeMesh::VolumeMesh(std::vector<Vector3> vertices, std::vector<Tet> tets, dou
   }
   face_normals_.resize(tets_.size());
   face_offsets_.resize(tets_.size());
+  clip_tolerances_.resize(tets_.size());
   for (int t = 0; t < num_tets(); ++t) {
     const Tet& k = tets_[t];
-    CalcInwardFacePlanes({vertices_[k[0]], vertices_[k[1]], vertices_[k[2]], vertices_[k[3]]}, &face_normals_[t],
-                         &face_offsets_[t]);
+    const std::array<Vector3, 4> corners{vertices_[k[0]], vertices_[k[1]], vertices_[k[2]], vertices_[k[3]]};
+    CalcInwardFacePlanes(corners, &face_normals_[t], &face_offsets_[t]);
+    clip_tolerances_[t] = ClipTolerance(corners);
   }
 }
 

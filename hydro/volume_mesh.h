@@ -33,13 +33,23 @@ class VolumeMesh {
   // face opposite vertex i.
   const std::array<Vector3, 4>& inward_normals(int t) const { return face_normals_[t]; }
   const std::array<double, 4>& face_offsets(int t) const { return face_offsets_[t]; }
+  // The length below which clipping by tet t's faces treats a point as on a face: 1e-12 of the
+  // tet's size, Σᵢ ‖vᵢ − v₀‖∞ over i = 1, 2, 3 (computed once, at construction).
+  double clip_tolerance(int t) const { return clip_tolerances_[t]; }
 
  private:
   std::vector<Vector3> vertices_;
   std::vector<Tet> tets_;
   std::vector<std::array<Vector3, 4>> face_normals_;
   std::vector<std::array<double, 4>> face_offsets_;
+  std::vector<double> clip_tolerances_;
 };
+
+// 1e-12 of the tet's size (VolumeMesh::clip_tolerance).
+inline double ClipTolerance(const std::array<Vector3, 4>& tet) {
+  return 1e-12 * ((tet[1] - tet[0]).cwiseAbs().maxCoeff() + (tet[2] - tet[0]).cwiseAbs().maxCoeff() +
+                  (tet[3] - tet[0]).cwiseAbs().maxCoeff());
+}
 
 // Inward unit normals n_i and offsets d_i of the faces of the tet (a, b, c, d): a point p is
 // inside iff n_i·p ≥ d_i for all i; face i is opposite vertex i.

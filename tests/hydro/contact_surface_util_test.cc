@@ -2,8 +2,13 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
+#include <mutex>
 #include <random>
+#include <vector>
 
+#include "hydro/make_meshes.h"
+#include "hydro/parallel_for.h"
 #include "hydro/volume_mesh.h"
 
 namespace hydro {
@@ -89,6 +94,36 @@ TEST(ContactSurfaceUtilTest, ClipPolygonByTetKeepsAPolygonOnASharedFaceForOneTet
       } else {
         EXPECT_EQ(poly.n, 0) << "tet " << k << ", n_poly.z = " << side;
       }
+    }
+  }
+}
+
+TEST(ContactSurfaceUtilTest, CollideInPiecesGivesEachPieceItsOwnCarriedElementStartingEmpty) {
+  // A clip may keep what it carried from B between visits only within one piece: each piece (each
+  // `out`) must start with element −1, in every query, on one thread or split across two.
+  const CompliantMesh box = MakeCompliantMesh(MakeBoxVolumeMesh(Vector3(0.2, 0.2, 0.2), 0.02), 1e7);
+  ASSERT_TRUE(SplitsInPieces(box.bvh().num_nodes(), box.bvh().num_nodes()));
+  RigidTransform X_AB = RigidTransform::Identity();
+  X_AB.translation() = Vector3(0.03, -0.02, 0.19);
+  for (int threads : {1, 2}) {
+    ScopedContactThreads scoped(threads);
+    for (int query = 0; query < 2; ++query) {
+      std::mutex mutex;
+      std::map<const ContactSurface*, int> first_seen;  // per piece: the carried element of its first visit
+      int visits = 0;
+      ContactSurface surface;
+      CollideInPieces(
+          box.bvh(), box.bvh(), X_AB, true,
+          [&](int, int element_b, ContactSurface* out, CarriedElement* carried) {
+            const std::lock_guard<std::mutex> lock(mutex);
+            ++visits;
+            first_seen.emplace(out, carried->element);
+            carried->element = element_b;
+          },
+          &surface);
+      ASSERT_GT(visits, 100);
+      if (threads > 1) EXPECT_GT(first_seen.size(), 1u) << "the query was split";
+      for (const auto& [out, element] : first_seen) EXPECT_EQ(element, -1) << threads << " threads, query " << query;
     }
   }
 }
