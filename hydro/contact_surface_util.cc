@@ -48,10 +48,10 @@ constexpr int kPartPolygons = 256;
 }  // namespace
 
 void CollideInPieces(const Bvh& a, const Bvh& b, const RigidTransform& X_AB, bool cull_by_value_range,
-                     FunctionRef<void(int, int, ContactSurface*, CarriedElement*)> clip, ContactSurface* surface) {
+                     FunctionRef<void(int, int, ContactSurface*, CarriedElements*)> clip, ContactSurface* surface) {
   const int threads = ContactThreads();
   if (threads <= 1 || !SplitsInPieces(a.num_nodes(), b.num_nodes())) {
-    CarriedElement carried;
+    CarriedElements carried;
     a.Collide(
         b, X_AB, [&](int element_a, int element_b) { clip(element_a, element_b, surface, &carried); },
         cull_by_value_range);
@@ -74,7 +74,7 @@ void CollideInPieces(const Bvh& a, const Bvh& b, const RigidTransform& X_AB, boo
   ParallelFor(num_pending, [&](int k) {
     ContactSurface* part = &parts[k];
     part->Clear();
-    CarriedElement carried;
+    CarriedElements carried;
     a.CollideFrom(
         pending[k], b, X_AB, [&](int element_a, int element_b) { clip(element_a, element_b, part, &carried); },
         cull_by_value_range);

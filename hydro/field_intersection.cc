@@ -46,7 +46,7 @@ void CalcContactSurface(const CompliantMesh& A, const RigidTransform& X_WA, cons
   // carry each node's pressure range and skip pairs that cannot meet.
   internal::CollideInPieces(
       A.bvh(), B.bvh(), X_AB, /*cull_by_value_range=*/true,
-      [&](int tet_a, int tet_b, ContactSurface* out, internal::CarriedElement* carried_B) {
+      [&](int tet_a, int tet_b, ContactSurface* out, internal::CarriedElements* carried) {
         // Four tests, each necessary for a polygon, reject most candidate pairs before the slice and
         // the clip; their order sets the cost, not the polygons. Counted in one query (hydro_bench's
         // scenes): pairs the BVH visits, then how many pass each test in this order, then polygons:
@@ -60,7 +60,8 @@ void CalcContactSurface(const CompliantMesh& A, const RigidTransform& X_WA, cons
         // corners: 1.98M, 5.61M, 48.8M.
         // 1. Tet B's corners against tet A's faces (16 dot products; the BVH's boxes around a mesh's
         //    tets overlap much more than the tets: a hex's six Kuhn tets share its box). Tet B is
-        //    carried into A once for the run of visits that share it.
+        //    carried into A once for the visits that share it.
+        internal::CarriedElement* carried_B = carried->SlotFor(tet_b);
         if (carried_B->element != tet_b) {
           const Tet& k = B.mesh().tet(tet_b);
           for (int i = 0; i < 4; ++i) carried_B->p_A[i] = X_AB * B.mesh().vertex(k[i]);

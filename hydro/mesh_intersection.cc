@@ -26,8 +26,9 @@ void CalcContactSurface(const CompliantMesh& A, const RigidTransform& X_WA, cons
   const TriangleSurfaceMesh& rigid = B.mesh();
   internal::CollideInPieces(
       A.bvh(), B.bvh(), X_AB, /*cull_by_value_range=*/false,
-      [&](int tet, int tri, ContactSurface* out, internal::CarriedElement* carried_tri) {
-        // The triangle is carried into A once for the run of visits that share it.
+      [&](int tet, int tri, ContactSurface* out, internal::CarriedElements* carried) {
+        // The triangle is carried into A once for the visits that share it.
+        internal::CarriedElement* carried_tri = carried->SlotFor(tri);
         if (carried_tri->element != tri) {
           for (int i = 0; i < 3; ++i) carried_tri->p_A[i] = X_AB * rigid.vertex(rigid.triangle(tri)[i]);
           carried_tri->n_A[0] = R_AB * rigid.face_normal(tri);

@@ -114,16 +114,21 @@ TEST(ContactSurfaceUtilTest, CollideInPiecesGivesEachPieceItsOwnCarriedElementSt
       ContactSurface surface;
       CollideInPieces(
           box.bvh(), box.bvh(), X_AB, true,
-          [&](int, int element_b, ContactSurface* out, CarriedElement* carried) {
+          [&](int, int element_b, ContactSurface* out, CarriedElements* carried) {
             const std::lock_guard<std::mutex> lock(mutex);
             ++visits;
-            first_seen.emplace(out, carried->element);
-            carried->element = element_b;
+            CarriedElement* slot = carried->SlotFor(element_b);
+            first_seen.emplace(out, slot->element);
+            slot->element = element_b;
           },
           &surface);
       ASSERT_GT(visits, 100);
-      if (threads > 1) EXPECT_GT(first_seen.size(), 1u) << "the query was split";
-      for (const auto& [out, element] : first_seen) EXPECT_EQ(element, -1) << threads << " threads, query " << query;
+      if (threads > 1) {
+        EXPECT_GT(first_seen.size(), 1u) << "the query was split";
+      }
+      for (const auto& [out, element] : first_seen) {
+        EXPECT_EQ(element, -1) << threads << " threads, query " << query;
+      }
     }
   }
 }
