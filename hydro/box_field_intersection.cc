@@ -102,12 +102,31 @@ void CutAlongGrids(const ClipPolygon& poly, const std::array<GridAxis, 4>& grids
     CutAlongGrids(poly, grids, level + 1, emit);
     return;
   }
-  for (int m = first; m <= last; ++m) {
-    ClipPolygon piece = poly;
-    if (m > first) ClipPolygonByHalfSpace(g.axis, m * g.cell - g.offset, g.tolerance, &piece);
-    if (m < last && piece.n >= 3) ClipPolygonByHalfSpace(-g.axis, g.offset - (m + 1) * g.cell, g.tolerance, &piece);
-    if (piece.n >= 3) CutAlongGrids(piece, grids, level + 1, emit);
+  // Cell m's piece is what lies below the line t = (m + 1)·cell of what the earlier cuts left: one
+  // pass over the rest at each line (SplitBySignedDistances), where clipping the whole polygon to
+  // each cell took two.
+  std::array<ClipPolygon, 2> rests;
+  ClipPolygon piece;
+  ClipPolygon* rest = &rests[0];
+  ClipPolygon* next_rest = &rests[1];
+  *rest = poly;
+  std::array<double, ClipPolygon::kCapacity> s;
+  for (int m = first; m < last && rest->n >= 3; ++m) {
+    switch (SignedDistancesToPlane(*rest, g.axis, (m + 1) * g.cell - g.offset, g.tolerance, s.data())) {
+      case PlaneSide::kInside:  // nothing of the rest in cell m
+        continue;
+      case PlaneSide::kInPlane:
+      case PlaneSide::kOutside:  // all of it
+        CutAlongGrids(*rest, grids, level + 1, emit);
+        return;
+      case PlaneSide::kCrossing:
+        SplitBySignedDistances(*rest, s.data(), &piece, next_rest);
+        if (piece.n >= 3) CutAlongGrids(piece, grids, level + 1, emit);
+        std::swap(rest, next_rest);
+        break;
+    }
   }
+  if (rest->n >= 3) CutAlongGrids(*rest, grids, level + 1, emit);
 }
 
 // The four grid axes a piece is cut along: face_A's two tangents on A's grid, face_B's two on B's

@@ -33,6 +33,25 @@ void ClipBySignedDistances(const ClipPolygon& in, const double* s, ClipPolygon* 
   if (out->n < 3) out->n = 0;
 }
 
+void SplitBySignedDistances(const ClipPolygon& in, const double* s, ClipPolygon* below, ClipPolygon* above) {
+  below->n = 0;
+  above->n = 0;
+  for (int i = 0; i < in.n; ++i) {
+    const int j = i + 1 < in.n ? i + 1 : 0;
+    const Vector3& pi = in.p[i];
+    if (s[i] <= 0) below->Push(pi);
+    if (s[i] >= 0) above->Push(pi);
+    if ((s[i] > 0 && s[j] < 0) || (s[i] < 0 && s[j] > 0)) {
+      const double t = s[i] / (s[i] - s[j]);
+      const Vector3 crossing = pi + t * (in.p[j] - pi);
+      below->Push(crossing);
+      above->Push(crossing);
+    }
+  }
+  if (below->n < 3) below->n = 0;
+  if (above->n < 3) above->n = 0;
+}
+
 void ClipPolygonByHalfSpace(const Vector3& n, double d, double tolerance, ClipPolygon* poly) {
   if (poly->n == 0) return;
   std::array<double, ClipPolygon::kCapacity> s;

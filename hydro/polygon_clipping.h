@@ -39,6 +39,11 @@ PlaneSide SignedDistancesToPlane(const ClipPolygon& poly, const Vector3& n, doub
 // Writes to *out the part of `in` where s ≥ 0, with s from SignedDistancesToPlane (kCrossing); an
 // out of fewer than 3 vertices is emptied.
 void ClipBySignedDistances(const ClipPolygon& in, const double* s, ClipPolygon* out);
+// Writes to *below the part of `in` where s ≤ 0 and to *above the part where s ≥ 0, with s from
+// SignedDistancesToPlane (kCrossing): one pass for what ClipBySignedDistances with −s, then with s,
+// would give (the same points: both compute an edge's crossing from the same ratio). A part of
+// fewer than 3 vertices is emptied.
+void SplitBySignedDistances(const ClipPolygon& in, const double* s, ClipPolygon* below, ClipPolygon* above);
 
 // The intersection of the tet (a, b, c, d) with the plane n·p = offset (n unit), ordered
 // counter-clockwise about n. Leaves poly->n = 0 when the plane misses the tet or only touches it

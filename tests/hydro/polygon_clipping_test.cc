@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <random>
 
 #include "hydro/volume_mesh.h"
@@ -67,6 +68,42 @@ TEST(PolygonClippingTest, SignedDistancesSayWhereAPolygonLies) {
   ClipPolygon triangle;
   for (const Vector3& p : {Vector3(0, 0, 0), Vector3(1, 0, 0), Vector3(0, 1, 0)}) triangle.Push(p);
   EXPECT_EQ(SignedDistancesToPlane(triangle, Vector3(1, 1, 0), 1.0, 1e-12, s.data()), PlaneSide::kOutside);
+}
+
+TEST(PolygonClippingTest, SplitGivesBothClipsBitForBit) {
+  // Random convex polygons (points on an ellipse in the plane z = x/3, some of them on the cut)
+  // split by random planes: the part below is ClipBySignedDistances with −s, the part above with s,
+  // vertex for vertex, and their areas add up to the polygon's.
+  std::mt19937 rng(3);
+  std::uniform_real_distribution<double> u(-1, 1);
+  int crossings = 0;
+  for (int trial = 0; trial < 500; ++trial) {
+    ClipPolygon poly;
+    const int n = 3 + trial % 10;
+    for (int i = 0; i < n; ++i) {
+      const double angle = 2 * M_PI * (i + 0.2 * u(rng)) / n;
+      const Vector3 p(std::cos(angle), 0.6 * std::sin(angle), 0);
+      poly.Push(Vector3(p.x(), p.y(), p.x() / 3));
+    }
+    const Vector3 normal = Vector3(u(rng), u(rng), u(rng)).normalized();
+    // Every fourth plane goes through a vertex, which then lies on the cut in both parts.
+    const double d = trial % 4 == 0 ? normal.dot(poly.p[trial % n]) : 0.5 * u(rng);
+    std::array<double, ClipPolygon::kCapacity> s, minus_s;
+    if (SignedDistancesToPlane(poly, normal, d, 1e-12, s.data()) != PlaneSide::kCrossing) continue;
+    ++crossings;
+    for (int i = 0; i < n; ++i) minus_s[i] = -s[i];
+    ClipPolygon below, above, below_reference, above_reference;
+    SplitBySignedDistances(poly, s.data(), &below, &above);
+    ClipBySignedDistances(poly, minus_s.data(), &below_reference);
+    ClipBySignedDistances(poly, s.data(), &above_reference);
+    ASSERT_EQ(below.n, below_reference.n) << "trial " << trial;
+    ASSERT_EQ(above.n, above_reference.n) << "trial " << trial;
+    for (int i = 0; i < below.n; ++i) EXPECT_EQ(below.p[i], below_reference.p[i]) << "trial " << trial;
+    for (int i = 0; i < above.n; ++i) EXPECT_EQ(above.p[i], above_reference.p[i]) << "trial " << trial;
+    const Vector3 n_poly = Vector3(-1, 0, 3).normalized();
+    EXPECT_NEAR(Area(below, n_poly) + Area(above, n_poly), Area(poly, n_poly), 1e-14) << "trial " << trial;
+  }
+  EXPECT_GT(crossings, 250);
 }
 
 TEST(PolygonClippingTest, SliceTetAreaMatchesCrossSection) {
