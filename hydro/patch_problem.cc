@@ -371,12 +371,16 @@ void PatchProblem::SetSlots(FunctionRef<double*(int, int)> entry) {
     const Patch& p = patches_[k];
     const Group* side[2] = {&groups_[bodies_[p.body_A].group], &groups_[bodies_[p.body_B].group]};
     // Slots of the blocks (s, t) ∈ {A, B}², column-major within each block; none where a group has
-    // no unknowns. Coupled A and B share a group: all four blocks land on its one block.
+    // no unknowns. Coupled A and B share a group: all four blocks land on its one block. A block's
+    // column is stored in one run, in both matrices (the sparse one holds whole blocks, its rows
+    // sorted; the dense one is column-major), so one look-up a column finds it.
     for (int s = 0; s < 2; ++s)
       for (int t = 0; t < 2; ++t) {
         slot_first_[4 * k + 2 * s + t] = static_cast<int>(slots_.size());
-        for (int c = 0; c < side[t]->dim; ++c)
-          for (int r = 0; r < side[s]->dim; ++r) slots_.push_back(entry(side[s]->offset + r, side[t]->offset + c));
+        for (int c = 0; c < side[t]->dim; ++c) {
+          double* const column = side[s]->dim > 0 ? entry(side[s]->offset, side[t]->offset + c) : nullptr;
+          for (int r = 0; r < side[s]->dim; ++r) slots_.push_back(column + r);
+        }
         slot_count_[4 * k + 2 * s + t] = static_cast<int>(slots_.size()) - slot_first_[4 * k + 2 * s + t];
       }
   }
