@@ -7,10 +7,10 @@
 //
 // The mesh-based queries (hydro/field_intersection.cc, hydro/mesh_intersection.cc) find the same
 // polygons cut by every pair of elements that meet: on two bricks of a wall at the default hint
-// the first visits 4,821 tet pairs to emit 331 polygons. Here 36 region pairs are clipped by 12
-// planes each. The cut along the grids keeps what the polygons are for: one solver point each
-// (hydro/point_approximation.h), a point per cell spreads the patch's stiffness as the mesh's
-// polygons did, so the patch resists rocking (adapters/shape_geometry.cc, boxes).
+// the first visits 4,821 tet pairs to emit 331 polygons. Here 36 region pairs are tested against
+// the regions' bounding boxes, and those that pass are clipped by 12 planes each. The cut along the grids keeps what
+// the polygons are for: one solver point each (hydro/point_approximation.h), a point per cell spreads the patch's
+// stiffness as the mesh's polygons did, so the patch resists rocking (adapters/shape_geometry.cc, boxes).
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -53,20 +53,23 @@ std::array<HalfSpace, 6> FaceRegion(const Vector3& h, int face) {
   return region;
 }
 
-// True when the plane n·p = d misses face f's region of a box with half-size h (in the box's frame)
-// by more than `tolerance`: it misses the region's bounding box, s·x_a ∈ [max(0, h_a − min(h_b,
-// h_c)), h_a] (the medial planes keep s·x_a ≥ h_a − h_b + |x_b|), |x_b| ≤ h_b, |x_c| ≤ h_c. Most
-// region pairs' planes do (54 % of those ClipByRegion would clip, in ten steps of the 1,000-brick
-// wall), and this takes a few dot products where the clip takes six passes over a polygon.
-bool PlaneMissesRegion(const Vector3& n, double d, const Vector3& h, int face, double tolerance) {
+// True when the unit-normal plane n·p = d misses face f's region of a box with half-size h (in the
+// box's frame), as ClipByRegion clips it with `tolerance`: the plane misses the region's bounding
+// box, s·x_a ∈ [max(0, h_a − min(h_b, h_c)), h_a] (the medial planes keep s·x_a ≥ h_a − h_b +
+// |x_b|), |x_b| ≤ h_b, |x_c| ≤ h_c, grown by what the clips keep beyond the planes: `tolerance`
+// along x_a, 2·tolerance along x_b and x_c (|x_b| ≤ s·x_a − h_a + h_b + tolerance with s·x_a ≤ h_a
+// + tolerance). `scale` is the largest length that went into d, for its round-off. Most region
+// pairs' planes miss (54 % of those ClipByRegion would clip, in ten steps of the 1,000-brick wall),
+// and this takes a few dot products where the clip takes six passes over a polygon.
+bool PlaneMissesRegion(const Vector3& n, double d, const Vector3& h, int face, double tolerance, double scale) {
   const int a = BoxSurfaceGrid::FaceAxis(face);
   const double lowest = std::max(0.0, h[a] - std::min(h[(a + 1) % 3], h[(a + 2) % 3]));
-  Vector3 centre = Vector3::Zero(), half = h;
+  Vector3 centre = Vector3::Zero();
+  Vector3 half = h + Vector3::Constant(2 * tolerance);
   centre[a] = BoxSurfaceGrid::FaceSide(face) * 0.5 * (lowest + h[a]);
-  half[a] = 0.5 * (h[a] - lowest);
+  half[a] = 0.5 * (h[a] - lowest) + tolerance;
   const double reach = n.cwiseAbs().dot(half);
-  const double distance = std::abs(n.dot(centre) - d);
-  return distance > reach + 2 * tolerance + 1e-12 * (reach + std::abs(d));
+  return std::abs(n.dot(centre) - d) > reach + 1e-12 * (reach + std::abs(d) + scale);
 }
 
 // One axis of a surface grid, as t = axis·p + offset ∈ [0, count·cell] (frame A), and the clipping
@@ -94,7 +97,7 @@ void CutAlongGrids(const ClipPolygon& poly, const std::array<GridAxis, 4>& grids
     high = std::max(high, t);
   }
   // A polygon that reaches a cell's boundary only within round-off is not cut there; nor within the
-  // clipping tolerance, where both clips would keep it whole.
+  // clipping tolerance, where the split would leave it whole on one side.
   const double slack = std::max(1e-9 * g.cell, 2 * g.tolerance);
   const int first = std::clamp(static_cast<int>(std::floor((low + slack) / g.cell)), 0, g.count - 1);
   const int last = std::clamp(static_cast<int>(std::floor((high - slack) / g.cell)), first, g.count - 1);
@@ -250,8 +253,9 @@ void CalcContactSurface(const CompliantBox& A, const RigidTransform& X_WA, const
       Vector3 n;
       double d;
       if (!EqualPressurePlane(grad_A, c_A, grad_B[face_B], c_B[face_B], &n, &d)) continue;
-      if (PlaneMissesRegion(n, d, h_A, face_A, pair.tolerance_A) ||
-          PlaneMissesRegion(R_AB.transpose() * n, d - n.dot(p_AB), h_B, face_B, pair.tolerance_B))
+      if (PlaneMissesRegion(n, d, h_A, face_A, pair.tolerance_A, 0.0) ||
+          PlaneMissesRegion(R_AB.transpose() * n, d - n.dot(p_AB), h_B, face_B, pair.tolerance_B,
+                            std::abs(d) + std::abs(n.dot(p_AB))))
         continue;
       // A square on the plane around the point nearest A's centre, wide enough to hold the plane's
       // cut through A's box (which lies within |h_A| of its centre): A's region then cuts all of
@@ -298,7 +302,7 @@ void CalcContactSurface(const CompliantBox& A, const RigidTransform& X_WA, const
       RegionField(A, face_A, &grad_A, &c_A);
       // The face presses A only where A's pressure rises along its normal (kMaxNormalGradientAngle).
       if (!NormalAgreesWithGradient(n, grad_A)) continue;
-      if (PlaneMissesRegion(n, n.dot(centre), h_A, face_A, pair.tolerance_A)) continue;
+      if (PlaneMissesRegion(n, n.dot(centre), h_A, face_A, pair.tolerance_A, centre.cwiseAbs().sum())) continue;
       ClipPolygon poly = Parallelogram(centre, u, v);
       ClipByRegion(h_A, face_A, Matrix3::Identity(), Vector3::Zero(), pair.tolerance_A, &poly);
       if (poly.n < 3) continue;

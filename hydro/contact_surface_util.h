@@ -97,15 +97,16 @@ void AppendPolygon(const ClipPolygon& poly, const RigidTransform& X_WA, const Ve
   surface->AddPolygon(p_WV.data(), pressure.data(), poly.n, X_WA.linear() * n_A, grad_A, grad_B, element_A, element_B);
 }
 
-// An element of the second tree carried into A's frame. Which fields a clip fills in is its own
-// affair; `element` and `complete` say for which element they hold.
+// An element of the second tree carried into A's frame. Which fields a clip fills in, and which of
+// them only once a first test has passed, is its own affair; `element` and `complete` say for which
+// element they hold.
 struct CarriedElement {
-  int element{-1};             // the element the fields below were carried for; −1 before the first
-  bool complete{false};        // whether the fields after p_A hold for `element` too
-  std::array<Vector3, 4> p_A;  // its vertices (a triangle's first three)
-  std::array<Vector3, 4> n_A;  // its inward face normals, or a triangle's face normal in n_A[0]
-  std::array<double, 4> d_A;   // its face offsets
-  Vector3 grad_A;              // its pressure field's gradient, and the field's value at A's origin
+  int element{-1};              // the element the fields below were carried for; −1 before the first
+  bool complete{false};         // whether the fields filled in after a first test hold for `element` too
+  std::array<Vector3, 4> n_A;   // its inward face normals, or a triangle's face normal in n_A[0]
+  std::array<Vector3, 4> p_AV;  // its vertices (a triangle's first three)
+  std::array<double, 4> d_A;    // its face offsets
+  Vector3 grad_in_A;            // its pressure field's gradient, and the field's value at A's origin
   double value_at_Ao;
 };
 

@@ -54,27 +54,27 @@ void CalcContactSurface(const CompliantMesh& A, const RigidTransform& X_WA, cons
         //   two bricks at /8:                     5,385 → 1,541 → 1,349 → 1,238 → 695 → 452;
         //   two spheres at hint R/8:             42,803 → 20,352 → 13,319 → 9,196 → 6,779 → 2,166;
         //   two bricks laid on a grid (/4):       4,821 → 2,918 → 2,791 → 2,759 → 1,949 → 331.
-        // Instructions (callgrind) against the planes first, then A's corners, then B's: bricks /4
-        // 2.08M → 1.86M, /8 6.05M → 5.03M; on a grid /4 7.23M → 6.53M; spheres R/8 48.1M → 48.6M.
-        // Both corner tests first: bricks 1.84M and 4.88M, spheres 49.7M; plane A, then B's
-        // corners: 1.98M, 5.61M, 48.8M.
+        // Instructions (callgrind, before tet B was carried into A once per piece) against the
+        // planes first, then A's corners, then B's: bricks /4 2.08M → 1.86M, /8 6.05M → 5.03M; on
+        // a grid /4 7.23M → 6.53M; spheres R/8 48.1M → 48.6M. Both corner tests first: bricks
+        // 1.84M and 4.88M, spheres 49.7M; plane A, then B's corners: 1.98M, 5.61M, 48.8M.
         // 1. Tet B's corners against tet A's faces (16 dot products; the BVH's boxes around a mesh's
         //    tets overlap much more than the tets: a hex's six Kuhn tets share its box). Tet B is
         //    carried into A once for the visits that share it.
         internal::CarriedElement* carried_B = carried->SlotFor(tet_b);
         if (carried_B->element != tet_b) {
           const Tet& k = B.mesh().tet(tet_b);
-          for (int i = 0; i < 4; ++i) carried_B->p_A[i] = X_AB * B.mesh().vertex(k[i]);
+          for (int i = 0; i < 4; ++i) carried_B->p_AV[i] = X_AB * B.mesh().vertex(k[i]);
           carried_B->element = tet_b;
           carried_B->complete = false;
         }
         const double tolerance = B.mesh().clip_tolerance(tet_b);
-        if (internal::AllOutsideOneFace(carried_B->p_A.data(), 4, A.mesh().inward_normals(tet_a),
+        if (internal::AllOutsideOneFace(carried_B->p_AV.data(), 4, A.mesh().inward_normals(tet_a),
                                         A.mesh().face_offsets(tet_a), -1, tolerance))
           return;
         if (!carried_B->complete) {
           // B's field re-expressed in A: pB(p_AQ) = ∇pB_B·(X_BA p_AQ) + cB.
-          carried_B->grad_A = R_AB * field_B.gradient(tet_b);
+          carried_B->grad_in_A = R_AB * field_B.gradient(tet_b);
           carried_B->value_at_Ao = field_B.EvaluateInTet(tet_b, p_BAo);
           // Tet B's faces in A: n_B·p_BQ ≥ d_B  ⟺  (R_AB n_B)·p_AQ ≥ d_B − n_B·p_BAo.
           for (int f = 0; f < 4; ++f) {
@@ -88,7 +88,7 @@ void CalcContactSurface(const CompliantMesh& A, const RigidTransform& X_WA, cons
         // eight dot products on pA − pB at the corners.
         const Vector3& grad_A = field_A.gradient(tet_a);
         const double c_A = field_A.EvaluateInTet(tet_a, Vector3::Zero());
-        const Vector3& grad_B = carried_B->grad_A;
+        const Vector3& grad_B = carried_B->grad_in_A;
         const double c_B = carried_B->value_at_Ao;
         const Vector3 grad_diff = grad_A - grad_B;
         if (PlaneMissesTet(grad_diff, c_A - c_B, A.mesh(), tet_a)) return;

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "hydro/buffers.h"
+#include "hydro/check.h"
 #include "hydro/convex_line_search.h"
 #include "hydro/rigid_point_kinematics.h"
 
@@ -379,6 +380,8 @@ void PatchProblem::SetSlots(FunctionRef<double*(int, int)> entry) {
         slot_first_[4 * k + 2 * s + t] = static_cast<int>(slots_.size());
         for (int c = 0; c < side[t]->dim; ++c) {
           double* const column = side[s]->dim > 0 ? entry(side[s]->offset, side[t]->offset + c) : nullptr;
+          HYDRO_ASSERT(side[s]->dim == 0 ||
+                       entry(side[s]->offset + side[s]->dim - 1, side[t]->offset + c) == column + side[s]->dim - 1);
           for (int r = 0; r < side[s]->dim; ++r) slots_.push_back(column + r);
         }
         slot_count_[4 * k + 2 * s + t] = static_cast<int>(slots_.size()) - slot_first_[4 * k + 2 * s + t];

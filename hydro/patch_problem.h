@@ -272,7 +272,8 @@ class PatchProblem {
   // Bₛᵀ·S·Bₜ: a curvature block S in two rigid bodies' twists, carried to their unknowns.
   static Matrix6 CarryToUnknowns(const Body& side_s, const Matrix6& curvature, const Body& side_t);
   void BuildPattern();
-  // The slots of every patch's blocks, entry(r, c) the place of the matrix's entry (r, c).
+  // The slots of every patch's blocks, entry(r, c) the place of the matrix's entry (r, c); a block's
+  // column must be one run (entry(r, c) + k is entry(r + k, c) within the block).
   void SetSlots(FunctionRef<double*(int, int)> entry);
   // A small island's matrix is dense (dense_): sized, its slots set.
   void BuildDenseSlots();

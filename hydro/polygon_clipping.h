@@ -1,6 +1,7 @@
 #pragma once
 // Convex polygon primitives used by every contact-surface algorithm (001 §5.0.2: "clipping"):
-// slicing a tet by a plane, and clipping a convex polygon by a half-space. Polygons are small
+// slicing a tet by a plane, and clipping a convex polygon by a half-space or splitting it by a
+// plane. Polygons are small
 // fixed-capacity arrays, so these run without allocation.
 #include <array>
 
@@ -30,7 +31,8 @@ struct ClipPolygon {
 void ClipPolygonByHalfSpace(const Vector3& n, double d, double tolerance, ClipPolygon* poly);
 
 // The two halves of ClipPolygonByHalfSpace, for callers that clip by several planes in turn
-// (ClipPolygonByTet) and so look at each plane's distances once and never copy a polygon back.
+// (ClipPolygonByTet) and so look at each plane's distances once and never copy a polygon back, or
+// that keep both sides of a plane (SplitBySignedDistances).
 enum class PlaneSide { kInPlane, kInside, kOutside, kCrossing };
 // Writes s_i = n·p_i − d for poly's vertices, 0 for those within `tolerance` of the plane, to `s`
 // (poly.n values), and says where the polygon lies: every vertex on the plane, none below it, none
@@ -42,7 +44,7 @@ void ClipBySignedDistances(const ClipPolygon& in, const double* s, ClipPolygon* 
 // Writes to *below the part of `in` where s ≤ 0 and to *above the part where s ≥ 0, with s from
 // SignedDistancesToPlane (kCrossing): one pass for what ClipBySignedDistances with −s, then with s,
 // would give (the same points: both compute an edge's crossing from the same ratio). A part of
-// fewer than 3 vertices is emptied.
+// fewer than 3 vertices is emptied. Neither part may be `in`.
 void SplitBySignedDistances(const ClipPolygon& in, const double* s, ClipPolygon* below, ClipPolygon* above);
 
 // The intersection of the tet (a, b, c, d) with the plane n·p = offset (n unit), ordered

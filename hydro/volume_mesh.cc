@@ -54,7 +54,7 @@ VolumeMesh::VolumeMesh(std::vector<Vector3> vertices, std::vector<Tet> tets, dou
     const Tet& k = tets_[t];
     const std::array<Vector3, 4> corners{vertices_[k[0]], vertices_[k[1]], vertices_[k[2]], vertices_[k[3]]};
     CalcInwardFacePlanes(corners, &face_normals_[t], &face_offsets_[t]);
-    clip_tolerances_[t] = ClipTolerance(corners);
+    clip_tolerances_[t] = internal::ClipTolerance(corners);
   }
 }
 

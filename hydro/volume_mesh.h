@@ -45,11 +45,13 @@ class VolumeMesh {
   std::vector<double> clip_tolerances_;
 };
 
-// 1e-12 of the tet's size (VolumeMesh::clip_tolerance).
+namespace internal {
+// 1e-12 of the tet's size (VolumeMesh::clip_tolerance), for clipping by tets that are not a mesh's.
 inline double ClipTolerance(const std::array<Vector3, 4>& tet) {
   return 1e-12 * ((tet[1] - tet[0]).cwiseAbs().maxCoeff() + (tet[2] - tet[0]).cwiseAbs().maxCoeff() +
                   (tet[3] - tet[0]).cwiseAbs().maxCoeff());
 }
+}  // namespace internal
 
 // Inward unit normals n_i and offsets d_i of the faces of the tet (a, b, c, d): a point p is
 // inside iff n_i·p ≥ d_i for all i; face i is opposite vertex i.

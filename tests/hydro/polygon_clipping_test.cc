@@ -86,7 +86,7 @@ TEST(PolygonClippingTest, SplitGivesBothClipsBitForBit) {
       poly.Push(Vector3(p.x(), p.y(), p.x() / 3));
     }
     const Vector3 normal = Vector3(u(rng), u(rng), u(rng)).normalized();
-    // Every fourth plane goes through a vertex, which then lies on the cut in both parts.
+    // Every fourth plane goes through a vertex (zero distance: the vertex goes to both parts).
     const double d = trial % 4 == 0 ? normal.dot(poly.p[trial % n]) : 0.5 * u(rng);
     std::array<double, ClipPolygon::kCapacity> s, minus_s;
     if (SignedDistancesToPlane(poly, normal, d, 1e-12, s.data()) != PlaneSide::kCrossing) continue;
