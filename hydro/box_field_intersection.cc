@@ -8,9 +8,10 @@
 // The mesh-based queries (hydro/field_intersection.cc, hydro/mesh_intersection.cc) find the same
 // polygons cut by every pair of elements that meet: on two bricks of a wall at the default hint
 // the first visits 4,821 tet pairs to emit 331 polygons. Here 36 region pairs are tested against
-// the regions' bounding boxes, and those that pass are clipped by 12 planes each. The cut along the grids keeps what
-// the polygons are for: one solver point each (hydro/point_approximation.h), a point per cell spreads the patch's
-// stiffness as the mesh's polygons did, so the patch resists rocking (adapters/shape_geometry.cc, boxes).
+// the regions' bounding boxes, and those that pass are clipped by 12 planes each. The cut along
+// the grids keeps what the polygons are for: one solver point each (hydro/point_approximation.h),
+// a point per cell spreads the patch's stiffness as the mesh's polygons did, so the patch resists
+// rocking (adapters/shape_geometry.cc, boxes).
 #include <algorithm>
 #include <array>
 #include <cmath>
