@@ -491,21 +491,34 @@ double PatchProblem::Slope(double alpha, const Eigen::VectorXd& z, const Eigen::
   return s;
 }
 
-void PatchProblem::TemperWarmStart(Eigen::VectorXd* z) {
+bool PatchProblem::TemperWarmStart(Eigen::VectorXd* z, Eigen::VectorXd* impulse_sum, Eigen::VectorXd* gradient) {
   // Last step's impulses are a guess; an unconverged or stale one can be far worse than none (in a
   // wall of stiff bricks an impulse a few Newton steps from solved, carried over, grew a hundredfold
   // a step). Along d = −z, from the warm start to no impulse, f is convex: move to its minimum.
+  // f's slope there is d·∇f = −z·(z − Σ Cᵀγ) (Σ γ_i·C_i·d = dᵀ·Σ C_iᵀγ_i), so the pass that
+  // gives ∇f at z, which Newton's first step needs anyway, gives it: −|z|² for impulses that meet
+  // no resistance, 0 where they balance. The points' velocities along d are needed only for the
+  // search.
+  impulse_sum->setZero();
+  PatchTerms terms;
+  for (const Patch& p : patches_) {
+    EvaluatePatch(p, false, &terms);
+    AddImpulses(p, terms, impulse_sum);
+  }
+  impulses_current_ = true;
+  patch_terms_current_ = false;
+  *gradient = *z - *impulse_sum;
+  // A warm start within a thousandth of that of balance is kept as it is (a pile at rest: the
+  // search would cost a few passes over every point, to move it by next to nothing).
+  const double slope0 = -z->dot(*gradient);
+  if (!(slope0 < -1e-3 * z->squaredNorm())) return false;
   Eigen::VectorXd& d = direction_work_;
   d = -*z;
   BodyTwists(d, &step_dV_);
   PointVelocities(step_dV_, nullptr, &dvc_);
-  // f's slope along −z is −(|z|² − z·Σ Cᵀγ): −|z|² for impulses that meet no resistance, 0 where
-  // they balance. A warm start within a thousandth of that of balance is kept as it is (a pile at
-  // rest: the search would cost a few passes over every point, to move it by next to nothing).
-  const double slope0 = Slope(0, *z, d);
-  if (!(slope0 < -1e-3 * z->squaredNorm())) return;
   *z += LineSearch(*z, d, slope0) * d;
   RefreshVelocities(*z);
+  return true;
 }
 
 double PatchProblem::LineSearch(const Eigen::VectorXd& z, const Eigen::VectorXd& d, double slope0) const {
@@ -619,6 +632,7 @@ PatchProblemReport PatchProblem::Solve(const std::vector<Vector6>& V, int max_it
     // Bullet's other rows starts mid-sweep, where a point lifted off for the moment would lose its
     // friction for the whole solve), or at first those at the velocities found (the warm start's);
     // refreshed between rounds, as σ steps down.
+    const bool bounds_fresh = round == 0 && !bounds_set_;  // refreshed below, at z
     if (round > 0 || !bounds_set_) {
       // Settled: the bounds the last round solved with stay, so that the impulses reported are
       // those of a solved problem (momentum balances exactly). A round that ran out of iterations
@@ -631,9 +645,15 @@ PatchProblemReport PatchProblem::Solve(const std::vector<Vector6>& V, int max_it
       }
       bounds_set_ = true;
     }
+    // A warm start kept as it was, with the bounds just set at it, leaves the gradient at z as
+    // Newton's first step would compute it (the bounds depend on z alone).
+    bool gradient_current = false;
     if (round == 0 && warm_start_unsolved_) {
-      TemperWarmStart(&z);
-      RefreshFrictionBounds();
+      const bool moved = TemperWarmStart(&z, &impulse_sum, &gradient);
+      if (moved || !bounds_fresh)
+        RefreshFrictionBounds();
+      else
+        gradient_current = true;
     }
     warm_start_unsolved_ = false;
     solved_sigma = sigma_;
@@ -669,17 +689,22 @@ PatchProblemReport PatchProblem::Solve(const std::vector<Vector6>& V, int max_it
       // so far from the solution (|∇f| above √tolerance of its scale) that even Newton's quadratic
       // convergence would not reach the tolerance in one step.
       const bool with_curvature = another_step_likely;
-      if (with_curvature && patch_terms_.size() < patches_.size()) patch_terms_.resize(patches_.size());
-      impulse_sum.setZero();
-      PatchTerms gradient_terms;
-      for (size_t pi = 0; pi < patches_.size(); ++pi) {
-        PatchTerms& terms = with_curvature ? patch_terms_[pi] : gradient_terms;
-        EvaluatePatch(patches_[pi], with_curvature, &terms);
-        AddImpulses(patches_[pi], terms, &impulse_sum);
+      if (gradient_current && !with_curvature) {
+        gradient_current = false;  // TemperWarmStart's pass, at this z with these bounds
+      } else {
+        gradient_current = false;
+        if (with_curvature && patch_terms_.size() < patches_.size()) patch_terms_.resize(patches_.size());
+        impulse_sum.setZero();
+        PatchTerms gradient_terms;
+        for (size_t pi = 0; pi < patches_.size(); ++pi) {
+          PatchTerms& terms = with_curvature ? patch_terms_[pi] : gradient_terms;
+          EvaluatePatch(patches_[pi], with_curvature, &terms);
+          AddImpulses(patches_[pi], terms, &impulse_sum);
+        }
+        impulses_current_ = true;
+        patch_terms_current_ = with_curvature;
+        gradient = z - impulse_sum;
       }
-      impulses_current_ = true;
-      patch_terms_current_ = with_curvature;
-      gradient = z - impulse_sum;
       const double scale = std::max(z.norm(), impulse_sum.norm());
       const double gradient_norm = gradient.norm();
       if (gradient_norm <= options_.relative_tolerance * scale || scale == 0) {

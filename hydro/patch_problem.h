@@ -300,7 +300,9 @@ class PatchProblem {
   // The α ∈ (0, 1] where f's slope along d (dvc_ its contact velocities) crosses zero, from z.
   double LineSearch(const Eigen::VectorXd& z, const Eigen::VectorXd& d, double slope0) const;
   // Scales the warm start z down (towards no patch impulse at all) as far as that lowers f.
-  void TemperWarmStart(Eigen::VectorXd* z);
+  // Returns whether it moved z; if not, *impulse_sum and *gradient are Σ Cᵀγ and ∇f at z, with
+  // the friction bounds as they are.
+  bool TemperWarmStart(Eigen::VectorXd* z, Eigen::VectorXd* impulse_sum, Eigen::VectorXd* gradient);
   bool warm_start_unsolved_{false};
   // The Delassus block C·Cᵀ of a point p (on A) / p_B (on B) along n: its normal and mean
   // tangential inverse mass.
