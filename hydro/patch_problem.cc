@@ -309,19 +309,11 @@ void PatchProblem::BuildPattern() {
     pattern_key_scratch_.push_back(bodies_[p.body_A].group);
     pattern_key_scratch_.push_back(bodies_[p.body_B].group);
   }
-  const bool dense = num_unknowns_ < options_.dense_below;
-  const int rows = dense ? static_cast<int>(dense_hessian_.rows()) : static_cast<int>(hessian_.rows());
-  if (pattern_key_scratch_ == pattern_key_ && dense == dense_ && rows == num_unknowns_) {
+  if (pattern_key_scratch_ == pattern_key_ && hessian_.rows() == num_unknowns_) {
     finalized_ = true;  // the matrix, its slots and its analysis stand
     return;
   }
   pattern_key_.swap(pattern_key_scratch_);
-  dense_ = dense;
-  if (dense_) {
-    BuildDenseSlots();
-    finalized_ = true;
-    return;
-  }
   // One block per group with unknowns, and two per patch between two such groups.
   std::vector<Eigen::Triplet<double>> triplets;
   auto add_block = [&](const Group& s, const Group& t) {
@@ -359,11 +351,6 @@ void PatchProblem::BuildPattern() {
   finalized_ = true;
 }
 
-void PatchProblem::BuildDenseSlots() {
-  dense_hessian_.resize(num_unknowns_, num_unknowns_);
-  SetSlots([this](int r, int c) { return &dense_hessian_(r, c); });
-}
-
 void PatchProblem::SetSlots(FunctionRef<double*(int, int)> entry) {
   slots_.clear();
   slot_first_.assign(4 * patches_.size(), 0);
@@ -373,8 +360,8 @@ void PatchProblem::SetSlots(FunctionRef<double*(int, int)> entry) {
     const Group* side[2] = {&groups_[bodies_[p.body_A].group], &groups_[bodies_[p.body_B].group]};
     // Slots of the blocks (s, t) ∈ {A, B}², column-major within each block; none where a group has
     // no unknowns. Coupled A and B share a group: all four blocks land on its one block. A block's
-    // column is stored in one run, in both matrices (the sparse one holds whole blocks, its rows
-    // sorted; the dense one is column-major), so one look-up a column finds it.
+    // column is stored in one run (the matrix holds whole blocks, its rows sorted), so one look-up
+    // a column finds it.
     for (int s = 0; s < 2; ++s)
       for (int t = 0; t < 2; ++t) {
         slot_first_[4 * k + 2 * s + t] = static_cast<int>(slots_.size());
@@ -526,16 +513,6 @@ double PatchProblem::LineSearch(const Eigen::VectorXd& z, const Eigen::VectorXd&
 }
 
 bool PatchProblem::NewtonStep(const Eigen::VectorXd& gradient, Eigen::VectorXd* step) {
-  if (dense_) {
-    // A small island: a dense Cholesky factorization in place, no allocation once sized (I + a sum
-    // of positive semi-definite curvatures is positive definite).
-    dense_factorization_.compute(dense_hessian_);
-    ++factorizations_;
-    if (dense_factorization_.info() != Eigen::Success) return false;
-    *step = -gradient;
-    dense_factorization_.solveInPlace(*step);
-    return true;
-  }
   if (factorized_ && !factorization_stale_ && num_unknowns_ >= options_.reuse_factorization_from) {
     int iterations = 0;
     const bool solved = PreconditionedNewtonStep(gradient, step, &iterations);
@@ -780,13 +757,9 @@ Matrix6 PatchProblem::CarryToUnknowns(const Body& side_s, const Matrix6& curvatu
 }
 
 void PatchProblem::AssembleHessian(SlipCurvature slip) {
-  if (dense_) {
-    dense_hessian_.setIdentity();  // every unknown is some group's
-  } else {
-    std::fill(hessian_.valuePtr(), hessian_.valuePtr() + hessian_.nonZeros(), 0.0);
-    for (const Group& g : groups_)
-      for (int k = 0; k < g.dim; ++k) hessian_.coeffRef(g.offset + k, g.offset + k) += 1.0;
-  }
+  std::fill(hessian_.valuePtr(), hessian_.valuePtr() + hessian_.nonZeros(), 0.0);
+  for (const Group& g : groups_)
+    for (int k = 0; k < g.dim; ++k) hessian_.coeffRef(g.offset + k, g.offset + k) += 1.0;
   PatchTerms evaluated;
   for (size_t pi = 0; pi < patches_.size(); ++pi) {
     const Patch& p = patches_[pi];

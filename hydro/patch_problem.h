@@ -33,7 +33,6 @@
 // solve (or of the warm start, at first), refreshed between rounds and, within a round that is not
 // the solve's last, between Newton steps until it settles (bounds_follow_newton_steps), so that
 // the fixed point of the rounds is exact Coulomb friction with the implicit compliant law.
-#include <Eigen/Cholesky>
 #include <Eigen/Core>
 #include <Eigen/SparseCore>
 
@@ -87,9 +86,6 @@ struct PatchProblemOptions {
   double stiction_sigma{1e-3};
   double stiction_sigma_start{1e-3};
   double relative_tolerance{1e-6};  // |∇f| ≤ this · max(|z|, |Σ Cᵀγ|)
-  // Islands of fewer unknowns keep Newton's matrix dense and factorize it in place every Newton
-  // step (no pattern to analyse, no allocation once sized); larger ones keep it sparse.
-  int dense_below{60};
   // Sparse islands of at least this many unknowns reuse their last factorization of Newton's
   // matrix: each Newton step is then conjugate gradients on the present matrix preconditioned by it
   // (to a residual of newton_step_tolerance·|∇f|, within newton_step_cg_iterations), and the matrix
@@ -275,8 +271,6 @@ class PatchProblem {
   // The slots of every patch's blocks, entry(r, c) the place of the matrix's entry (r, c); a block's
   // column must be one run (entry(r, c) + k is entry(r + k, c) within the block).
   void SetSlots(FunctionRef<double*(int, int)> entry);
-  // A small island's matrix is dense (dense_): sized, its slots set.
-  void BuildDenseSlots();
   // Each body's twist change B_b·(z − z0)_g, then each point's contact velocity change.
   void BodyTwists(const Eigen::VectorXd& dz, std::vector<Vector6>* dV) const;
   // vc_i = base_i (none: 0) + J_Ai·dV_A − J_Bi·dV_B.
@@ -348,17 +342,17 @@ class PatchProblem {
   // at rest brings the same every step, and keeps its matrix and slots.
   std::vector<int> pattern_key_, pattern_key_scratch_;
   BlockSparseCholesky factorization_;  // one block per group with unknowns
-  // Islands of fewer than dense_below unknowns keep Newton's matrix dense instead, factorized in
-  // place: no pattern to analyse (dense_below was chosen when the sparse factorization was Eigen's
-  // SimplicialLDLT, which also allocated its temporaries on every call).
-  bool dense_{false};
-  Eigen::MatrixXd dense_hessian_;
-  Eigen::LLT<Eigen::MatrixXd, Eigen::Lower> dense_factorization_;
+  // Every island's matrix is kept sparse, however small. Islands of fewer than 60 unknowns used to
+  // be dense, factorized in place (chosen when the sparse factorization was Eigen's SimplicialLDLT,
+  // which allocated its temporaries on every call). With the block factorization the sparse matrix
+  // costs less or the same in every scene measured (callgrind on stepSimulation, plugin_bench):
+  // BasicDemo's columns at rest 2,747M -> 2,699M instructions, its drop 1,417M -> 1,405M; a lone
+  // body (the 1 GPa coin, one step) 34.40M -> 34.42M.
   // The pattern factorization_ was analysed for, and whether it holds a factorization of a matrix
   // of that pattern (possibly an earlier one: a preconditioner).
   std::vector<int> factored_outer_, factored_inner_;
   bool factorized_{false};
-  // Newton's step for the present matrix, −H⁻¹·∇f (dense_below and reuse_factorization_from say how); false when
+  // Newton's step for the present matrix, −H⁻¹·∇f (reuse_factorization_from says how); false when
   // the matrix cannot be factorized.
   bool NewtonStep(const Eigen::VectorXd& gradient, Eigen::VectorXd* step);
   // Conjugate gradients for H·step = −∇f, preconditioned by the factorization held; false when

@@ -372,7 +372,7 @@ PatchProblemOptions OneSequenceOfRounds() {
 }
 
 TEST(PatchProblemTest, ALargeIslandReusesItsFactorizationAndReachesTheSameSolution) {
-  // Twelve boxes (72 unknowns, above dense_below and reuse_factorization_from), sliding and
+  // Twelve boxes (72 unknowns, at least reuse_factorization_from), sliding and
   // spinning on each other:
   // Newton steps by conjugate gradients preconditioned by an earlier factorization give the
   // solution of a factorization every step, to the stopping rule (1e-6 of the impulses: 1e-7 m/s
@@ -635,25 +635,20 @@ TEST(PatchProblemTest, BoundsThatFollowTheNewtonStepsSettleAtCoulombsBound) {
 // One problem object through a sequence of problems — the same pattern again (a pile at rest
 // keeps its matrix and slots), another size, a frictionless one — solves each exactly as a new
 // object does: nothing of an earlier matrix is left in a later one.
-// Both with the matrix dense (these islands' size) and kept sparse.
 TEST(PatchProblemTest, AProblemReusedAcrossPatternsSolvesAsANewOne) {
-  for (const int dense_below : {60, 0}) {
-    PatchProblemOptions direct;
-    direct.dense_below = dense_below;
-    direct.reuse_factorization_from = 1 << 30;  // every Newton step factorizes: results comparable bit for bit
-    PatchProblem kept;
-    const std::vector<std::pair<int, double>> sequence = {{4, 1.0}, {4, 0.3}, {4, 0.3}, {7, 1.0}, {4, 1.0}, {2, 0.0}};
-    for (const auto& [boxes, speed] : sequence) {
-      std::vector<Vector6> V, dV_kept, dV_new;
-      MakeSlidingStack(boxes, speed, direct, &kept, &V);
-      ASSERT_TRUE(kept.Solve(V, 50, 5, &dV_kept).converged);
-      PatchProblem fresh;
-      MakeSlidingStack(boxes, speed, direct, &fresh, &V);
-      ASSERT_TRUE(fresh.Solve(V, 50, 5, &dV_new).converged);
-      for (int b = 1; b <= boxes; ++b)
-        EXPECT_EQ(dV_kept[b], dV_new[b]) << boxes << " boxes at " << speed << " m/s, box " << b << ", dense below "
-                                         << dense_below;
-    }
+  PatchProblemOptions direct;
+  direct.reuse_factorization_from = 1 << 30;  // every Newton step factorizes: results comparable bit for bit
+  PatchProblem kept;
+  const std::vector<std::pair<int, double>> sequence = {{4, 1.0}, {4, 0.3}, {4, 0.3}, {7, 1.0}, {4, 1.0}, {2, 0.0}};
+  for (const auto& [boxes, speed] : sequence) {
+    std::vector<Vector6> V, dV_kept, dV_new;
+    MakeSlidingStack(boxes, speed, direct, &kept, &V);
+    ASSERT_TRUE(kept.Solve(V, 50, 5, &dV_kept).converged);
+    PatchProblem fresh;
+    MakeSlidingStack(boxes, speed, direct, &fresh, &V);
+    ASSERT_TRUE(fresh.Solve(V, 50, 5, &dV_new).converged);
+    for (int b = 1; b <= boxes; ++b)
+      EXPECT_EQ(dV_kept[b], dV_new[b]) << boxes << " boxes at " << speed << " m/s, box " << b;
   }
 }
 
