@@ -18,6 +18,7 @@
 #include <limits>
 #include <utility>
 
+#include "hydro/box_face_region.h"
 #include "hydro/compliant_box.h"
 #include "hydro/contact_surface_calculator.h"
 #include "hydro/contact_surface_util.h"
@@ -25,53 +26,13 @@
 namespace hydro {
 
 using internal::AppendPolygon;
+using internal::ClipByRegion;
 using internal::EqualPressurePlane;
 using internal::NormalAgreesWithGradient;
 using internal::NormalGradient;
+using internal::PlaneMissesRegion;
 
 namespace {
-
-// A half-space n·p ≥ d.
-struct HalfSpace {
-  Vector3 n;
-  double d;
-};
-
-// Face f's region of a box with half-size h, in the box's frame (hydro/compliant_box.h): inside the
-// face, no nearer to any side face (four medial planes), and on the face's half of the box.
-std::array<HalfSpace, 6> FaceRegion(const Vector3& h, int face) {
-  const int a = BoxSurfaceGrid::FaceAxis(face);
-  const double s = BoxSurfaceGrid::FaceSide(face);
-  std::array<HalfSpace, 6> region;
-  int k = 0;
-  region[k++] = {-s * Vector3::Unit(a), -h[a]};  // s·x_a ≤ h_a
-  region[k++] = {s * Vector3::Unit(a), 0.0};     // s·x_a ≥ 0
-  for (int b = 0; b < 3; ++b) {
-    if (b == a) continue;
-    // h_a − s·x_a ≤ h_b − σ·x_b  ⟺  s·x_a − σ·x_b ≥ h_a − h_b, for σ = ±1.
-    for (double sigma : {1.0, -1.0}) region[k++] = {s * Vector3::Unit(a) - sigma * Vector3::Unit(b), h[a] - h[b]};
-  }
-  return region;
-}
-
-// True when the unit-normal plane n·p = d misses face f's region of a box with half-size h (in the
-// box's frame), as ClipByRegion clips it with `tolerance`: the plane misses the region's bounding
-// box, s·x_a ∈ [max(0, h_a − min(h_b, h_c)), h_a] (the medial planes keep s·x_a ≥ h_a − h_b +
-// |x_b|), |x_b| ≤ h_b, |x_c| ≤ h_c, grown by what the clips keep beyond the planes: `tolerance`
-// along x_a, 2·tolerance along x_b and x_c (|x_b| ≤ s·x_a − h_a + h_b + tolerance with s·x_a ≤ h_a
-// + tolerance). `scale` is the largest length that went into d, for its round-off. Most region
-// pairs' planes miss (54 % of those ClipByRegion would clip, in ten steps of the 1,000-brick wall),
-// and this takes a few dot products where the clip takes six passes over a polygon.
-bool PlaneMissesRegion(const Vector3& n, double d, const Vector3& h, int face, double tolerance, double scale) {
-  const int a = BoxSurfaceGrid::FaceAxis(face);
-  const double lowest = std::max(0.0, h[a] - std::min(h[(a + 1) % 3], h[(a + 2) % 3]));
-  Vector3 centre = Vector3::Zero();
-  Vector3 half = h + Vector3::Constant(2 * tolerance);
-  centre[a] = BoxSurfaceGrid::FaceSide(face) * 0.5 * (lowest + h[a]);
-  half[a] = 0.5 * (h[a] - lowest) + tolerance;
-  const double reach = n.cwiseAbs().dot(half);
-  return std::abs(n.dot(centre) - d) > reach + 1e-12 * (reach + std::abs(d) + scale);
-}
 
 // One axis of a surface grid, as t = axis·p + offset ∈ [0, count·cell] (frame A), and the clipping
 // tolerance of its box.
@@ -149,16 +110,6 @@ std::array<GridAxis, 4> FaceGrids(const BoxSurfaceGrid& A, int face_A, const Box
     grids[2 + k] = {axis_A, B.half_size()[axis] - axis_A.dot(p_AB), B.cell_size(axis), B.cells(axis), tolerance_B};
   }
   return grids;
-}
-
-// Clips `poly` by face f's region of a box with half-size h posed at R_AB, p_AB in poly's frame.
-void ClipByRegion(const Vector3& h, int face, const Matrix3& R_AB, const Vector3& p_AB, double tolerance,
-                  ClipPolygon* poly) {
-  for (const HalfSpace& half : FaceRegion(h, face)) {
-    const Vector3 n_A = R_AB * half.n;
-    ClipPolygonByHalfSpace(n_A, half.d + n_A.dot(p_AB), tolerance, poly);
-    if (poly->n < 3) return;
-  }
 }
 
 // True when the boxes' bounding boxes, B's in A's frame, are apart along one of A's axes.
