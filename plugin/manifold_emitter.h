@@ -8,7 +8,8 @@
 namespace hydro {
 namespace bullet {
 
-// Reads back the normal impulse each point received in the last solve, keyed by element pair.
+// Reads back the normal impulse each point received in the last solve, keyed by element pair,
+// in the order the points were emitted.
 void HarvestWarmStart(PatchState* state);
 
 // Clears the state's manifolds and fills them with state->points (world frame, A = body0), with

@@ -45,8 +45,9 @@ struct PatchState {
   size_t peak_manifolds_needed{0};
   // keys[4·m + i]: the element pair of point i of manifold m.
   std::vector<std::uint64_t> keys;
-  // What each element pair's point carried out of the last solve, sorted by key (no allocation
-  // once warm; a binary search per new point). Bullet 3.24 restarts friction rows from zero
+  // What each element pair's point carried out of the last solve, in the order the points were
+  // emitted (no allocation once warm; EmitPoints looks at the same place first, and sorts them
+  // by key for a binary search at its first miss). Bullet 3.24 restarts friction rows from zero
   // whatever a point carries, so only the normal impulse warm-starts; the friction direction of a
   // point that stuck is kept (see EmitPoints).
   struct Carried {

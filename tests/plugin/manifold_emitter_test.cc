@@ -2,6 +2,8 @@
 // stops using, so Bullet's island manager and solver see only what the live patches need.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "plugin/btHydroelasticContactQuery.h"
 #include "plugin/manifold_emitter.h"
 #include "plugin/patch_registry.h"
@@ -113,6 +115,63 @@ TEST(ManifoldEmitterTest, APatchIsMergedFromItsFirstStep) {
   EXPECT_LE(patches[0].m_numSolverPoints, default_max_points);
   EXPECT_GE(patches[0].m_numSolverPoints, 4);
   EXPECT_LE(PatchManifolds(world.dispatcher()), (default_max_points + 3) / 4);
+}
+
+// Each point starts from what its own element pair carried out of the last solve, whatever order
+// the points come in: the same order (a kept surface), reversed, or with new pairs among them.
+TEST(ManifoldEmitterTest, EachPointStartsFromItsOwnElementPairsImpulse) {
+  btDefaultCollisionConfiguration configuration;
+  btCollisionDispatcher dispatcher(&configuration);
+  btSphereShape shape(0.1);  // the dispatcher reads the bodies' shapes for a new manifold
+  btCollisionObject body0, body1;
+  body0.setCollisionShape(&shape);
+  body1.setCollisionShape(&shape);
+  bullet::PatchState state;
+  state.dispatcher = &dispatcher;
+  state.body0 = &body0;
+  state.body1 = &body1;
+  auto point = [](int element_A, int element_B) {
+    ContactPoint p;
+    p.p_WC = Vector3(0.01 * element_A, 0.02 * element_B, 0);
+    p.stiffness_N_per_m = 1e5;
+    p.element_A = element_A;
+    p.element_B = element_B;
+    return p;
+  };
+  // The impulse the last solve gave element pair (a, b), as the solver would leave it.
+  auto impulse_of = [](int element_A, int element_B) { return 1.0 + element_A + 0.01 * element_B; };
+  for (int a = 0; a < 10; ++a) state.points.push_back(point(a, 9 - a));
+  bullet::EmitPoints(&state);
+  auto solve = [&] {
+    for (int k = 0; k < static_cast<int>(state.points.size()); ++k)
+      state.manifolds[k / 4]->getContactPoint(k % 4).m_appliedImpulse =
+          impulse_of(state.points[k].element_A, state.points[k].element_B);
+  };
+  auto expect_warm_started = [&](const char* what) {
+    for (int k = 0; k < static_cast<int>(state.points.size()); ++k) {
+      const ContactPoint& p = state.points[k];
+      const bool carried = p.element_A < 10;  // the pairs of the first emission
+      EXPECT_EQ(state.manifolds[k / 4]->getContactPoint(k % 4).m_appliedImpulse,
+                carried ? impulse_of(p.element_A, p.element_B) : 0.0)
+          << what << ", point " << k;
+    }
+  };
+  solve();
+  bullet::HarvestWarmStart(&state);
+  bullet::EmitPoints(&state);
+  expect_warm_started("same order");
+  solve();
+  bullet::HarvestWarmStart(&state);
+  std::reverse(state.points.begin(), state.points.end());
+  bullet::EmitPoints(&state);
+  expect_warm_started("reversed");
+  solve();
+  bullet::HarvestWarmStart(&state);
+  state.points.insert(state.points.begin() + 3, point(20, 1));
+  state.points.push_back(point(21, 2));
+  bullet::EmitPoints(&state);
+  expect_warm_started("two new pairs");
+  bullet::ReleaseManifolds(&state);
 }
 
 }  // namespace
