@@ -4,7 +4,7 @@ namespace hydro {
 namespace bullet {
 
 void ShapePairLookup::Update(const btCollisionShape* shape0, const btCollisionShape* shape1) {
-  checked_[0] = checked_[1] = false;
+  fingerprint_checked_[0] = fingerprint_checked_[1] = false;
   const std::uint64_t version = registry_->Version();
   if (version == version_ && shape0 == shapes_[0] && shape1 == shapes_[1]) return;
   // The version first: a change made while the tags below are read raises it again, and the
@@ -21,8 +21,8 @@ void ShapePairLookup::Update(const btCollisionShape* shape0, const btCollisionSh
 const std::shared_ptr<const ShapeGeometry>& ShapePairLookup::geometry(int side) {
   const btCollisionShape* shape = shapes_[side];
   std::shared_ptr<const ShapeGeometry>& geometry = geometry_[side];
-  if (geometry && checked_[side]) return geometry;
-  checked_[side] = true;
+  if (geometry && fingerprint_checked_[side]) return geometry;
+  fingerprint_checked_[side] = true;
   const ShapeFingerprintValues fingerprint = ShapeFingerprint(*shape);
   if (geometry && fingerprint == fingerprint_[side]) return geometry;
   geometry = registry_->Geometry(shape);

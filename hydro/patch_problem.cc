@@ -116,6 +116,11 @@ void PatchProblem::SetMobilityTerms(Body* b) {
   b->coupling_axial = Vector3(M(1, 2) - M(2, 1), M(2, 0) - M(0, 2), M(0, 1) - M(1, 0));
   b->block_diagonal =
       b->B.cols() == 6 && b->B.topRightCorner<3, 3>().isZero(0) && b->B.bottomLeftCorner<3, 3>().isZero(0);
+  b->translation_scale = 0;
+  if (b->block_diagonal) {
+    const Matrix3 B_vv = b->B.bottomRightCorner<3, 3>();
+    if (B_vv == B_vv(0, 0) * Matrix3::Identity()) b->translation_scale = B_vv(0, 0);
+  }
 }
 
 int PatchProblem::AddBody(const PatchBody& body) {
@@ -482,10 +487,10 @@ bool PatchProblem::TemperWarmStart(Eigen::VectorXd* z, Eigen::VectorXd* impulse_
   // Last step's impulses are a guess; an unconverged or stale one can be far worse than none (in a
   // wall of stiff bricks an impulse a few Newton steps from solved, carried over, grew a hundredfold
   // a step). Along d = −z, from the warm start to no impulse, f is convex: move to its minimum.
-  // f's slope there is d·∇f = −z·(z − Σ Cᵀγ) (Σ γ_i·C_i·d = dᵀ·Σ C_iᵀγ_i), so the pass that
-  // gives ∇f at z, which Newton's first step needs anyway, gives it: −|z|² for impulses that meet
-  // no resistance, 0 where they balance. The points' velocities along d are needed only for the
-  // search.
+  // f's slope there is d·∇f = −z·(z − Σ Cᵀγ) (Σ γ_i·C_i·d = dᵀ·Σ C_iᵀγ_i): −|z|² for impulses
+  // that meet no resistance, 0 where they balance. It takes one pass over the points for ∇f at z,
+  // which Newton's first step reuses when z stays and the bounds were just set at it (Solve); the
+  // points' velocities along d are needed only for the search.
   impulse_sum->setZero();
   PatchTerms terms;
   for (const Patch& p : patches_) {
@@ -609,7 +614,7 @@ PatchProblemReport PatchProblem::Solve(const std::vector<Vector6>& V, int max_it
     // Bullet's other rows starts mid-sweep, where a point lifted off for the moment would lose its
     // friction for the whole solve), or at first those at the velocities found (the warm start's);
     // refreshed between rounds, as σ steps down.
-    const bool bounds_fresh = round == 0 && !bounds_set_;  // refreshed below, at z
+    const bool bounds_fresh = !bounds_set_;  // refreshed below at z (read in round 0 only)
     if (round > 0 || !bounds_set_) {
       // Settled: the bounds the last round solved with stay, so that the impulses reported are
       // those of a solved problem (momentum balances exactly). A round that ran out of iterations
@@ -666,10 +671,9 @@ PatchProblemReport PatchProblem::Solve(const std::vector<Vector6>& V, int max_it
       // so far from the solution (|∇f| above √tolerance of its scale) that even Newton's quadratic
       // convergence would not reach the tolerance in one step.
       const bool with_curvature = another_step_likely;
-      if (gradient_current && !with_curvature) {
-        gradient_current = false;  // TemperWarmStart's pass, at this z with these bounds
-      } else {
-        gradient_current = false;
+      // The first iteration's pass (without curvature) may be TemperWarmStart's, at this z with
+      // these bounds.
+      if (!gradient_current) {
         if (with_curvature && patch_terms_.size() < patches_.size()) patch_terms_.resize(patches_.size());
         impulse_sum.setZero();
         PatchTerms gradient_terms;
@@ -682,6 +686,7 @@ PatchProblemReport PatchProblem::Solve(const std::vector<Vector6>& V, int max_it
         patch_terms_current_ = with_curvature;
         gradient = z - impulse_sum;
       }
+      gradient_current = false;
       const double scale = std::max(z.norm(), impulse_sum.norm());
       const double gradient_norm = gradient.norm();
       if (gradient_norm <= options_.relative_tolerance * scale || scale == 0) {
@@ -749,6 +754,16 @@ Matrix6 PatchProblem::CarryToUnknowns(const Body& side_s, const Matrix6& curvatu
   const Matrix3 B_ww_s = B_s.topLeftCorner<3, 3>(), B_vv_s = B_s.bottomRightCorner<3, 3>();
   const Matrix3 B_ww_t = B_t.topLeftCorner<3, 3>(), B_vv_t = B_t.bottomRightCorner<3, 3>();
   Matrix6 block;
+  const double b_s = side_s.translation_scale, b_t = side_t.translation_scale;
+  if (b_s != 0 && b_t != 0) {
+    // B_vv = b·I on both sides (a body whose translation is free or locked alike on every axis):
+    // four of the eight products are scalings (the same result up to round-off).
+    block.topLeftCorner<3, 3>().noalias() = B_ww_s.transpose() * (curvature.topLeftCorner<3, 3>() * B_ww_t);
+    block.topRightCorner<3, 3>().noalias() = B_ww_s.transpose() * (b_t * curvature.topRightCorner<3, 3>());
+    block.bottomLeftCorner<3, 3>().noalias() = b_s * (curvature.bottomLeftCorner<3, 3>() * B_ww_t);
+    block.bottomRightCorner<3, 3>() = b_s * (b_t * curvature.bottomRightCorner<3, 3>());
+    return block;
+  }
   block.topLeftCorner<3, 3>().noalias() = B_ww_s.transpose() * (curvature.topLeftCorner<3, 3>() * B_ww_t);
   block.topRightCorner<3, 3>().noalias() = B_ww_s.transpose() * (curvature.topRightCorner<3, 3>() * B_vv_t);
   block.bottomLeftCorner<3, 3>().noalias() = B_vv_s.transpose() * (curvature.bottomLeftCorner<3, 3>() * B_ww_t);

@@ -218,6 +218,8 @@ class PatchProblem {
     // mass: G couples no spin to translation), so Bᵀ·S·B is four blocks of two 3 × 3 products
     // each (CarryToUnknowns).
     bool block_diagonal{false};
+    // b where B's translational block is b·I (b > 0), else 0.
+    double translation_scale{0};
   };
   struct Patch {
     int body_A{-1}, body_B{-1};
@@ -342,12 +344,8 @@ class PatchProblem {
   // at rest brings the same every step, and keeps its matrix and slots.
   std::vector<int> pattern_key_, pattern_key_scratch_;
   BlockSparseCholesky factorization_;  // one block per group with unknowns
-  // Every island's matrix is kept sparse, however small. Islands of fewer than 60 unknowns used to
-  // be dense, factorized in place (chosen when the sparse factorization was Eigen's SimplicialLDLT,
-  // which allocated its temporaries on every call). With the block factorization the sparse matrix
-  // costs less or the same in every scene measured (callgrind on stepSimulation, plugin_bench):
-  // BasicDemo's columns at rest 2,747M -> 2,699M instructions, its drop 1,417M -> 1,405M; a lone
-  // body (the 1 GPa coin, one step) 34.40M -> 34.42M.
+  // Every island's matrix is sparse, however small: with the block factorization a separate
+  // dense path for small islands (once chosen over Eigen's SimplicialLDLT) cost as much or more.
   // The pattern factorization_ was analysed for, and whether it holds a factorization of a matrix
   // of that pattern (possibly an earlier one: a preconditioner).
   std::vector<int> factored_outer_, factored_inner_;

@@ -136,6 +136,39 @@ TEST(PatchProblemTest, AWildWarmStartCostsNoMoreThanAColdStart) {
   EXPECT_NEAR(problem.WrenchOnA(0)[5], weight_impulse, 1e-6 * weight_impulse);
 }
 
+// A warm start that the solve keeps as it is (no better along the line to no impulse) leaves the
+// gradient it was tested with for Newton's first step: from the exact impulse the solve ends at
+// its first check, and from 95 % of it one Newton iteration still lands on the exact solution of
+// this linear problem (the box of the tests above), as it does only from the right gradient.
+TEST(PatchProblemTest, AKeptWarmStartGivesNewtonItsGradient) {
+  const double m = 1, a = 0.05, k = 1e5, dt = 1e-3;
+  const double x = m * kGravity / (4 * k);
+  const double weight_impulse = m * kGravity * dt;
+  PatchProblemOptions options;
+  options.near_rigid_beta = 0;
+  for (const double share : {1.0, 0.95}) {
+    PatchProblem problem;
+    problem.Reset(dt, options);
+    problem.AddBody(Cube(m, a, Vector3(0, 0, a - x)));
+    problem.AddBody(PatchBody{});
+    problem.AddPatch(0, 1, BottomCorners(a, k, -x, 0));
+    std::vector<Vector6> V = {Twist(Vector3::Zero(), Vector3(0, 0, -kGravity * dt)), Vector6::Zero()};
+    std::vector<Vector6> warm(2, Vector6::Zero());
+    problem.StartFromWrench(0, Twist(Vector3::Zero(), Vector3(0, 0, share * weight_impulse)), &warm);
+    for (int b = 0; b < 2; ++b) V[b] += warm[b];
+    std::vector<Vector6> dV;
+    const PatchProblemReport report = problem.Solve(V, 1, 1, &dV);
+    if (share == 1.0) {  // converged at the check the warm start's pass gave
+      EXPECT_TRUE(report.converged);
+      EXPECT_EQ(report.iterations, 0);
+    }
+    const Vector6 V_A = V[0] + dV[0];
+    EXPECT_NEAR(V_A[5], 0, 1e-9) << share;  // at rest: vn = 0 (the tests above)
+    EXPECT_LT(V_A.head<3>().norm(), 1e-9) << share;
+    EXPECT_NEAR(problem.WrenchOnA(0)[5], weight_impulse, 1e-6 * weight_impulse) << share;
+  }
+}
+
 TEST(PatchProblemTest, TwoFreeBodiesReceiveEqualAndOppositeImpulses) {
   const double dt = 1.0 / 60;
   PatchBody A = Cube(2.0, 0.1, Vector3(0.01, -0.02, 0.1));
@@ -372,9 +405,8 @@ PatchProblemOptions OneSequenceOfRounds() {
 }
 
 TEST(PatchProblemTest, ALargeIslandReusesItsFactorizationAndReachesTheSameSolution) {
-  // Twelve boxes (72 unknowns, at least reuse_factorization_from), sliding and
-  // spinning on each other:
-  // Newton steps by conjugate gradients preconditioned by an earlier factorization give the
+  // Twelve boxes (72 unknowns, at least reuse_factorization_from), sliding and spinning on each
+  // other: Newton steps by conjugate gradients preconditioned by an earlier factorization give the
   // solution of a factorization every step, to the stopping rule (1e-6 of the impulses: 1e-7 m/s
   // here), with fewer factorizations (measured 14 against 42).
   PatchProblemOptions reuse = OneSequenceOfRounds(), fresh = OneSequenceOfRounds();

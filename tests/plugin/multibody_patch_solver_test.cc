@@ -204,7 +204,7 @@ TEST(MultibodyPatchSolverTest, AHingedChainOfStiffBoxesLandsFlatAndRests) {
 }
 
 // A square pyramid of 30 Featherstone bases (0.2 m, 1 kg compliant boxes, 4 layers, 1 mm apart in
-// a layer) at rest at 1e8 Pa and 60 Hz: one island of 180 unknowns, above the dense limit, so each
+// a layer) at rest at 1e8 Pa and 60 Hz: one island of 180 unknowns, at least reuse_factorization_from (60), so each
 // step's Newton systems are preconditioned by the last factorization (as
 // StiffScenesTest.APyramidAtRestReusesItsFactorization for rigid bodies). Tolerance: at most 2
 // factorizations in the last 30 of 210 steps (measured 0, with 58 Newton iterations; 30 and 30

@@ -306,8 +306,8 @@ TEST(StiffScenesTest, IndependentStacksInOneIslandAreSolvedApartAsEachAlone) {
 namespace hydro {
 namespace {
 
-// A square pyramid of 0.2 m cubes (4 layers, 30 boxes: one island of 180 unknowns, above the dense
-// limit) at rest at 1e8 Pa and 60 Hz. Newton's matrix of a pile at rest changes little from step to
+// A square pyramid of 0.2 m cubes (4 layers, 30 boxes: one island of 180 unknowns, at least
+// reuse_factorization_from) at rest at 1e8 Pa and 60 Hz. Newton's matrix of a pile at rest changes little from step to
 // step, so its last factorization preconditions the next steps' Newton systems: once settled, no
 // step factorizes. Each cube's mobility has three equal inertias; factored with pivoting, their
 // order followed round-off and changed every step, and every step factorized anew (30 in 30 steps;
