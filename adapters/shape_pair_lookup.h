@@ -32,8 +32,8 @@ class ShapePairLookup {
   // ShapeRegistry::Geometry builds it; the same object while neither the registry nor the shape
   // changes. The shape's fingerprint is read at the first call after each Update (a pair's
   // step calls this two to four times; reading it at each was 0.7 % of BasicDemo's step at rest
-  // and 1 % of its drop), so a change to the shape shows at the next Update. The reference stands until the next
-  // Update.
+  // and 1 % of its drop), so a change to the shape shows at the next Update. The reference
+  // stands until the next Update.
   const std::shared_ptr<const ShapeGeometry>& geometry(int side);
 
  private:

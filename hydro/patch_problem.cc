@@ -756,8 +756,8 @@ Matrix6 PatchProblem::CarryToUnknowns(const Body& side_s, const Matrix6& curvatu
   Matrix6 block;
   const double b_s = side_s.translation_scale, b_t = side_t.translation_scale;
   if (b_s != 0 && b_t != 0) {
-    // B_vv = b·I on both sides (a body whose translation is free or locked alike on every axis):
-    // four of the eight products are scalings (the same result up to round-off).
+    // B_vv = b·I on both sides (a body whose linear factor is the same on all three axes, as a
+    // free body's): four of the eight products are scalings (the same up to round-off).
     block.topLeftCorner<3, 3>().noalias() = B_ww_s.transpose() * (curvature.topLeftCorner<3, 3>() * B_ww_t);
     block.topRightCorner<3, 3>().noalias() = B_ww_s.transpose() * (b_t * curvature.topRightCorner<3, 3>());
     block.bottomLeftCorner<3, 3>().noalias() = b_s * (curvature.bottomLeftCorner<3, 3>() * B_ww_t);

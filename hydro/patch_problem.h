@@ -218,7 +218,7 @@ class PatchProblem {
     // mass: G couples no spin to translation), so Bᵀ·S·B is four blocks of two 3 × 3 products
     // each (CarryToUnknowns).
     bool block_diagonal{false};
-    // b where B's translational block is b·I (b > 0), else 0.
+    // b where B's translational block is b·I with b > 0 (CarryToUnknowns), else 0.
     double translation_scale{0};
   };
   struct Patch {
