@@ -107,33 +107,41 @@ TEST(PatchProblemTest, BoxAtItsStaticDepthCarriesItsWeightOverAStep) {
   EXPECT_EQ(dV_B, Vector6::Zero());              // fixed ground
 }
 
+// The box of the test above (1 kg, 0.1 m, four corners of 1e5 N/m, 1 ms steps) at its static
+// depth, warm-started from the wrench W_A on it and solved with one Newton iteration at most.
+// Returns the report, *problem the problem solved and *V_A the box's twist after it.
+constexpr double kCubeMass = 1, kCubeHalfSize = 0.05, kCubeCornerStiffness = 1e5, kCubeStep = 1e-3;
+constexpr double kCubeWeightImpulse = kCubeMass * kGravity * kCubeStep;
+PatchProblemReport SolveCubeFromWarmStart(const Vector6& W_A, PatchProblem* problem, Vector6* V_A) {
+  const double x = kCubeMass * kGravity / (4 * kCubeCornerStiffness);
+  PatchProblemOptions options;
+  options.near_rigid_beta = 0;
+  problem->Reset(kCubeStep, options);
+  problem->AddBody(Cube(kCubeMass, kCubeHalfSize, Vector3(0, 0, kCubeHalfSize - x)));
+  problem->AddBody(PatchBody{});
+  problem->AddPatch(0, 1, BottomCorners(kCubeHalfSize, kCubeCornerStiffness, -x, 0));
+  std::vector<Vector6> V = {Twist(Vector3::Zero(), Vector3(0, 0, -kGravity * kCubeStep)), Vector6::Zero()};
+  std::vector<Vector6> warm(2, Vector6::Zero()), dV;
+  problem->StartFromWrench(0, W_A, &warm);
+  for (int b = 0; b < 2; ++b) V[b] += warm[b];
+  const PatchProblemReport report = problem->Solve(V, 1, 1, &dV);
+  *V_A = V[0] + dV[0];
+  return report;
+}
+
 TEST(PatchProblemTest, AWildWarmStartCostsNoMoreThanAColdStart) {
   // The box of the test above, warm-started with a hundred times its weight's impulse and a
   // spurious twist (what an unconverged step can leave behind in a stiff pile). Along the line to
   // no impulse the solve first moves to f's minimum, so a single Newton iteration still lands on
   // the exact solution — as from a cold start. Without that, Newton's first step would only undo
   // the warm start along that line, and one iteration would leave the box tilting.
-  const double m = 1, a = 0.05, k = 1e5, dt = 1e-3;
-  const double x = m * kGravity / (4 * k);
-  PatchProblemOptions options;
-  options.near_rigid_beta = 0;
   PatchProblem problem;
-  problem.Reset(dt, options);
-  problem.AddBody(Cube(m, a, Vector3(0, 0, a - x)));
-  problem.AddBody(PatchBody{});
-  problem.AddPatch(0, 1, BottomCorners(a, k, -x, 0));
-  std::vector<Vector6> V = {Twist(Vector3::Zero(), Vector3(0, 0, -kGravity * dt)), Vector6::Zero()};
-  std::vector<Vector6> warm(2, Vector6::Zero());
-  const double weight_impulse = m * kGravity * dt;
-  problem.StartFromWrench(0, Twist(Vector3(0.2, -0.1, 0) * weight_impulse, Vector3(0, 0, 100 * weight_impulse)), &warm);
-  for (int b = 0; b < 2; ++b) V[b] += warm[b];
-  std::vector<Vector6> dV;
-  problem.Solve(V, 1, 1, &dV);
-  const Vector6 V_A = V[0] + dV[0];
-  const double vn = (4 * dt * k * x - m * kGravity * dt) / (m + 4 * dt * dt * k);  // as above: 0
-  EXPECT_NEAR(V_A[5], vn, 1e-9);
+  Vector6 V_A;
+  SolveCubeFromWarmStart(Twist(Vector3(0.2, -0.1, 0) * kCubeWeightImpulse, Vector3(0, 0, 100 * kCubeWeightImpulse)),
+                         &problem, &V_A);
+  EXPECT_NEAR(V_A[5], 0, 1e-9);  // at rest: vn = 0 (the test above)
   EXPECT_LT(V_A.head<3>().norm(), 1e-9);
-  EXPECT_NEAR(problem.WrenchOnA(0)[5], weight_impulse, 1e-6 * weight_impulse);
+  EXPECT_NEAR(problem.WrenchOnA(0)[5], kCubeWeightImpulse, 1e-6 * kCubeWeightImpulse);
 }
 
 // A warm start that the solve keeps as it is (no better along the line to no impulse) leaves the
@@ -141,31 +149,18 @@ TEST(PatchProblemTest, AWildWarmStartCostsNoMoreThanAColdStart) {
 // its first check, and from 95 % of it one Newton iteration still lands on the exact solution of
 // this linear problem (the box of the tests above), as it does only from the right gradient.
 TEST(PatchProblemTest, AKeptWarmStartGivesNewtonItsGradient) {
-  const double m = 1, a = 0.05, k = 1e5, dt = 1e-3;
-  const double x = m * kGravity / (4 * k);
-  const double weight_impulse = m * kGravity * dt;
-  PatchProblemOptions options;
-  options.near_rigid_beta = 0;
   for (const double share : {1.0, 0.95}) {
     PatchProblem problem;
-    problem.Reset(dt, options);
-    problem.AddBody(Cube(m, a, Vector3(0, 0, a - x)));
-    problem.AddBody(PatchBody{});
-    problem.AddPatch(0, 1, BottomCorners(a, k, -x, 0));
-    std::vector<Vector6> V = {Twist(Vector3::Zero(), Vector3(0, 0, -kGravity * dt)), Vector6::Zero()};
-    std::vector<Vector6> warm(2, Vector6::Zero());
-    problem.StartFromWrench(0, Twist(Vector3::Zero(), Vector3(0, 0, share * weight_impulse)), &warm);
-    for (int b = 0; b < 2; ++b) V[b] += warm[b];
-    std::vector<Vector6> dV;
-    const PatchProblemReport report = problem.Solve(V, 1, 1, &dV);
+    Vector6 V_A;
+    const PatchProblemReport report =
+        SolveCubeFromWarmStart(Twist(Vector3::Zero(), Vector3(0, 0, share * kCubeWeightImpulse)), &problem, &V_A);
     if (share == 1.0) {  // converged at the check the warm start's pass gave
       EXPECT_TRUE(report.converged);
       EXPECT_EQ(report.iterations, 0);
     }
-    const Vector6 V_A = V[0] + dV[0];
     EXPECT_NEAR(V_A[5], 0, 1e-9) << share;  // at rest: vn = 0 (the tests above)
     EXPECT_LT(V_A.head<3>().norm(), 1e-9) << share;
-    EXPECT_NEAR(problem.WrenchOnA(0)[5], weight_impulse, 1e-6 * weight_impulse) << share;
+    EXPECT_NEAR(problem.WrenchOnA(0)[5], kCubeWeightImpulse, 1e-6 * kCubeWeightImpulse) << share;
   }
 }
 
