@@ -86,15 +86,33 @@ void BlockSparseCholesky::Analyze(const Eigen::SparseMatrix<double>& H, const st
   }
   HYDRO_DEMAND(H.rows() == first_row[n] && H.cols() == first_row[n], "the blocks do not tile the matrix");
 
-  // The blocks' graph (both triangles, and the diagonal, which the ordering ignores).
+  // The blocks' graph (both triangles, and the diagonal, which the ordering ignores): each block
+  // column's row blocks, read from its first column; its other columns must hold the same (H
+  // holds whole blocks, and each column's rows sorted: a block's rows are one run).
   std::vector<std::vector<int>> adjacent(n);
+  std::vector<int> column_blocks;
   for (int b = 0; b < n; ++b) {
-    for (int c = first_row[b]; c < first_row[b + 1]; ++c)
+    column_blocks.clear();
+    for (int c = first_row[b]; c < first_row[b + 1]; ++c) {
+      size_t seen = 0;
+      int last = -1;
       for (Eigen::SparseMatrix<double>::InnerIterator it(H, c); it; ++it) {
         const int a = block_of_row[it.row()];
-        adjacent[a].push_back(b);
-        adjacent[b].push_back(a);
+        if (a == last) continue;
+        last = a;
+        if (c == first_row[b]) {
+          column_blocks.push_back(a);
+        } else {
+          HYDRO_DEMAND(seen < column_blocks.size() && column_blocks[seen] == a, "a block of the matrix is not dense");
+        }
+        ++seen;
       }
+      HYDRO_DEMAND(seen == column_blocks.size(), "a block of the matrix is not dense");
+    }
+    for (int a : column_blocks) {
+      adjacent[b].push_back(a);
+      if (a != b) adjacent[a].push_back(b);
+    }
   }
   bool coupled = false;  // some block couples two of them
   for (int b = 0; b < n; ++b) {

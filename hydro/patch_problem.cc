@@ -319,65 +319,92 @@ void PatchProblem::BuildPattern() {
     return;
   }
   pattern_key_.swap(pattern_key_scratch_);
-  // One block per group with unknowns, and two per patch between two such groups.
-  std::vector<Eigen::Triplet<double>> triplets;
-  auto add_block = [&](const Group& s, const Group& t) {
-    for (int c = 0; c < t.dim; ++c)
-      for (int r = 0; r < s.dim; ++r) triplets.emplace_back(s.offset + r, t.offset + c, 0.0);
-  };
-  for (const Group& g : groups_)
-    if (g.dim > 0) add_block(g, g);
+  // The matrix's blocks as (column group, row group), sorted: one on the diagonal per group with
+  // unknowns, and two per pair of such groups a patch joins (two patches, one pair: one block).
+  std::vector<std::pair<int, int>>& blocks = block_pattern_scratch_;
+  blocks.clear();
+  for (int g = 0; g < static_cast<int>(groups_.size()); ++g)
+    if (groups_[g].dim > 0) blocks.emplace_back(g, g);
   for (const Patch& p : patches_) {
-    const Group& a = groups_[bodies_[p.body_A].group];
-    const Group& b = groups_[bodies_[p.body_B].group];
-    if (a.dim > 0 && b.dim > 0 && &a != &b) add_block(a, b), add_block(b, a);
+    const int a = bodies_[p.body_A].group, b = bodies_[p.body_B].group;
+    if (groups_[a].dim > 0 && groups_[b].dim > 0 && a != b) blocks.emplace_back(a, b), blocks.emplace_back(b, a);
   }
-  hessian_.resize(num_unknowns_, num_unknowns_);
-  hessian_.setFromTriplets(triplets.begin(), triplets.end());  // duplicates (two patches, one pair) sum
-  hessian_.makeCompressed();
-  SetSlots([this](int r, int c) { return &hessian_.coeffRef(r, c); });
-  // A pile at rest keeps its pattern from step to step: its last factorization stays, as a
-  // preconditioner (NewtonStep).
-  const bool same_pattern = static_cast<int>(factored_outer_.size()) == hessian_.outerSize() + 1 &&
-                            static_cast<int>(factored_inner_.size()) == hessian_.nonZeros() &&
-                            std::equal(factored_outer_.begin(), factored_outer_.end(), hessian_.outerIndexPtr()) &&
-                            std::equal(factored_inner_.begin(), factored_inner_.end(), hessian_.innerIndexPtr());
-  if (!same_pattern) {
+  std::sort(blocks.begin(), blocks.end());
+  blocks.erase(std::unique(blocks.begin(), blocks.end()), blocks.end());
+  // A pile at rest keeps its pattern from step to step, though its patches may come in another
+  // order: the matrix stands, and its last factorization stays, as a preconditioner (NewtonStep).
+  pattern_dims_scratch_.clear();
+  for (const Group& g : groups_) pattern_dims_scratch_.push_back(g.dim);
+  if (blocks != block_pattern_ || pattern_dims_scratch_ != pattern_dims_ || hessian_.rows() != num_unknowns_) {
     factorized_ = false;
-    factored_outer_.clear();  // until the analysis below has finished
-    factored_inner_.clear();
+    block_pattern_.clear();  // until the analysis below has finished
+    pattern_dims_.clear();
+    // Compressed column storage written directly: each block column's columns hold the same
+    // rows, its blocks' whole, in group order (which is the unknowns' order).
+    block_row_offset_.resize(blocks.size());
+    column_height_.assign(groups_.size(), 0);
+    long entries = 0;
+    for (const auto& [column, row] : blocks) entries += static_cast<long>(groups_[column].dim) * groups_[row].dim;
+    HYDRO_DEMAND(entries <= std::numeric_limits<int>::max(),
+                 "Newton's matrix would have " + std::to_string(entries) + " entries, more than its int offsets reach");
+    hessian_.resize(num_unknowns_, num_unknowns_);
+    hessian_.resizeNonZeros(entries);
+    int* const outer = hessian_.outerIndexPtr();
+    int* const inner = hessian_.innerIndexPtr();
+    int e = 0;
+    for (size_t first = 0; first < blocks.size();) {
+      const Group& g = groups_[blocks[first].first];
+      size_t last = first;
+      int height = 0;
+      for (; last < blocks.size() && blocks[last].first == blocks[first].first; ++last) {
+        block_row_offset_[last] = height;
+        height += groups_[blocks[last].second].dim;
+      }
+      column_height_[blocks[first].first] = height;
+      for (int c = 0; c < g.dim; ++c) {
+        outer[g.offset + c] = e;
+        for (size_t s = first; s < last; ++s) {
+          const Group& row = groups_[blocks[s].second];
+          for (int r = 0; r < row.dim; ++r) inner[e++] = row.offset + r;
+        }
+      }
+      first = last;
+    }
+    outer[num_unknowns_] = e;
     std::vector<int> block_sizes;
     for (const Group& g : groups_)
       if (g.dim > 0) block_sizes.push_back(g.dim);
     if (num_unknowns_ > 0) factorization_.Analyze(hessian_, block_sizes);
-    factored_outer_.assign(hessian_.outerIndexPtr(), hessian_.outerIndexPtr() + hessian_.outerSize() + 1);
-    factored_inner_.assign(hessian_.innerIndexPtr(), hessian_.innerIndexPtr() + hessian_.nonZeros());
+    block_pattern_.swap(blocks);
+    pattern_dims_.swap(pattern_dims_scratch_);
   }
+  PlaceBlocks();
   finalized_ = true;
 }
 
-void PatchProblem::SetSlots(FunctionRef<double*(int, int)> entry) {
-  slots_.clear();
-  slot_first_.assign(4 * patches_.size(), 0);
-  slot_count_.assign(4 * patches_.size(), 0);
+int PatchProblem::EntryOf(int row_group, int column_group, int r, int c) const {
+  const auto found =
+      std::lower_bound(block_pattern_.begin(), block_pattern_.end(), std::make_pair(column_group, row_group));
+  HYDRO_ASSERT(found != block_pattern_.end() && *found == std::make_pair(column_group, row_group));
+  return hessian_.outerIndexPtr()[groups_[column_group].offset + c] +
+         block_row_offset_[found - block_pattern_.begin()] + r;
+}
+
+void PatchProblem::PlaceBlocks() {
+  double* const values = hessian_.valuePtr();
+  diagonal_slots_.resize(num_unknowns_);
+  for (int g = 0; g < static_cast<int>(groups_.size()); ++g)
+    for (int k = 0; k < groups_[g].dim; ++k) diagonal_slots_[groups_[g].offset + k] = values + EntryOf(g, g, k, k);
+  // Patch k's blocks (s, t) ∈ {A, B}²: none where a group has no unknowns. Coupled A and B share a
+  // group: all four blocks land on its one block.
+  block_places_.assign(4 * patches_.size(), BlockPlace{});
   for (size_t k = 0; k < patches_.size(); ++k) {
     const Patch& p = patches_[k];
-    const Group* side[2] = {&groups_[bodies_[p.body_A].group], &groups_[bodies_[p.body_B].group]};
-    // Slots of the blocks (s, t) ∈ {A, B}², column-major within each block; none where a group has
-    // no unknowns. Coupled A and B share a group: all four blocks land on its one block. A block's
-    // column is stored in one run (the matrix holds whole blocks, its rows sorted), so one look-up
-    // a column finds it.
+    const int side[2] = {bodies_[p.body_A].group, bodies_[p.body_B].group};
     for (int s = 0; s < 2; ++s)
-      for (int t = 0; t < 2; ++t) {
-        slot_first_[4 * k + 2 * s + t] = static_cast<int>(slots_.size());
-        for (int c = 0; c < side[t]->dim; ++c) {
-          double* const column = side[s]->dim > 0 ? entry(side[s]->offset, side[t]->offset + c) : nullptr;
-          HYDRO_ASSERT(side[s]->dim == 0 ||
-                       entry(side[s]->offset + side[s]->dim - 1, side[t]->offset + c) == column + side[s]->dim - 1);
-          for (int r = 0; r < side[s]->dim; ++r) slots_.push_back(column + r);
-        }
-        slot_count_[4 * k + 2 * s + t] = static_cast<int>(slots_.size()) - slot_first_[4 * k + 2 * s + t];
-      }
+      for (int t = 0; t < 2; ++t)
+        if (groups_[side[s]].dim > 0 && groups_[side[t]].dim > 0)
+          block_places_[4 * k + 2 * s + t] = {EntryOf(side[s], side[t], 0, 0), column_height_[side[t]]};
   }
 }
 
@@ -773,8 +800,7 @@ Matrix6 PatchProblem::CarryToUnknowns(const Body& side_s, const Matrix6& curvatu
 
 void PatchProblem::AssembleHessian(SlipCurvature slip) {
   std::fill(hessian_.valuePtr(), hessian_.valuePtr() + hessian_.nonZeros(), 0.0);
-  for (const Group& g : groups_)
-    for (int k = 0; k < g.dim; ++k) hessian_.coeffRef(g.offset + k, g.offset + k) += 1.0;
+  for (double* diagonal : diagonal_slots_) *diagonal += 1.0;
   PatchTerms evaluated;
   for (size_t pi = 0; pi < patches_.size(); ++pi) {
     const Patch& p = patches_[pi];
@@ -786,9 +812,8 @@ void PatchProblem::AssembleHessian(SlipCurvature slip) {
     Matrix6 block_AB;
     for (int s = 0; s < 2; ++s)
       for (int t = 0; t < 2; ++t) {
-        int count = 0;
-        double* const* slots = Slots(static_cast<int>(pi), s, t, &count);
-        if (count == 0) continue;
+        const BlockPlace& place = block_places_[4 * pi + 2 * s + t];
+        if (place.entry < 0) continue;
         if (groups_[side[s]->group].dim == 6 && groups_[side[t]->group].dim == 6) {  // fixed-size products
           Matrix6 block;
           if (s == 1 && t == 0) {
@@ -797,10 +822,13 @@ void PatchProblem::AssembleHessian(SlipCurvature slip) {
             block = CarryToUnknowns(*side[s], terms.Twist(s, t, slip), *side[t]);
             if (s == 0 && t == 1) block_AB = block;
           }
-          for (int k = 0; k < 36; ++k) *slots[k] += block.data()[k];
+          Eigen::Map<Matrix6, 0, Eigen::OuterStride<>>(hessian_.valuePtr() + place.entry,
+                                                       Eigen::OuterStride<>(place.stride)) += block;
         } else {
           const Eigen::MatrixXd block = side[s]->B.transpose() * terms.Twist(s, t, slip) * side[t]->B;
-          for (int k = 0; k < count; ++k) *slots[k] += block.data()[k];
+          Eigen::Map<Eigen::MatrixXd, 0, Eigen::OuterStride<>>(hessian_.valuePtr() + place.entry, block.rows(),
+                                                               block.cols(), Eigen::OuterStride<>(place.stride)) +=
+              block;
         }
       }
   }

@@ -36,11 +36,11 @@
 #include <Eigen/Core>
 #include <Eigen/SparseCore>
 
+#include <utility>
 #include <vector>
 
 #include "hydro/block_sparse_cholesky.h"
 #include "hydro/compliant_point_law.h"
-#include "hydro/function_ref.h"
 #include "hydro/math.h"
 
 namespace hydro {
@@ -228,13 +228,12 @@ class PatchProblem {
     bool one_place{true};       // every point is at one place on both bodies (no p_WQ_B of its own)
     double stiffness_scale{1};  // the near-rigid regime's softening of the whole patch (AddPatch)
   };
-  // Patch p's block (s, t), s, t ∈ {0: A, 1: B}, of Newton's matrix: its entries' places in
-  // hessian_, column-major (none where a side's group has no unknowns).
-  double* const* Slots(int patch, int s, int t, int* count) const {
-    const int k = 4 * patch + 2 * s + t;
-    *count = slot_count_[k];
-    return slots_.data() + slot_first_[k];
-  }
+  // Where a block of Newton's matrix lies in hessian_'s values: entry (r, c) at entry + r + c·stride
+  // (a block column's columns hold the same rows); entry −1: none.
+  struct BlockPlace {
+    int entry{-1};
+    int stride{0};
+  };
 
   // A patch at the contact velocities vc_: its wrenches on A and on B about their reference
   // points, and if `curvature` is set its curvature in their twists, S = Σ Jᵀ·H·J with
@@ -270,9 +269,10 @@ class PatchProblem {
   // Bₛᵀ·S·Bₜ: a curvature block S in two rigid bodies' twists, carried to their unknowns.
   static Matrix6 CarryToUnknowns(const Body& side_s, const Matrix6& curvature, const Body& side_t);
   void BuildPattern();
-  // The slots of every patch's blocks, entry(r, c) the place of the matrix's entry (r, c); a block's
-  // column must be one run (entry(r, c) + k is entry(r + k, c) within the block).
-  void SetSlots(FunctionRef<double*(int, int)> entry);
+  // Where the matrix stores entry (r, c) of its block (row group, column group), one it holds.
+  int EntryOf(int row_group, int column_group, int r, int c) const;
+  // Where each patch's blocks (s, t), s, t ∈ {0: A, 1: B}, lie, and the diagonal's entries.
+  void PlaceBlocks();
   // Each body's twist change B_b·(z − z0)_g, then each point's contact velocity change.
   void BodyTwists(const Eigen::VectorXd& dz, std::vector<Vector6>* dV) const;
   // vc_i = base_i (none: 0) + J_Ai·dV_A − J_Bi·dV_B.
@@ -338,17 +338,21 @@ class PatchProblem {
   int cg_iterations_{0};
   // Newton's matrix: its pattern (one block per group and per touching pair of groups) and factorization.
   Eigen::SparseMatrix<double> hessian_;
-  std::vector<double*> slots_;
-  std::vector<int> slot_first_, slot_count_;  // per patch and block (Slots)
+  std::vector<BlockPlace> block_places_;  // patch k's block (s, t) at 4·k + 2·s + t
+  std::vector<double*> diagonal_slots_;   // per unknown
   // What the pattern was built from: every group's dimension and every patch's two groups. A pile
-  // at rest brings the same every step, and keeps its matrix and slots.
+  // at rest brings the same every step, and keeps its matrix and its blocks' places.
   std::vector<int> pattern_key_, pattern_key_scratch_;
   BlockSparseCholesky factorization_;  // one block per group with unknowns
   // Every island's matrix is sparse, however small: with the block factorization a separate
   // dense path for small islands (once chosen over Eigen's SimplicialLDLT) cost as much or more.
-  // The pattern factorization_ was analysed for, and whether it holds a factorization of a matrix
-  // of that pattern (possibly an earlier one: a preconditioner).
-  std::vector<int> factored_outer_, factored_inner_;
+  // The matrix's blocks, (column group, row group) sorted, for which hessian_ is laid out and
+  // factorization_ analysed; where each block starts in its columns; and whether factorization_
+  // holds a factorization of a matrix of that pattern (possibly an earlier one: a preconditioner).
+  std::vector<std::pair<int, int>> block_pattern_, block_pattern_scratch_;
+  std::vector<int> pattern_dims_, pattern_dims_scratch_;  // every group's dimension
+  std::vector<int> block_row_offset_;                     // per block of block_pattern_
+  std::vector<int> column_height_;                        // per group: the rows its columns hold
   bool factorized_{false};
   // Newton's step for the present matrix, −H⁻¹·∇f (reuse_factorization_from says how); false when
   // the matrix cannot be factorized.

@@ -132,6 +132,10 @@ TEST(BlockSparseCholesky, DemandsDenseBlocksThatTileTheMatrix) {
   // Drop one off-diagonal entry (and its mirror) from the pattern.
   H.prune([](int row, int col, double) { return !(row == 8 && col == 1) && !(row == 1 && col == 8); });
   EXPECT_THROW(cholesky.Analyze(H, sizes), InternalError);
+  // A block that one of its columns lacks wholly, with one triangle stored: no mirror holds it.
+  SparseMatrix lower = RandomBlockNewtonMatrix(sizes, {{0, 1}}, &random, Stored::kLower);
+  lower.prune([](int row, int col, double) { return !(row >= 6 && col == 0); });
+  EXPECT_THROW(cholesky.Analyze(lower, sizes), InternalError);
 }
 
 }  // namespace

@@ -660,7 +660,7 @@ TEST(PatchProblemTest, BoundsThatFollowTheNewtonStepsSettleAtCoulombsBound) {
 }
 
 // One problem object through a sequence of problems — the same pattern again (a pile at rest
-// keeps its matrix and slots), another size, a frictionless one — solves each exactly as a new
+// keeps its matrix and its blocks' places), another size, a frictionless one — solves each exactly as a new
 // object does: nothing of an earlier matrix is left in a later one.
 TEST(PatchProblemTest, AProblemReusedAcrossPatternsSolvesAsANewOne) {
   PatchProblemOptions direct;
@@ -676,6 +676,41 @@ TEST(PatchProblemTest, AProblemReusedAcrossPatternsSolvesAsANewOne) {
     ASSERT_TRUE(fresh.Solve(V, 50, 5, &dV_new).converged);
     for (int b = 1; b <= boxes; ++b)
       EXPECT_EQ(dV_kept[b], dV_new[b]) << boxes << " boxes at " << speed << " m/s, box " << b;
+  }
+}
+
+// Groups of other sizes on the same contacts: the matrix's blocks join the same pairs of groups,
+// its unknowns are as many, but its layout is another, laid out anew; each solves exactly as a new
+// object does.
+TEST(PatchProblemTest, AProblemReusedWithOtherGroupSizesSolvesAsANewOne) {
+  PatchProblemOptions direct;
+  direct.reuse_factorization_from = 1 << 30;  // every Newton step factorizes: results comparable bit for bit
+  const double m = 1, a = 0.1, dt = 1.0 / 60;
+  const Matrix6 L = Eigen::LLT<Matrix6>(Cube(m, a, Vector3::Zero()).mobility).matrixL();
+  // A cube free to move (six unknowns), or only to translate and spin about z (four).
+  auto factor = [&](int dim) { return Eigen::MatrixXd(L.rightCols(dim)); };
+  auto make = [&](int lower_dim, int upper_dim, PatchProblem* problem) {
+    problem->Reset(dt, direct);
+    const int lower = problem->AddCoupledBodies(factor(lower_dim), {Vector3(0, 0, a)});
+    const int upper = problem->AddCoupledBodies(factor(upper_dim), {Vector3(0, 0, 3 * a)});
+    const int ground = problem->AddBody(PatchBody{});
+    problem->AddPatch(lower, ground, BottomCorners(a, 1e7, -1e-4, 0.5));
+    std::vector<PatchPoint> top = BottomCorners(a, 1e7, -1e-4, 0.5);
+    for (PatchPoint& p : top) p.p_WQ.z() = 2 * a;
+    problem->AddPatch(upper, lower, top);
+  };
+  const std::vector<Vector6> V = {Twist(Vector3(0, 0, 0.2), Vector3(0.3, 0, -1)),
+                                  Twist(Vector3(0, 0, -0.5), Vector3(-0.2, 0.1, -1)), Vector6::Zero()};
+  PatchProblem kept;
+  for (const auto& [lower_dim, upper_dim] : {std::pair{6, 4}, std::pair{4, 6}, std::pair{6, 6}}) {
+    std::vector<Vector6> dV_kept, dV_new;
+    make(lower_dim, upper_dim, &kept);
+    ASSERT_TRUE(kept.Solve(V, 50, 5, &dV_kept).converged);
+    PatchProblem fresh;
+    make(lower_dim, upper_dim, &fresh);
+    ASSERT_TRUE(fresh.Solve(V, 50, 5, &dV_new).converged);
+    for (int b = 0; b < 2; ++b)
+      EXPECT_EQ(dV_kept[b], dV_new[b]) << lower_dim << " and " << upper_dim << " unknowns, body " << b;
   }
 }
 
