@@ -6,6 +6,7 @@
 #include <numeric>
 #include <string>
 
+#include "hydro/block_product_kernel.h"
 #include "hydro/check.h"
 #include "hydro/nested_dissection_ordering.h"
 
@@ -13,8 +14,6 @@ namespace hydro {
 
 namespace {
 
-using Matrix6 = Eigen::Matrix<double, 6, 6>;
-using Vector6 = Eigen::Matrix<double, 6, 1>;
 using ConstMatrixMap = Eigen::Map<const Eigen::MatrixXd>;
 
 // A (d × d, column-major) = its lower Cholesky factor, in its lower triangle; false when A is not
@@ -240,6 +239,7 @@ bool BlockSparseCholesky::Factorize(const Eigen::SparseMatrix<double>& H) {
   for (size_t e = 0; e < gather_from_.size(); ++e) values_[gather_to_[e]] = h[gather_from_[e]];
   double* v = values_.data();
   const int n = num_blocks();
+  const auto subtract_product = internal::ChosenBlockKernels().subtract_product_transposed;
   for (int j = 0; j < n; ++j) {
     const int size_j = size_[j];
     for (int slot = column_start_[j]; slot < column_start_[j + 1]; ++slot) slot_of_row_[block_row_[slot]] = slot;
@@ -257,8 +257,7 @@ bool BlockSparseCholesky::Factorize(const Eigen::SparseMatrix<double>& H) {
         const double* L_ik = v + block_value_[slot_ik];
         double* L_ij = v + block_value_[target];
         if (size_[i] == 6 && size_j == 6 && size_k == 6) {
-          Eigen::Map<Matrix6>(L_ij).noalias() -=
-              Eigen::Map<const Matrix6>(L_ik) * Eigen::Map<const Matrix6>(L_jk).transpose();
+          subtract_product(L_ij, L_ik, L_jk);
         } else {
           // Loops, not Eigen's general product, which may allocate its blocking workspace.
           const int rows = size_[i];
@@ -287,6 +286,7 @@ void BlockSparseCholesky::Solve(const Eigen::VectorXd& b, Eigen::VectorXd* x) {
   double* y = permuted_.data();
   for (int k = 0; k < n; ++k) std::copy_n(b.data() + original_offset_[k], size_[k], y + offset_[k]);
   const double* v = values_.data();
+  const internal::BlockKernels& kernels = internal::ChosenBlockKernels();
   // L·w = P·b, block column by block column.
   for (int k = 0; k < n; ++k) {
     const int d = size_[k];
@@ -295,8 +295,7 @@ void BlockSparseCholesky::Solve(const Eigen::VectorXd& b, Eigen::VectorXd* x) {
     for (int s = column_start_[k] + 1; s < column_start_[k + 1]; ++s) {
       const int i = block_row_[s];
       if (d == 6 && size_[i] == 6) {
-        Eigen::Map<Vector6>(y + offset_[i]).noalias() -=
-            Eigen::Map<const Matrix6>(v + block_value_[s]) * Eigen::Map<const Vector6>(y_k);
+        kernels.subtract_product(y + offset_[i], v + block_value_[s], y_k);
       } else {
         ConstMatrixMap L_ik(v + block_value_[s], size_[i], d);
         for (int c = 0; c < d; ++c) Eigen::Map<Eigen::VectorXd>(y + offset_[i], size_[i]) -= L_ik.col(c) * y_k[c];
@@ -310,8 +309,7 @@ void BlockSparseCholesky::Solve(const Eigen::VectorXd& b, Eigen::VectorXd* x) {
     for (int s = column_start_[k] + 1; s < column_start_[k + 1]; ++s) {
       const int i = block_row_[s];
       if (d == 6 && size_[i] == 6) {
-        Eigen::Map<Vector6>(y_k).noalias() -=
-            Eigen::Map<const Matrix6>(v + block_value_[s]).transpose() * Eigen::Map<const Vector6>(y + offset_[i]);
+        kernels.subtract_transposed_product(y_k, v + block_value_[s], y + offset_[i]);
       } else {
         ConstMatrixMap L_ik(v + block_value_[s], size_[i], d);
         for (int c = 0; c < d; ++c)
