@@ -23,6 +23,20 @@ std::array<HalfSpace, 6> FaceRegion(const Vector3& h, int face) {
   return region;
 }
 
+ClipPolygon Parallelogram(const Vector3& centre, const Vector3& u, const Vector3& v) {
+  ClipPolygon poly;
+  poly.Push(centre - u - v);
+  poly.Push(centre + u - v);
+  poly.Push(centre + u + v);
+  poly.Push(centre - u + v);
+  return poly;
+}
+
+ClipPolygon SquareOnPlane(const Vector3& n, double d, const Vector3& h) {
+  const Vector3 u = 1.5 * h.norm() * n.unitOrthogonal();
+  return Parallelogram(d * n, u, n.cross(u));
+}
+
 void ClipByRegion(const Vector3& h, int face, const Matrix3& R_AB, const Vector3& p_AB, double tolerance,
                   ClipPolygon* poly) {
   for (const HalfSpace& half : FaceRegion(h, face)) {

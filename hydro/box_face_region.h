@@ -21,6 +21,14 @@ struct HalfSpace {
 // any side face (four medial planes), and on the face's half of the box.
 std::array<HalfSpace, 6> FaceRegion(const Vector3& h, int face);
 
+// The parallelogram centre ± u ± v, counter-clockwise about u × v.
+ClipPolygon Parallelogram(const Vector3& centre, const Vector3& u, const Vector3& v);
+
+// A square on the unit-normal plane n·p = d, counter-clockwise about n, around the point nearest
+// the centre of a box with half-size h, wide enough to hold the plane's cut through the box (which
+// lies within |h| of its centre): the box's regions then cut all of its sides away.
+ClipPolygon SquareOnPlane(const Vector3& n, double d, const Vector3& h);
+
 // Clips `poly` by face f's region of a box with half-size h posed at R_AB, p_AB in poly's frame,
 // each plane with `tolerance` (ClipPolygonByHalfSpace).
 void ClipByRegion(const Vector3& h, int face, const Matrix3& R_AB, const Vector3& p_AB, double tolerance,

@@ -30,7 +30,9 @@ using internal::ClipByRegion;
 using internal::EqualPressurePlane;
 using internal::NormalAgreesWithGradient;
 using internal::NormalGradient;
+using internal::Parallelogram;
 using internal::PlaneMissesRegion;
+using internal::SquareOnPlane;
 
 namespace {
 
@@ -127,16 +129,6 @@ void RegionField(const CompliantBox& box, int face, Vector3* grad, double* c) {
   *c = box.gradient_magnitude() * box.half_size()[a];
 }
 
-// The parallelogram centre ± u ± v, counter-clockwise about u × v.
-ClipPolygon Parallelogram(const Vector3& centre, const Vector3& u, const Vector3& v) {
-  ClipPolygon poly;
-  poly.Push(centre - u - v);
-  poly.Push(centre + u - v);
-  poly.Push(centre + u + v);
-  poly.Push(centre - u + v);
-  return poly;
-}
-
 // What both queries set up: B's pose in A, and each box's clipping tolerance (1e-12 of its size,
 // as the mesh queries take their elements': a large ground box must not blur a small box's clips).
 struct BoxPair {
@@ -209,13 +201,7 @@ void CalcContactSurface(const CompliantBox& A, const RigidTransform& X_WA, const
           PlaneMissesRegion(R_AB.transpose() * n, d - n.dot(p_AB), h_B, face_B, pair.tolerance_B,
                             std::abs(d) + std::abs(n.dot(p_AB))))
         continue;
-      // A square on the plane around the point nearest A's centre, wide enough to hold the plane's
-      // cut through A's box (which lies within |h_A| of its centre): A's region then cuts all of
-      // its sides away.
-      const Vector3 centre = d * n;
-      const Vector3 u = 1.5 * h_A.norm() * n.unitOrthogonal();
-      const Vector3 v = n.cross(u);
-      ClipPolygon poly = Parallelogram(centre, u, v);  // ≤ 12 vertices after both regions, ≤ 20 a piece
+      ClipPolygon poly = SquareOnPlane(n, d, h_A);  // ≤ 12 vertices after both regions, ≤ 20 a piece
       ClipByRegion(h_A, face_A, Matrix3::Identity(), Vector3::Zero(), pair.tolerance_A, &poly);
       if (poly.n < 3) continue;
       ClipByRegion(h_B, face_B, R_AB, p_AB, pair.tolerance_B, &poly);

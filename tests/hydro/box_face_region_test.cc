@@ -22,17 +22,6 @@ Vector3 RandomUnit(std::mt19937* rng) {
   return Vector3(normal(*rng), normal(*rng), normal(*rng)).normalized();
 }
 
-// The square on the plane n·p = d the box queries start from: around the point nearest the box's
-// centre, wide enough to hold the plane's cut through the box.
-ClipPolygon PlaneSquare(const Vector3& n, double d, const Vector3& h) {
-  const Vector3 centre = d * n;
-  const Vector3 u = 1.5 * h.norm() * n.unitOrthogonal();
-  const Vector3 v = n.cross(u);
-  ClipPolygon poly;
-  for (const auto& [a, b] : {std::pair{-1, -1}, {1, -1}, {1, 1}, {-1, 1}}) poly.Push(centre + a * u + b * v);
-  return poly;
-}
-
 // Face f's region is where f is the nearest face (hydro/compliant_box.h): every box point lies in
 // the region of its nearest face and in no region whose face is farther.
 TEST(BoxFaceRegionTest, APointLiesInTheRegionOfItsNearestFace) {
@@ -88,7 +77,7 @@ TEST(BoxFaceRegionTest, PlaneMissesRegionNeverCullsWhatTheClipKeeps) {
     const double side = rng() % 2 == 0 ? 1.0 : -1.0;
     const double beyond = offset(rng) * tolerance;  // outside the box (> 0) or inside it
     const double d = n.dot(centre) + side * (n.cwiseAbs().dot(half) + beyond);
-    ClipPolygon poly = PlaneSquare(n, d, h);
+    ClipPolygon poly = SquareOnPlane(n, d, h);
     ClipByRegion(h, face, Matrix3::Identity(), Vector3::Zero(), tolerance, &poly);
     const bool kept = poly.n >= 3;
     if (PlaneMissesRegion(n, d, h, face, tolerance, 0.0)) {
