@@ -17,8 +17,10 @@ using Vector6 = Eigen::Matrix<double, 6, 1>;
 void SubtractProductTransposed(double* C, const double* A, const double* B) {
   Eigen::Map<Matrix6>(C).noalias() -= Eigen::Map<const Matrix6>(A) * Eigen::Map<const Matrix6>(B).transpose();
 }
-void SubtractProduct(double* y, const double* L, const double* x) {
-  Eigen::Map<Vector6>(y).noalias() -= Eigen::Map<const Matrix6>(L) * Eigen::Map<const Vector6>(x);
+void SubtractProduct(double* y, const double* L, int column_stride, const double* x) {
+  Eigen::Map<Vector6>(y).noalias() -=
+      Eigen::Map<const Matrix6, 0, Eigen::OuterStride<>>(L, Eigen::OuterStride<>(column_stride)) *
+      Eigen::Map<const Vector6>(x);
 }
 void SubtractTransposedProduct(double* y, const double* L, const double* x) {
   Eigen::Map<Vector6>(y).noalias() -= Eigen::Map<const Matrix6>(L).transpose() * Eigen::Map<const Vector6>(x);
@@ -51,13 +53,14 @@ HYDRO_FUSED void FusedSubtractProductTransposed(double* C, const double* A, cons
 }
 
 // y −= Σ_p L_p·x_p.
-HYDRO_FUSED void FusedSubtractProduct(double* y, const double* L, const double* x) {
+HYDRO_FUSED void FusedSubtractProduct(double* y, const double* L, int column_stride, const double* x) {
   __m256d top = _mm256_loadu_pd(y);
   __m128d bottom = _mm_loadu_pd(y + 4);
   for (int p = 0; p < 6; ++p) {
     const __m256d b = _mm256_broadcast_sd(x + p);
-    top = _mm256_fnmadd_pd(_mm256_loadu_pd(L + 6 * p), b, top);
-    bottom = _mm_fnmadd_pd(_mm_loadu_pd(L + 6 * p + 4), _mm256_castpd256_pd128(b), bottom);
+    const double* column = L + static_cast<long>(column_stride) * p;
+    top = _mm256_fnmadd_pd(_mm256_loadu_pd(column), b, top);
+    bottom = _mm_fnmadd_pd(_mm_loadu_pd(column + 4), _mm256_castpd256_pd128(b), bottom);
   }
   _mm256_storeu_pd(y, top);
   _mm_storeu_pd(y + 4, bottom);

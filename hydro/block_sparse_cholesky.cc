@@ -295,7 +295,7 @@ void BlockSparseCholesky::Solve(const Eigen::VectorXd& b, Eigen::VectorXd* x) {
     for (int s = column_start_[k] + 1; s < column_start_[k + 1]; ++s) {
       const int i = block_row_[s];
       if (d == 6 && size_[i] == 6) {
-        kernels.subtract_product(y + offset_[i], v + block_value_[s], y_k);
+        kernels.subtract_product(y + offset_[i], v + block_value_[s], 6, y_k);
       } else {
         ConstMatrixMap L_ik(v + block_value_[s], size_[i], d);
         for (int c = 0; c < d; ++c) Eigen::Map<Eigen::VectorXd>(y + offset_[i], size_[i]) -= L_ik.col(c) * y_k[c];

@@ -7,6 +7,7 @@
 #include <limits>
 #include <string>
 
+#include "hydro/block_product_kernel.h"
 #include "hydro/buffers.h"
 #include "hydro/check.h"
 #include "hydro/convex_line_search.h"
@@ -564,6 +565,28 @@ bool PatchProblem::NewtonStep(const Eigen::VectorXd& gradient, Eigen::VectorXd* 
   return true;
 }
 
+void PatchProblem::MultiplyHessian(const Eigen::VectorXd& x, Eigen::VectorXd* y) const {
+  // −y, block by block (the kernels subtract), then y.
+  y->setZero(num_unknowns_);
+  const internal::BlockKernels& kernels = internal::ChosenBlockKernels();
+  for (size_t k = 0; k < block_pattern_.size(); ++k) {
+    const auto [column, row] = block_pattern_[k];
+    const Group& s = groups_[row];
+    const Group& t = groups_[column];
+    const int stride = column_height_[column];
+    const double* block = hessian_.valuePtr() + hessian_.outerIndexPtr()[t.offset] + block_row_offset_[k];
+    double* y_s = y->data() + s.offset;
+    const double* x_t = x.data() + t.offset;
+    if (s.dim == 6 && t.dim == 6) {
+      kernels.subtract_product(y_s, block, stride, x_t);
+    } else {
+      for (int c = 0; c < t.dim; ++c)
+        for (int r = 0; r < s.dim; ++r) y_s[r] -= block[r + c * stride] * x_t[c];
+    }
+  }
+  *y = -*y;
+}
+
 bool PatchProblem::PreconditionedNewtonStep(const Eigen::VectorXd& gradient, Eigen::VectorXd* step, int* iterations) {
   // The factorization of a matrix from an earlier Newton step (or step of the simulation) is a
   // close preconditioner: where contacts kept their state, the two matrices agree. For a pile
@@ -577,7 +600,7 @@ bool PatchProblem::PreconditionedNewtonStep(const Eigen::VectorXd& gradient, Eig
   const double target = options_.newton_step_tolerance * gradient.norm();
   for (int k = 0; k < options_.newton_step_cg_iterations; ++k) {
     *iterations = k + 1;
-    cg_product_.noalias() = hessian_ * cg_direction_;
+    MultiplyHessian(cg_direction_, &cg_product_);
     const double curvature = cg_direction_.dot(cg_product_);
     if (!(curvature > 0) || !(rz > 0)) return false;
     const double a = rz / curvature;

@@ -360,6 +360,8 @@ class PatchProblem {
   // Conjugate gradients for H·step = −∇f, preconditioned by the factorization held; false when
   // they do not reach the tolerance within the iterations allowed.
   bool PreconditionedNewtonStep(const Eigen::VectorXd& gradient, Eigen::VectorXd* step, int* iterations);
+  // y = H·x for Newton's matrix, block by block.
+  void MultiplyHessian(const Eigen::VectorXd& x, Eigen::VectorXd* y) const;
   bool factorization_stale_{false};  // see refactorize_after_cg_iterations
   Eigen::VectorXd cg_residual_, cg_direction_, cg_product_, cg_preconditioned_;
   // Solve's workspaces, kept so that a solve allocates nothing once they have grown.

@@ -35,7 +35,7 @@ void ExpectKernelsMeetTheirSums(const BlockKernels& kernels) {
     Matrix6 product = C;
     kernels.subtract_product_transposed(product.data(), A.data(), B.data());
     Vector6 times = y, times_transposed = y;
-    kernels.subtract_product(times.data(), A.data(), x.data());
+    kernels.subtract_product(times.data(), A.data(), 6, x.data());
     kernels.subtract_transposed_product(times_transposed.data(), A.data(), x.data());
     for (int r = 0; r < 6; ++r) {
       long double by_column = y(r), by_row = y(r);
