@@ -1,12 +1,13 @@
 #pragma once
-// The block Cholesky factorization's inner kernels (hydro/block_sparse_cholesky.h) on 6 × 6
-// column-major blocks, three rigid bodies' (most of a pile's factor): the factorization's update
-// C −= A·Bᵀ (L_ij −= L_ik·L_jkᵀ), the solves' y −= L·x and y −= Lᵀ·x, and the former for a block
-// of the Newton matrix itself (hydro/patch_problem.h, its conjugate gradients' products). The library is built for
-// Debian's baseline x86-64 (SSE2); where the processor has AVX2 and FMA, kernels written for them
-// are chosen at run time (GCC's __builtin_cpu_supports): a column of 6 is one 4-wide and one 2-wide
-// fused multiply–add, against Eigen's 2-wide multiplies and adds. The two sets differ by round-off
-// (a fused multiply–add rounds once).
+// The 6 × 6 column-major block kernels of the block Cholesky factorization
+// (hydro/block_sparse_cholesky.h) where three rigid bodies meet (most of a pile's factor): the
+// factorization's update C −= A·Bᵀ (L_ij −= L_ik·L_jkᵀ), and the solves' y −= L·x (also taken on
+// the blocks of Newton's matrix itself, for its conjugate gradients' products:
+// hydro/patch_problem.h) and y −= Lᵀ·x. The library is built for Debian's baseline x86-64 (SSE2);
+// where the processor has AVX2 and FMA, kernels written for them are chosen at run time (GCC's
+// __builtin_cpu_supports): a column of 6 is one 4-wide and one 2-wide fused multiply–add, against
+// Eigen's 2-wide multiplies and adds. The two sets differ by round-off (a fused multiply–add rounds
+// once), so results differ by round-off between processors with and without them.
 namespace hydro {
 namespace internal {
 
