@@ -239,7 +239,7 @@ bool BlockSparseCholesky::Factorize(const Eigen::SparseMatrix<double>& H) {
   for (size_t e = 0; e < gather_from_.size(); ++e) values_[gather_to_[e]] = h[gather_from_[e]];
   double* v = values_.data();
   const int n = num_blocks();
-  const auto subtract_product = internal::ChosenBlockKernels().subtract_product_transposed;
+  const auto subtract_product_transposed = internal::ChosenBlockKernels().subtract_product_transposed;
   for (int j = 0; j < n; ++j) {
     const int size_j = size_[j];
     for (int slot = column_start_[j]; slot < column_start_[j + 1]; ++slot) slot_of_row_[block_row_[slot]] = slot;
@@ -257,7 +257,7 @@ bool BlockSparseCholesky::Factorize(const Eigen::SparseMatrix<double>& H) {
         const double* L_ik = v + block_value_[slot_ik];
         double* L_ij = v + block_value_[target];
         if (size_[i] == 6 && size_j == 6 && size_k == 6) {
-          subtract_product(L_ij, L_ik, L_jk);
+          subtract_product_transposed(L_ij, L_ik, L_jk);
         } else {
           // Loops, not Eigen's general product, which may allocate its blocking workspace.
           const int rows = size_[i];

@@ -24,9 +24,10 @@ std::array<HalfSpace, 6> FaceRegion(const Vector3& h, int face);
 // The parallelogram centre ± u ± v, counter-clockwise about u × v.
 ClipPolygon Parallelogram(const Vector3& centre, const Vector3& u, const Vector3& v);
 
-// A square on the unit-normal plane n·p = d, counter-clockwise about n, around the point nearest
-// the centre of a box with half-size h, wide enough to hold the plane's cut through the box (which
-// lies within |h| of its centre): the box's regions then cut all of its sides away.
+// A square on the unit-normal plane n·p = d in the frame of a box of half-size h (its centre at the
+// origin), counter-clockwise about n, around the point nearest the box's centre, wide enough to
+// hold the plane's cut through the box (which lies within |h| of its centre): the box's regions
+// then cut all of its sides away.
 ClipPolygon SquareOnPlane(const Vector3& n, double d, const Vector3& h);
 
 // Clips `poly` by face f's region of a box with half-size h posed at R_AB, p_AB in poly's frame,

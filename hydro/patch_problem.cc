@@ -316,10 +316,12 @@ void PatchProblem::BuildPattern() {
     pattern_key_scratch_.push_back(bodies_[p.body_B].group);
   }
   if (pattern_key_scratch_ == pattern_key_ && hessian_.rows() == num_unknowns_) {
-    finalized_ = true;  // the matrix, its slots and its analysis stand
+    finalized_ = true;  // the matrix, its blocks' places and its analysis stand
     return;
   }
-  pattern_key_.swap(pattern_key_scratch_);
+  // Until the pattern below stands: a build that throws halfway is rebuilt by the next call, not
+  // taken for standing.
+  pattern_key_.clear();
   // The matrix's blocks as (column group, row group), sorted: one on the diagonal per group with
   // unknowns, and two per pair of such groups a patch joins (two patches, one pair: one block).
   std::vector<std::pair<int, int>>& blocks = block_pattern_scratch_;
@@ -380,6 +382,7 @@ void PatchProblem::BuildPattern() {
     pattern_dims_.swap(pattern_dims_scratch_);
   }
   PlaceBlocks();
+  pattern_key_.swap(pattern_key_scratch_);
   finalized_ = true;
 }
 
@@ -392,10 +395,9 @@ int PatchProblem::EntryOf(int row_group, int column_group, int r, int c) const {
 }
 
 void PatchProblem::PlaceBlocks() {
-  double* const values = hessian_.valuePtr();
-  diagonal_slots_.resize(num_unknowns_);
+  diagonal_entries_.resize(num_unknowns_);
   for (int g = 0; g < static_cast<int>(groups_.size()); ++g)
-    for (int k = 0; k < groups_[g].dim; ++k) diagonal_slots_[groups_[g].offset + k] = values + EntryOf(g, g, k, k);
+    for (int k = 0; k < groups_[g].dim; ++k) diagonal_entries_[groups_[g].offset + k] = EntryOf(g, g, k, k);
   // Patch k's blocks (s, t) ∈ {A, B}²: none where a group has no unknowns. Coupled A and B share a
   // group: all four blocks land on its one block.
   block_places_.assign(4 * patches_.size(), BlockPlace{});
@@ -823,7 +825,7 @@ Matrix6 PatchProblem::CarryToUnknowns(const Body& side_s, const Matrix6& curvatu
 
 void PatchProblem::AssembleHessian(SlipCurvature slip) {
   std::fill(hessian_.valuePtr(), hessian_.valuePtr() + hessian_.nonZeros(), 0.0);
-  for (double* diagonal : diagonal_slots_) *diagonal += 1.0;
+  for (int diagonal : diagonal_entries_) hessian_.valuePtr()[diagonal] += 1.0;
   PatchTerms evaluated;
   for (size_t pi = 0; pi < patches_.size(); ++pi) {
     const Patch& p = patches_[pi];

@@ -339,7 +339,7 @@ class PatchProblem {
   // Newton's matrix: its pattern (one block per group and per touching pair of groups) and factorization.
   Eigen::SparseMatrix<double> hessian_;
   std::vector<BlockPlace> block_places_;  // patch k's block (s, t) at 4·k + 2·s + t
-  std::vector<double*> diagonal_slots_;   // per unknown
+  std::vector<int> diagonal_entries_;     // per unknown, in hessian_'s values
   // What the pattern was built from: every group's dimension and every patch's two groups. A pile
   // at rest brings the same every step, and keeps its matrix and its blocks' places.
   std::vector<int> pattern_key_, pattern_key_scratch_;
