@@ -344,7 +344,7 @@ void PatchProblem::BuildPattern() {
     pattern_dims_.clear();
     // Compressed column storage written directly: each block column's columns hold the same
     // rows, its blocks' whole, in group order (which is the unknowns' order).
-    block_row_offset_.resize(blocks.size());
+    block_start_.resize(blocks.size());
     column_height_.assign(groups_.size(), 0);
     long entries = 0;
     for (const auto& [column, row] : blocks) entries += static_cast<long>(groups_[column].dim) * groups_[row].dim;
@@ -360,7 +360,7 @@ void PatchProblem::BuildPattern() {
       size_t last = first;
       int height = 0;
       for (; last < blocks.size() && blocks[last].first == blocks[first].first; ++last) {
-        block_row_offset_[last] = height;
+        block_start_[last] = e + height;  // the block's entry (0, 0): its column's first rows come first
         height += groups_[blocks[last].second].dim;
       }
       column_height_[blocks[first].first] = height;
@@ -390,8 +390,7 @@ int PatchProblem::EntryOf(int row_group, int column_group, int r, int c) const {
   const auto found =
       std::lower_bound(block_pattern_.begin(), block_pattern_.end(), std::make_pair(column_group, row_group));
   HYDRO_ASSERT(found != block_pattern_.end() && *found == std::make_pair(column_group, row_group));
-  return hessian_.outerIndexPtr()[groups_[column_group].offset + c] +
-         block_row_offset_[found - block_pattern_.begin()] + r;
+  return block_start_[found - block_pattern_.begin()] + r + c * column_height_[column_group];
 }
 
 void PatchProblem::PlaceBlocks() {
@@ -576,7 +575,7 @@ void PatchProblem::MultiplyHessian(const Eigen::VectorXd& x, Eigen::VectorXd* y)
     const Group& s = groups_[row];
     const Group& t = groups_[column];
     const int stride = column_height_[column];
-    const double* block = hessian_.valuePtr() + hessian_.outerIndexPtr()[t.offset] + block_row_offset_[k];
+    const double* block = hessian_.valuePtr() + block_start_[k];
     double* y_s = y->data() + s.offset;
     const double* x_t = x.data() + t.offset;
     if (s.dim == 6 && t.dim == 6) {

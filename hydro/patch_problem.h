@@ -347,11 +347,12 @@ class PatchProblem {
   // Every island's matrix is sparse, however small: with the block factorization a separate
   // dense path for small islands (once chosen over Eigen's SimplicialLDLT) cost as much or more.
   // The matrix's blocks, (column group, row group) sorted, for which hessian_ is laid out and
-  // factorization_ analysed; where each block starts in its columns; and whether factorization_
-  // holds a factorization of a matrix of that pattern (possibly an earlier one: a preconditioner).
+  // factorization_ analysed; where each block's entry (0, 0) lies in hessian_'s values (entry
+  // (r, c) at that + r + c·column_height_); and whether factorization_ holds a factorization of a
+  // matrix of that pattern (possibly an earlier one: a preconditioner).
   std::vector<std::pair<int, int>> block_pattern_, block_pattern_scratch_;
   std::vector<int> pattern_dims_, pattern_dims_scratch_;  // every group's dimension
-  std::vector<int> block_row_offset_;                     // per block of block_pattern_
+  std::vector<int> block_start_;                          // per block of block_pattern_
   std::vector<int> column_height_;                        // per group: the rows its columns hold
   bool factorized_{false};
   // Newton's step for the present matrix, −H⁻¹·∇f (reuse_factorization_from says how); false when
