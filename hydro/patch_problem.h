@@ -200,6 +200,7 @@ class PatchProblem {
   Vector6 WrenchOnA(int patch) const;
 
  private:
+  friend class PatchProblemTester;
   struct Group {
     int offset{-1};  // of its unknowns in z; -1: it has none
     int dim{0};
