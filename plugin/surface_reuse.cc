@@ -120,30 +120,40 @@ void SurfaceReuse::Keep(const std::shared_ptr<const ShapeGeometry>& a, const Rig
   // The fine set, when the budget's reduction is some kFineReduction times coarser than the points
   // and the patch can be given back whole: only against a half-space (a brick on a brick never is,
   // and the wall recomputes 3,600 such surfaces a step).
+  if (reduced) CopyGrowing(&reduced_merged_into_, *merged_into);
   const int fine_budget = reduced ? kFineReduction * std::max(max_points, static_cast<int>(reduced->size())) : 0;
   has_fine_ = reduced && half_space_ >= 0 && static_cast<int>(points.size()) > 2 * fine_budget;
   if (has_fine_) ReduceContactPoints(points, fine_budget, &fine_.points, &fine_merged_into_, nullptr, &fine_workspace_);
+  sensitivities_current_ = false;
+  kept_ = true;
+}
+
+void SurfaceReuse::ComputeSensitivities() {
+  // Taken when a kept surface is first reused, not when it is kept: most kept surfaces of a pile
+  // still settling are never reused (they move past their tolerance), and their sensitivities were
+  // two thirds of Keep's instructions (the 1,000-brick wall's first ten steps: 432M of 687M).
+  const std::vector<ContactPoint>& points = all_.points;
   for (size_t i = 0; i < points.size(); ++i) {
     const ContactPoint& point = points[i];
     // A point whose depth was bounded by the elements' overlap (hydro/depth_bound.h) moves with
     // that overlap, along the normal.
     Vector3 s;
-    const double unbounded = -surface.polygon(point.polygon).pressure_at_centroid_Pa / point.g_Pa_per_m;
+    const double unbounded = -surface_.polygon(point.polygon).pressure_at_centroid_Pa / point.g_Pa_per_m;
     if (point.phi0_m > unbounded + 1e-12 * (1 + std::abs(unbounded))) {
       s = -point.nhat_BA_W;
     } else {
       Vector3 grad_A, grad_B;
-      const bool compliant_A = PressureGradient(*a, X_WSa, point.element_A, &grad_A);
-      const bool compliant_B = PressureGradient(*b, X_WSb, point.element_B, &grad_B);
+      const bool compliant_A = PressureGradient(*a_, X_WSa_, point.element_A, &grad_A);
+      const bool compliant_B = PressureGradient(*b_, X_WSb_, point.element_B, &grad_B);
       s = CalcDepthSensitivity(point.nhat_BA_W, point.g_Pa_per_m, compliant_A ? &grad_A : nullptr,
                                compliant_B ? &grad_B : nullptr);
     }
     all_.sensitivity[i] = s;
     all_.anchor[i] = point.p_WC;
   }
-  if (reduced) MergeSensitivities(points, *merged_into, &reduced_);
+  if (has_reduced_) MergeSensitivities(points, reduced_merged_into_, &reduced_);
   if (has_fine_) MergeSensitivities(points, fine_merged_into_, &fine_);
-  kept_ = true;
+  sensitivities_current_ = true;
 }
 
 void SurfaceReuse::MergeSensitivities(const std::vector<ContactPoint>& points, const std::vector<int>& merged_into,
@@ -173,7 +183,7 @@ void SurfaceReuse::MergeSensitivities(const std::vector<ContactPoint>& points, c
 
 SurfaceReuseOutcome SurfaceReuse::Reuse(const ShapeGeometry* a, const RigidTransform& X_WSa, const ShapeGeometry* b,
                                         const RigidTransform& X_WSb, std::vector<ContactPoint>* points,
-                                        RigidTransform* carry) const {
+                                        RigidTransform* carry) {
   if (!kept_ || a != a_.get() || b != b_.get()) return SurfaceReuseOutcome::kNotReused;
   // B's motion relative to A since the surface was computed, expressed at the kept poses: a point
   // of B at p then is at M·p now, seen from A. A point p = c + r of the patch moves by
@@ -202,6 +212,7 @@ SurfaceReuseOutcome SurfaceReuse::Reuse(const ShapeGeometry* a, const RigidTrans
     rests_on_half_space = std::abs(nhat_H_W_.dot(N * centre_ - centre_)) + tilt.norm() * radius_ <= tolerance_m_;
   }
   if (!barely_moved && !rests_on_half_space) return SurfaceReuseOutcome::kNotReused;
+  if (!sensitivities_current_) ComputeSensitivities();
   const bool whole = has_reduced_ && !barely_moved;
   const Points& from = has_reduced_ && !whole ? reduced_ : has_fine_ ? fine_ : all_;
   // The carrier's motion takes the kept surface to the present poses.

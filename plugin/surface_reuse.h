@@ -111,10 +111,10 @@ class SurfaceReuse {
   // its updated points and the rigid motion that carries the kept surface to the present poses
   // (`surface()`, for whoever reads it; the solver does not), and says which points it wrote;
   // otherwise returns kNotReused and changes nothing. The motion is bounded over a sphere about
-  // the patch that holds all its points, which over-estimates it at most twofold.
+  // the patch that holds all its points, which over-estimates it at most twofold. The points'
+  // sensitivities are worked out at the first reuse of a kept surface, not when it is kept.
   SurfaceReuseOutcome Reuse(const ShapeGeometry* a, const RigidTransform& X_WSa, const ShapeGeometry* b,
-                            const RigidTransform& X_WSb, std::vector<ContactPoint>* points,
-                            RigidTransform* carry) const;
+                            const RigidTransform& X_WSb, std::vector<ContactPoint>* points, RigidTransform* carry);
 
   bool has_surface() const { return kept_; }
   // The largest displacement of a point along the patch's normal, and in all (a slide along the
@@ -137,13 +137,17 @@ class SurfaceReuse {
     std::vector<ContactPoint> points;
     std::vector<Vector3> sensitivity, anchor;
   };
+  // Every kept point's sensitivity and anchor, then the reduced and fine sets' (MergeSensitivities),
+  // from the surface, points and poses as kept.
+  void ComputeSensitivities();
   // Writes each merged point's stiffness-weighted sensitivity and anchor over the points it
   // stands for (merged_into, ReduceContactPoints'), from all_'s.
   void MergeSensitivities(const std::vector<ContactPoint>& points, const std::vector<int>& merged_into, Points* merged);
 
   Points all_, reduced_, fine_;
   bool has_reduced_{false}, has_fine_{false};
-  std::vector<int> fine_merged_into_;
+  bool sensitivities_current_{false};  // for the surface kept: ComputeSensitivities has run since Keep
+  std::vector<int> reduced_merged_into_, fine_merged_into_;
   PointReductionWorkspace fine_workspace_;  // the fine reduction's cells
   std::vector<double> weight_;              // scratch: the stiffness each merged point stands for
   Vector3 centre_{Vector3::Zero()};         // of a sphere that holds every point of the patch

@@ -69,10 +69,10 @@ using test::Pose;
 
 // SurfaceReuse::Reuse, with the kept surface carried as the plugin carries it when it is read, and
 // the points reduced to max_points anew when it gives them whole.
-bool Reuse(const SurfaceReuse& reuse, const ShapeGeometry* a, const RigidTransform& X_WA, const ShapeGeometry* b,
+bool Reuse(SurfaceReuse* reuse, const ShapeGeometry* a, const RigidTransform& X_WA, const ShapeGeometry* b,
            const RigidTransform& X_WB, ContactSurface* surface, std::vector<ContactPoint>* points, int max_points = 0) {
   RigidTransform carry;
-  const SurfaceReuseOutcome outcome = reuse.Reuse(a, X_WA, b, X_WB, points, &carry);
+  const SurfaceReuseOutcome outcome = reuse->Reuse(a, X_WA, b, X_WB, points, &carry);
   if (outcome == SurfaceReuseOutcome::kNotReused) return false;
   if (outcome == SurfaceReuseOutcome::kReusedWhole) {
     EXPECT_GT(max_points, 0);
@@ -80,7 +80,7 @@ bool Reuse(const SurfaceReuse& reuse, const ShapeGeometry* a, const RigidTransfo
     ReduceContactPoints(*points, max_points, &reduced);
     *points = reduced;
   }
-  *surface = reuse.surface();
+  *surface = reuse->surface();
   surface->TransformBy(carry);
   return true;
 }
@@ -155,7 +155,7 @@ Errors CompareWithFreshSurfaces(const std::shared_ptr<const ShapeGeometry>& a, c
     const RigidTransform X_WA_moved = motion * X_WA;
     ContactSurface reused_surface, fresh_surface;
     std::vector<ContactPoint> reused;
-    EXPECT_TRUE(Reuse(reuse, a.get(), X_WA_moved, b.get(), X_WB, &reused_surface, &reused));
+    EXPECT_TRUE(Reuse(&reuse, a.get(), X_WA_moved, b.get(), X_WB, &reused_surface, &reused));
     const std::vector<ContactPoint> fresh = Reduced(FreshPoints(*a, X_WA_moved, *b, X_WB, &fresh_surface), max_points);
     const PatchSummary r = Summarize(reused, c), f = Summarize(fresh, c);
     errors.force = std::max(errors.force, std::abs(r.force - f.force) / f.force);
@@ -301,8 +301,8 @@ TEST(SurfaceReuseTest, ReducedPatchesMoveTheirForceAsTheFullSetUnderTranslation)
   const Vector3 t = 0.8 * whole.tolerance_m() * Vector3(0.3, -0.2, -1).normalized();
   std::vector<ContactPoint> moved_whole, moved_parts;
   ContactSurface unused;
-  ASSERT_TRUE(Reuse(whole, scene.a.get(), Pose(t) * X_WA, scene.b.get(), X_WB, &unused, &moved_whole));
-  ASSERT_TRUE(Reuse(parts, scene.a.get(), Pose(t) * X_WA, scene.b.get(), X_WB, &unused, &moved_parts));
+  ASSERT_TRUE(Reuse(&whole, scene.a.get(), Pose(t) * X_WA, scene.b.get(), X_WB, &unused, &moved_whole));
+  ASSERT_TRUE(Reuse(&parts, scene.a.get(), Pose(t) * X_WA, scene.b.get(), X_WB, &unused, &moved_parts));
   for (const ContactPoint& point : moved_whole) ASSERT_LT(point.phi0_m, 0);  // all press
   const Vector3 c = X_WA.translation();
   const double f_whole = Summarize(moved_whole, c).force, f_parts = Summarize(moved_parts, c).force;
@@ -374,14 +374,14 @@ TEST(SurfaceReuseTest, MovedBeyondTheToleranceTheSurfaceIsComputedAnew) {
   const double tolerance = reuse.tolerance_m();
   ASSERT_GT(tolerance, 0);
   EXPECT_TRUE(
-      Reuse(reuse, a.get(), Pose(Vector3(0, 0, 0.1 - 1e-5 - 0.9 * tolerance)), b.get(), X_WB, &surface, &points));
+      Reuse(&reuse, a.get(), Pose(Vector3(0, 0, 0.1 - 1e-5 - 0.9 * tolerance)), b.get(), X_WB, &surface, &points));
   EXPECT_FALSE(
-      Reuse(reuse, a.get(), Pose(Vector3(0, 0, 0.1 - 1e-5 - 1.1 * tolerance)), b.get(), X_WB, &surface, &points));
+      Reuse(&reuse, a.get(), Pose(Vector3(0, 0, 0.1 - 1e-5 - 1.1 * tolerance)), b.get(), X_WB, &surface, &points));
   // Slid along the face, it may go further: the slide tolerance, here the rim's bound ε·a/2.
   const double slide = reuse.slide_tolerance_m();
   EXPECT_GT(slide, 5 * tolerance);
   for (double fraction : {0.9, 1.1})
-    EXPECT_EQ(Reuse(reuse, a.get(), Pose(Vector3(fraction * slide, 0, 0.1 - 1e-5)), b.get(), X_WB, &surface, &points),
+    EXPECT_EQ(Reuse(&reuse, a.get(), Pose(Vector3(fraction * slide, 0, 0.1 - 1e-5)), b.get(), X_WB, &surface, &points),
               fraction < 1)
         << fraction;
   // Turned about the vertical through the patch's centre (the box's axis), its farthest point moves
@@ -390,22 +390,22 @@ TEST(SurfaceReuseTest, MovedBeyondTheToleranceTheSurfaceIsComputedAnew) {
   double reach = 0;
   for (const ContactPoint& point : points) reach = std::max(reach, Vector3(point.p_WC.x(), point.p_WC.y(), 0).norm());
   for (double fraction : {0.9, 1.1}) {
-    EXPECT_EQ(Reuse(reuse, a.get(), Pose(Vector3(0, 0, 0.1 - 1e-5), fraction * slide / reach, Vector3::UnitZ()),
+    EXPECT_EQ(Reuse(&reuse, a.get(), Pose(Vector3(0, 0, 0.1 - 1e-5), fraction * slide / reach, Vector3::UnitZ()),
                     b.get(), X_WB, &surface, &points),
               fraction < 1)
         << fraction;
-    EXPECT_EQ(Reuse(reuse, a.get(), Pose(Vector3(0, 0, 0.1 - 1e-5), fraction * tolerance / reach, Vector3::UnitX()),
+    EXPECT_EQ(Reuse(&reuse, a.get(), Pose(Vector3(0, 0, 0.1 - 1e-5), fraction * tolerance / reach, Vector3::UnitX()),
                     b.get(), X_WB, &surface, &points),
               fraction < 1)
         << fraction;
   }
   // A NaN pose is never within the tolerance.
-  EXPECT_FALSE(Reuse(reuse, a.get(), Pose(Vector3(NAN, 0, 0.1)), b.get(), X_WB, &surface, &points));
+  EXPECT_FALSE(Reuse(&reuse, a.get(), Pose(Vector3(NAN, 0, 0.1)), b.get(), X_WB, &surface, &points));
   // Other geometries (a shape retagged, say) never reuse.
   const auto other = Geometry(scene.box, &scene.soft);
-  EXPECT_FALSE(Reuse(reuse, other.get(), X_WA, b.get(), X_WB, &surface, &points));
+  EXPECT_FALSE(Reuse(&reuse, other.get(), X_WA, b.get(), X_WB, &surface, &points));
   reuse.Clear();
-  EXPECT_FALSE(Reuse(reuse, a.get(), X_WA, b.get(), X_WB, &surface, &points));
+  EXPECT_FALSE(Reuse(&reuse, a.get(), X_WA, b.get(), X_WB, &surface, &points));
 }
 
 // A half-space is unchanged by slides along its face and turns about its normal: a body that slides
@@ -440,7 +440,7 @@ void CheckSlidAndTurnedOnAHalfSpace(const std::shared_ptr<const ShapeGeometry>& 
       ContactSurface reused_surface, fresh_surface;
       std::vector<ContactPoint> reused;
       ASSERT_TRUE(
-          Reuse(reuse, a.get(), pose_of_a(X_WBody_moved), b.get(), pose_of_b(X_WBody_moved), &reused_surface, &reused))
+          Reuse(&reuse, a.get(), pose_of_a(X_WBody_moved), b.get(), pose_of_b(X_WBody_moved), &reused_surface, &reused))
           << what << ", turn " << turn << ", sink " << sink;
       EXPECT_EQ(reused.size(), kept.size());
       const std::vector<ContactPoint> fresh =
@@ -460,12 +460,12 @@ void CheckSlidAndTurnedOnAHalfSpace(const std::shared_ptr<const ShapeGeometry>& 
   ContactSurface unused_surface;
   const RigidTransform slid = Pose(Vector3(0.05, 0, 0)) * X_WBody;
   for (const double sink : {-1.2, 1.2})
-    EXPECT_FALSE(Reuse(reuse, a.get(), pose_of_a(Pose(Vector3(0, 0, -sink * tolerance)) * slid), b.get(),
+    EXPECT_FALSE(Reuse(&reuse, a.get(), pose_of_a(Pose(Vector3(0, 0, -sink * tolerance)) * slid), b.get(),
                        pose_of_b(Pose(Vector3(0, 0, -sink * tolerance)) * slid), &unused_surface, &unused_points))
         << what << ", sink " << sink;
   const RigidTransform tilted =
       Pose(slid.translation(), 1.2 * tolerance / reach, Vector3::UnitX()) * Pose(-slid.translation()) * slid;
-  EXPECT_FALSE(Reuse(reuse, a.get(), pose_of_a(tilted), b.get(), pose_of_b(tilted), &unused_surface, &unused_points))
+  EXPECT_FALSE(Reuse(&reuse, a.get(), pose_of_a(tilted), b.get(), pose_of_b(tilted), &unused_surface, &unused_points))
       << what << ", tilted";
 }
 
@@ -604,7 +604,7 @@ TEST(SurfaceReuseTest, ASurfaceCarriedByBothBodiesEqualsTheOneComputedThere) {
   const RigidTransform carry = Pose(Vector3(3, -2, 5), 1.2, Vector3(1, 2, 3));
   ContactSurface reused_surface, fresh_surface;
   std::vector<ContactPoint> reused;
-  ASSERT_TRUE(Reuse(reuse, a.get(), carry * X_WA, a.get(), carry * X_WB, &reused_surface, &reused));
+  ASSERT_TRUE(Reuse(&reuse, a.get(), carry * X_WA, a.get(), carry * X_WB, &reused_surface, &reused));
   const std::vector<ContactPoint> fresh = FreshPoints(*a, carry * X_WA, *a, carry * X_WB, &fresh_surface);
   const Vector3 c = carry * X_WA.translation();
   const PatchSummary r = Summarize(reused, c), f = Summarize(fresh, c);
