@@ -175,5 +175,56 @@ TEST(ManifoldEmitterTest, EachPointStartsFromItsOwnElementPairsImpulse) {
   bullet::ReleaseManifolds(&state);
 }
 
+// Two points may name the same element pair (a reduced point takes its strongest polygon's pair,
+// and two cells' pieces may name the same elements). Emitted again in the same order (a kept
+// surface), each starts from its own impulse, though their keys agree; in another order, each
+// starts from one of the impulses its key carried, and the others from their own.
+TEST(ManifoldEmitterTest, PointsThatShareAnElementPairStartFromThatPairsImpulses) {
+  btDefaultCollisionConfiguration configuration;
+  btCollisionDispatcher dispatcher(&configuration);
+  btSphereShape shape(0.1);
+  btCollisionObject body0, body1;
+  body0.setCollisionShape(&shape);
+  body1.setCollisionShape(&shape);
+  bullet::PatchState state;
+  state.dispatcher = &dispatcher;
+  state.body0 = &body0;
+  state.body1 = &body1;
+  const int pairs[6][2] = {{0, 0}, {1, 1}, {3, 6}, {3, 6}, {5, 5}, {3, 6}};
+  for (int k = 0; k < 6; ++k) {
+    ContactPoint p;
+    p.p_WC = Vector3(0.01 * k, 0, 0);
+    p.stiffness_N_per_m = 1e5;
+    p.element_A = pairs[k][0];
+    p.element_B = pairs[k][1];
+    state.points.push_back(p);
+  }
+  bullet::EmitPoints(&state);
+  auto impulse_at = [](int k) { return btScalar(1 + k); };  // by place: the shared pair's three differ
+  auto solve = [&] {
+    for (int k = 0; k < 6; ++k) state.manifolds[k / 4]->getContactPoint(k % 4).m_appliedImpulse = impulse_at(k);
+  };
+  auto started_from = [&](int k) { return state.manifolds[k / 4]->getContactPoint(k % 4).m_appliedImpulse; };
+  solve();
+  bullet::HarvestWarmStart(&state);
+  bullet::EmitPoints(&state);
+  for (int k = 0; k < 6; ++k) EXPECT_EQ(started_from(k), impulse_at(k)) << "same order, point " << k;
+  solve();
+  bullet::HarvestWarmStart(&state);
+  std::reverse(state.points.begin(), state.points.end());  // was point 5 - k
+  bullet::EmitPoints(&state);
+  for (int k = 0; k < 6; ++k) {
+    const int was = 5 - k;
+    if (pairs[was][0] == 3) {
+      EXPECT_TRUE(started_from(k) == impulse_at(2) || started_from(k) == impulse_at(3) ||
+                  started_from(k) == impulse_at(5))
+          << "reversed, point " << k << " of the shared pair: " << started_from(k);
+    } else {
+      EXPECT_EQ(started_from(k), impulse_at(was)) << "reversed, point " << k;
+    }
+  }
+  bullet::ReleaseManifolds(&state);
+}
+
 }  // namespace
 }  // namespace hydro
