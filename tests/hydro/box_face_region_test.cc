@@ -119,6 +119,40 @@ TEST(BoxFaceRegionTest, PlaneMissesRegionKeepsPlanesThroughTheRegionAndCullsDist
   }
 }
 
+// The closed-form queries clip in the first box's frame by the second box's regions, posed at
+// R_AB, p_AB: that is the clip in the second box's own frame, carried by the pose. Random boxes,
+// faces, poses and planes through the box; the two clips keep the same vertices, in the same
+// order, to round-off (1e-12 of the box's size; the clips' tolerance is 1e-12 of it too, and no
+// trial here has a vertex that near a region's plane).
+TEST(BoxFaceRegionTest, ClippingByAPosedBoxsRegionIsTheClipInItsFrameCarriedByThePose) {
+  std::mt19937 rng(17);
+  std::uniform_real_distribution<double> unit(-1, 1);
+  int clipped = 0;
+  for (int trial = 0; trial < 2000; ++trial) {
+    const Vector3 h = RandomHalfSize(&rng);
+    const int face = static_cast<int>(rng() % 6);
+    const Matrix3 R_AB = Eigen::AngleAxisd(3 * unit(rng), RandomUnit(&rng)).toRotationMatrix();
+    const Vector3 p_AB(unit(rng), unit(rng), unit(rng));
+    // A plane through a point of the box, in B's frame, and its square.
+    const Vector3 n_B = RandomUnit(&rng);
+    const Vector3 q_B(unit(rng) * h.x(), unit(rng) * h.y(), unit(rng) * h.z());
+    ClipPolygon in_B = SquareOnPlane(n_B, n_B.dot(q_B), h);
+    ClipPolygon in_A;
+    for (int i = 0; i < in_B.n; ++i) in_A.Push(R_AB * in_B.p[i] + p_AB);
+    const double tolerance = 1e-12 * h.norm();
+    ClipByRegion(h, face, Matrix3::Identity(), Vector3::Zero(), tolerance, &in_B);
+    ClipByRegion(h, face, R_AB, p_AB, tolerance, &in_A);
+    ASSERT_EQ(in_A.n < 3, in_B.n < 3) << "trial " << trial;
+    if (in_A.n < 3) continue;
+    ++clipped;
+    ASSERT_EQ(in_A.n, in_B.n) << "trial " << trial;
+    for (int i = 0; i < in_A.n; ++i)
+      EXPECT_LT((in_A.p[i] - (R_AB * in_B.p[i] + p_AB)).norm(), 1e-12 * (h.norm() + p_AB.norm()))
+          << "trial " << trial << ", vertex " << i;
+  }
+  EXPECT_GT(clipped, 1000);  // planes through the box that cross the face's region: 1,493 of 2,000
+}
+
 }  // namespace
 }  // namespace internal
 }  // namespace hydro
