@@ -117,19 +117,28 @@ TEST(ManifoldEmitterTest, APatchIsMergedFromItsFirstStep) {
   EXPECT_LE(PatchManifolds(world.dispatcher()), (default_max_points + 3) / 4);
 }
 
+// A pair's patch state, its two bodies and a dispatcher for its manifolds, with no world: what
+// EmitPoints and HarvestWarmStart take.
+struct EmittingPair {
+  EmittingPair() {
+    body0.setCollisionShape(&shape);
+    body1.setCollisionShape(&shape);
+    state.dispatcher = &dispatcher;
+    state.body0 = &body0;
+    state.body1 = &body1;
+  }
+  btDefaultCollisionConfiguration configuration;
+  btCollisionDispatcher dispatcher{&configuration};
+  btSphereShape shape{0.1};  // the dispatcher reads the bodies' shapes for a new manifold
+  btCollisionObject body0, body1;
+  bullet::PatchState state;
+};
+
 // Each point starts from what its own element pair carried out of the last solve, whatever order
 // the points come in: the same order (a kept surface), reversed, or with new pairs among them.
 TEST(ManifoldEmitterTest, EachPointStartsFromItsOwnElementPairsImpulse) {
-  btDefaultCollisionConfiguration configuration;
-  btCollisionDispatcher dispatcher(&configuration);
-  btSphereShape shape(0.1);  // the dispatcher reads the bodies' shapes for a new manifold
-  btCollisionObject body0, body1;
-  body0.setCollisionShape(&shape);
-  body1.setCollisionShape(&shape);
-  bullet::PatchState state;
-  state.dispatcher = &dispatcher;
-  state.body0 = &body0;
-  state.body1 = &body1;
+  EmittingPair pair;
+  bullet::PatchState& state = pair.state;
   auto point = [](int element_A, int element_B) {
     ContactPoint p;
     p.p_WC = Vector3(0.01 * element_A, 0.02 * element_B, 0);
@@ -180,16 +189,8 @@ TEST(ManifoldEmitterTest, EachPointStartsFromItsOwnElementPairsImpulse) {
 // surface), each starts from its own impulse, though their keys agree; in another order, each
 // starts from one of the impulses its key carried, and the others from their own.
 TEST(ManifoldEmitterTest, PointsThatShareAnElementPairStartFromThatPairsImpulses) {
-  btDefaultCollisionConfiguration configuration;
-  btCollisionDispatcher dispatcher(&configuration);
-  btSphereShape shape(0.1);
-  btCollisionObject body0, body1;
-  body0.setCollisionShape(&shape);
-  body1.setCollisionShape(&shape);
-  bullet::PatchState state;
-  state.dispatcher = &dispatcher;
-  state.body0 = &body0;
-  state.body1 = &body1;
+  EmittingPair pair;
+  bullet::PatchState& state = pair.state;
   const int pairs[6][2] = {{0, 0}, {1, 1}, {3, 6}, {3, 6}, {5, 5}, {3, 6}};
   for (int k = 0; k < 6; ++k) {
     ContactPoint p;
