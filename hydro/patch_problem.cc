@@ -360,7 +360,7 @@ void PatchProblem::BuildPattern() {
       size_t last = first;
       int height = 0;
       for (; last < blocks.size() && blocks[last].first == blocks[first].first; ++last) {
-        block_start_[last] = e + height;  // the block's entry (0, 0): its column's first rows come first
+        block_start_[last] = e + height;  // entry (0, 0): after the rows of the column's earlier blocks
         height += groups_[blocks[last].second].dim;
       }
       column_height_[blocks[first].first] = height;

@@ -200,6 +200,8 @@ class PatchProblem {
   Vector6 WrenchOnA(int patch) const;
 
  private:
+  // Reads the matrix and multiplies by it (tests/hydro/patch_problem_test.cc): conjugate gradients'
+  // block product checked against Eigen's product with the same matrix.
   friend class PatchProblemTester;
   struct Group {
     int offset{-1};  // of its unknowns in z; -1: it has none
@@ -349,8 +351,8 @@ class PatchProblem {
   // dense path for small islands (once chosen over Eigen's SimplicialLDLT) cost as much or more.
   // The matrix's blocks, (column group, row group) sorted, for which hessian_ is laid out and
   // factorization_ analysed; where each block's entry (0, 0) lies in hessian_'s values (entry
-  // (r, c) at that + r + c·column_height_); and whether factorization_ holds a factorization of a
-  // matrix of that pattern (possibly an earlier one: a preconditioner).
+  // (r, c) at that + r + c·column_height_[column group]); and whether factorization_ holds a
+  // factorization of a matrix of that pattern (possibly an earlier one: a preconditioner).
   std::vector<std::pair<int, int>> block_pattern_, block_pattern_scratch_;
   std::vector<int> pattern_dims_, pattern_dims_scratch_;  // every group's dimension
   std::vector<int> block_start_;                          // per block of block_pattern_

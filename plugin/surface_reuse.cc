@@ -50,6 +50,7 @@ double Reach(const ShapeGeometry& g) {
 
 void SurfaceReuse::Clear() {
   kept_ = false;
+  sensitivities_current_ = false;
   a_.reset();
   b_.reset();
 }
@@ -60,6 +61,7 @@ void SurfaceReuse::Keep(const std::shared_ptr<const ShapeGeometry>& a, const Rig
                         const std::vector<ContactPoint>* reduced, const std::vector<int>* merged_into, int max_points,
                         double stiffness_scale) {
   kept_ = false;
+  sensitivities_current_ = false;  // ComputeSensitivities, at the first reuse
   if (points.empty() || !a || !b) return;
   if (reduced && !(merged_into && merged_into->size() == points.size())) return;
   // Mean depth d = Σ k·(−φ0)₊ / Σ k and the patch radius √(area/π).
@@ -116,15 +118,16 @@ void SurfaceReuse::Keep(const std::shared_ptr<const ShapeGeometry>& a, const Rig
   AssignGrowing(&all_.sensitivity, points.size(), Vector3::Zero().eval());
   AssignGrowing(&all_.anchor, points.size(), Vector3::Zero().eval());
   has_reduced_ = reduced != nullptr;
-  if (reduced) CopyGrowing(&reduced_.points, *reduced);
+  if (reduced) {
+    CopyGrowing(&reduced_.points, *reduced);
+    CopyGrowing(&reduced_merged_into_, *merged_into);
+  }
   // The fine set, when the budget's reduction is some kFineReduction times coarser than the points
   // and the patch can be given back whole: only against a half-space (a brick on a brick never is,
   // and the wall recomputes 3,600 such surfaces a step).
-  if (reduced) CopyGrowing(&reduced_merged_into_, *merged_into);
   const int fine_budget = reduced ? kFineReduction * std::max(max_points, static_cast<int>(reduced->size())) : 0;
   has_fine_ = reduced && half_space_ >= 0 && static_cast<int>(points.size()) > 2 * fine_budget;
   if (has_fine_) ReduceContactPoints(points, fine_budget, &fine_.points, &fine_merged_into_, nullptr, &fine_workspace_);
-  sensitivities_current_ = false;
   kept_ = true;
 }
 

@@ -130,9 +130,9 @@ class SurfaceReuse {
   std::shared_ptr<const ShapeGeometry> a_, b_;
   RigidTransform X_WSa_{RigidTransform::Identity()}, X_WSb_{RigidTransform::Identity()};
   ContactSurface surface_;
-  // The points, each with ∂φ0/∂δ and where δ is measured (W at the kept poses): all of them, and
-  // the reduced ones (empty when Keep was given none), theirs stiffness-weighted over the points
-  // each merges.
+  // The points, each with ∂φ0/∂δ and where δ is measured (W at the kept poses; both filled in by
+  // ComputeSensitivities): all of them, and the reduced ones (empty when Keep was given none),
+  // theirs stiffness-weighted over the points each merges.
   struct Points {
     std::vector<ContactPoint> points;
     std::vector<Vector3> sensitivity, anchor;
@@ -147,6 +147,7 @@ class SurfaceReuse {
   Points all_, reduced_, fine_;
   bool has_reduced_{false}, has_fine_{false};
   bool sensitivities_current_{false};  // for the surface kept: ComputeSensitivities has run since Keep
+  // Which reduced (fine) point each of all_'s points joined, or −1 (ReduceContactPoints').
   std::vector<int> reduced_merged_into_, fine_merged_into_;
   PointReductionWorkspace fine_workspace_;  // the fine reduction's cells
   std::vector<double> weight_;              // scratch: the stiffness each merged point stands for

@@ -39,8 +39,12 @@ TEST(BoxFaceRegionTest, APointLiesInTheRegionOfItsNearestFace) {
       bool inside = true;
       for (const HalfSpace& half : FaceRegion(h, face)) inside = inside && half.n.dot(p) >= half.d - 1e-12;
       // Ties (a medial plane through p) may go either way; a clear difference may not.
-      if (depth[face] > nearest + 1e-9) EXPECT_FALSE(inside) << "face " << face << " at " << p.transpose();
-      if (depth[face] == nearest) EXPECT_TRUE(inside) << "face " << face << " at " << p.transpose();
+      if (depth[face] > nearest + 1e-9) {
+        EXPECT_FALSE(inside) << "face " << face << " at " << p.transpose();
+      }
+      if (depth[face] == nearest) {
+        EXPECT_TRUE(inside) << "face " << face << " at " << p.transpose();
+      }
     }
   }
 }
@@ -122,8 +126,10 @@ TEST(BoxFaceRegionTest, PlaneMissesRegionKeepsPlanesThroughTheRegionAndCullsDist
 // The closed-form queries clip in the first box's frame by the second box's regions, posed at
 // R_AB, p_AB: that is the clip in the second box's own frame, carried by the pose. Random boxes,
 // faces, poses and planes through the box; the two clips keep the same vertices, in the same
-// order, to round-off (1e-12 of the box's size; the clips' tolerance is 1e-12 of it too, and no
-// trial here has a vertex that near a region's plane).
+// order, to round-off: 1e-12 of the box's size and offset, which carrying a vertex by the pose
+// rounds in. The clips' tolerance is 1e-12 of the box's size; a vertex that near a region's plane
+// could be kept by one clip and not the other, and none is in these trials (the standard
+// library's random distributions are its own, so another library draws other trials).
 TEST(BoxFaceRegionTest, ClippingByAPosedBoxsRegionIsTheClipInItsFrameCarriedByThePose) {
   std::mt19937 rng(17);
   std::uniform_real_distribution<double> unit(-1, 1);

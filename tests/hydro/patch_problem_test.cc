@@ -364,6 +364,7 @@ void MakeSlidingStack(int n, double speed, const PatchProblemOptions& options, P
                       std::vector<Vector6>* V, double mu = 0.5, double lift_on_B = 0, bool ground_as_A = false,
                       const std::vector<int>& unknowns_of_box = {}) {
   const double m = kStackBoxMass, a = kStackBoxHalfSize, k = 1e9, dt = 1.0 / 60;
+  ASSERT_TRUE(unknowns_of_box.empty() || static_cast<int>(unknowns_of_box.size()) == n);
   problem->Reset(dt, options);
   const int ground = problem->AddBody(PatchBody{});
   V->assign(1, Vector6::Zero());

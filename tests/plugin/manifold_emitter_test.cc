@@ -127,6 +127,8 @@ struct EmittingPair {
     state.body0 = &body0;
     state.body1 = &body1;
   }
+  // Gives the manifolds back, and unmaps them, however the test ends.
+  ~EmittingPair() { bullet::ReleaseManifolds(&state); }
   btDefaultCollisionConfiguration configuration;
   btCollisionDispatcher dispatcher{&configuration};
   btSphereShape shape{0.1};  // the dispatcher reads the bodies' shapes for a new manifold
@@ -181,7 +183,6 @@ TEST(ManifoldEmitterTest, EachPointStartsFromItsOwnElementPairsImpulse) {
   state.points.push_back(point(21, 2));
   bullet::EmitPoints(&state);
   expect_warm_started("two new pairs");
-  bullet::ReleaseManifolds(&state);
 }
 
 // Two points may name the same element pair (a reduced point takes its strongest polygon's pair,
@@ -224,7 +225,6 @@ TEST(ManifoldEmitterTest, PointsThatShareAnElementPairStartFromThatPairsImpulses
       EXPECT_EQ(started_from(k), impulse_at(was)) << "reversed, point " << k;
     }
   }
-  bullet::ReleaseManifolds(&state);
 }
 
 }  // namespace

@@ -283,6 +283,49 @@ TEST(SurfaceReuseTest, ReducedPatchesMatchPatchesComputedAndReducedAnew) {
   ExpectWithinBounds("ball on plane reduced to 16", e);
 }
 
+// A kept surface's sensitivities are worked out at its first reuse (SurfaceReuse::Reuse). A
+// second surface kept in place of one already reused must have its own worked out: the same
+// points, bit for bit, as an object that kept only the second. Reduced to 16 points and then to 9
+// (the second reduced set is smaller, so stale merged sensitivities would be read in place), and
+// whole.
+TEST(SurfaceReuseTest, ASurfaceKeptInPlaceOfAReusedOneMovesByItsOwnSensitivities) {
+  const BoxAndGround scene;
+  const RigidTransform X_WB = Pose(Vector3(0, 0, -0.1));
+  const RigidTransform X_WA_first =
+      Pose(Vector3(0.03, -0.02, 0.1 * (std::cos(0.002) + std::sin(0.002)) - 1e-4), 0.002, Vector3(1, 1, 0));
+  const RigidTransform X_WA_second =
+      Pose(Vector3(-0.01, 0.02, 0.1 * (std::cos(0.004) + std::sin(0.004)) - 2e-4), 0.004, Vector3(1, -1, 0));
+  ContactSurface first_surface, second_surface;
+  const std::vector<ContactPoint> first = FreshPoints(*scene.a, X_WA_first, *scene.b, X_WB, &first_surface);
+  const std::vector<ContactPoint> second = FreshPoints(*scene.a, X_WA_second, *scene.b, X_WB, &second_surface);
+  std::vector<int> first_merged, second_merged;
+  const std::vector<ContactPoint> first_reduced = Reduced(first, 16, &first_merged);
+  const std::vector<ContactPoint> second_reduced = Reduced(second, 9, &second_merged);
+  ASSERT_GT(first_reduced.size(), second_reduced.size());
+  for (const bool reduce : {true, false}) {
+    SurfaceReuse replaced, fresh;
+    replaced.Keep(scene.a, X_WA_first, scene.b, X_WB, first_surface, first, reduce ? &first_reduced : nullptr,
+                  reduce ? &first_merged : nullptr);
+    ContactSurface unused;
+    std::vector<ContactPoint> points;
+    const Vector3 down = -0.5 * replaced.tolerance_m() * Vector3::UnitZ();
+    ASSERT_TRUE(Reuse(&replaced, scene.a.get(), Pose(down) * X_WA_first, scene.b.get(), X_WB, &unused, &points));
+    for (SurfaceReuse* reuse : {&replaced, &fresh})
+      reuse->Keep(scene.a, X_WA_second, scene.b, X_WB, second_surface, second, reduce ? &second_reduced : nullptr,
+                  reduce ? &second_merged : nullptr);
+    const RigidTransform moved = Pose(-0.5 * fresh.tolerance_m() * Vector3::UnitZ()) * X_WA_second;
+    std::vector<ContactPoint> from_replaced, from_fresh;
+    ASSERT_TRUE(Reuse(&replaced, scene.a.get(), moved, scene.b.get(), X_WB, &unused, &from_replaced));
+    ASSERT_TRUE(Reuse(&fresh, scene.a.get(), moved, scene.b.get(), X_WB, &unused, &from_fresh));
+    ASSERT_EQ(from_replaced.size(), reduce ? second_reduced.size() : second.size());
+    ASSERT_EQ(from_replaced.size(), from_fresh.size());
+    for (size_t i = 0; i < from_fresh.size(); ++i)
+      EXPECT_EQ(from_replaced[i].phi0_m, from_fresh[i].phi0_m) << (reduce ? "reduced" : "whole") << ", point " << i;
+    // The move did change the depths (the sensitivities were used, not only copied).
+    EXPECT_NE(from_fresh[0].phi0_m, (reduce ? second_reduced : second)[0].phi0_m);
+  }
+}
+
 // Under a translation every point's depth moves by s·t, so while all points press, the reduced
 // points' total force moves exactly as the full set's: Σ_j K_j·s̄_j = Σ_i k_i·s_i.
 TEST(SurfaceReuseTest, ReducedPatchesMoveTheirForceAsTheFullSetUnderTranslation) {
