@@ -275,6 +275,27 @@ std::string ShapeTypeName(int shape_type) {
   }
 }
 
+namespace {
+
+// The support of a mesh geometry's convex hull (adapters/convex_hull.h), null for a half-space, an
+// unsupported shape or a flat mesh. Bullet's hull leaves points up to about 1e-4 of their extent
+// outside it: the support is widened by twice that.
+std::shared_ptr<const ConvexSupport> MakeSupport(const ShapeGeometry& g) {
+  const std::vector<Vector3>* points = nullptr;
+  if (g.kind == ShapeGeometry::Kind::kCompliantMesh) points = &g.compliant_mesh->mesh().vertices();
+  if (g.kind == ShapeGeometry::Kind::kRigidMesh) points = &g.rigid_mesh->mesh().vertices();
+  if (!points) return nullptr;
+  Vector3 lo = points->front(), hi = lo;
+  for (const Vector3& p : *points) lo = lo.cwiseMin(p), hi = hi.cwiseMax(p);
+  try {
+    return std::make_shared<ConvexSupport>(MakeConvexHull(*points), 2e-4 * (hi - lo).maxCoeff());
+  } catch (const InvalidInput&) {
+    return nullptr;  // flat: its bounding box is as tight along its normal
+  }
+}
+
+}  // namespace
+
 ShapeGeometry MakeShapeGeometry(const btCollisionShape& shape, const btHydroelasticProperties* properties) {
   const bool compliant = properties && properties->m_kind == btHydroelasticProperties::COMPLIANT;
   const std::string name = ShapeTypeName(shape.getShapeType());
@@ -470,6 +491,7 @@ ShapeGeometry MakeShapeGeometry(const btCollisionShape& shape, const btHydroelas
       g.kind = ShapeGeometry::Kind::kUnsupported;
       g.error = name + " is not supported by hydroelastic contact; Bullet's own contact is used for it";
   }
+  if (!g.compliant_box && !g.rigid_box) g.support = MakeSupport(g);
   return g;
 }
 

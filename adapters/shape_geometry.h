@@ -10,6 +10,7 @@
 
 #include "adapters/hydroelastic_properties.h"
 #include "hydro/compliant_box.h"
+#include "hydro/convex_support.h"
 #include "hydro/hydroelastic_geometry.h"
 
 namespace hydro {
@@ -26,6 +27,10 @@ struct ShapeGeometry {
   std::shared_ptr<const CompliantBox> compliant_box;
   // Beside rigid_mesh for a rigid box: its faces against a compliant box in closed form.
   std::shared_ptr<const RigidBox> rigid_box;
+  // Beside a mesh that is not a box (whose bounding box is exact): its convex hull's support, which
+  // bounds how far it reaches along a direction (plugin/pair_contact.h) where its bounding box,
+  // turned with it, reaches centimetres past it. Null when the hull is flat (a rigid ground mesh).
+  std::shared_ptr<const ConvexSupport> support;
   // Pose of the geometry's frame G in the shape frame S (a Y-up cylinder's mesh is built along z;
   // a plane's half-space frame has z along the plane normal).
   RigidTransform X_SG{RigidTransform::Identity()};

@@ -1,6 +1,7 @@
 #include "plugin/pair_contact.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 #include "hydro/contact_surface_calculator.h"
@@ -100,6 +101,20 @@ std::pair<double, double> BoxExtentAlong(const Aabb& box, const RigidTransform& 
   return {middle - reach, middle + reach};
 }
 
+// [min, max] of n·p over the geometry g posed at X_WG (its frame G): its bounding box `box`'s
+// support, narrowed to its convex hull's where it has one (ShapeGeometry::support).
+std::pair<double, double> ExtentAlong(const ShapeGeometry& g, const Aabb& box, const RigidTransform& X_WG,
+                                      const Vector3& n_W) {
+  std::pair<double, double> extent = BoxExtentAlong(box, X_WG, n_W);
+  if (g.support) {
+    const double offset = n_W.dot(X_WG.translation());
+    const auto [low, high] = g.support->ExtentAlong(X_WG.linear().transpose() * n_W);
+    extent.first = std::max(extent.first, low + offset);
+    extent.second = std::min(extent.second, high + offset);
+  }
+  return extent;
+}
+
 // The geometry's bounding box in its frame G, or false for a half-space (z ≤ 0 in G).
 bool BoundingBox(const ShapeGeometry& g, Aabb* box) {
   switch (g.kind) {
@@ -140,8 +155,8 @@ bool CalcGapAlongCentres(const ShapeGeometry& a, const RigidTransform& X_WSa, co
   if (!(d.norm() > 0)) return false;
   d.normalize();
   // a's lowest and b's highest reach along d̂; a half-space's is its face.
-  const double low_A = bounded_A ? BoxExtentAlong(box_A, X_WA, d).first : d.dot(X_WA.translation());
-  const double high_B = bounded_B ? BoxExtentAlong(box_B, X_WB, d).second : d.dot(X_WB.translation());
+  const double low_A = bounded_A ? ExtentAlong(a, box_A, X_WA, d).first : d.dot(X_WA.translation());
+  const double high_B = bounded_B ? ExtentAlong(b, box_B, X_WB, d).second : d.dot(X_WB.translation());
   *dhat_W = d;
   *gap_m = low_A - high_B;
   return true;
@@ -156,11 +171,12 @@ int CalcGapsAlongAxes(const ShapeGeometry& a, const RigidTransform& X_WSa, const
   const RigidTransform X_WB = X_WSb * b.X_SG;
   Aabb box_A, box_B;
   const bool bounded_A = BoundingBox(a, &box_A), bounded_B = BoundingBox(b, &box_B);
-  // [low, high] of a geometry along d: its box's support; for a half-space (−∞, face] or
+  // [low, high] of a geometry along d: its support (ExtentAlong); for a half-space (−∞, face] or
   // [face, +∞) along its own normal, and the whole line along any other axis (it reaches out
   // without end along its face).
-  auto extent = [](bool bounded, const Aabb& box, const RigidTransform& X_WG, const Vector3& d) {
-    if (bounded) return BoxExtentAlong(box, X_WG, d);
+  auto extent = [](const ShapeGeometry& g, bool bounded, const Aabb& box, const RigidTransform& X_WG,
+                   const Vector3& d) {
+    if (bounded) return ExtentAlong(g, box, X_WG, d);
     const double inf = std::numeric_limits<double>::infinity();
     const Vector3 normal = X_WG.linear().col(2);  // out of the half-space z ≤ 0
     const double face = d.dot(X_WG.translation());
@@ -175,8 +191,8 @@ int CalcGapsAlongAxes(const ShapeGeometry& a, const RigidTransform& X_WSa, const
     for (int k = 0; k < 3; ++k) {
       if (!bounded && k < 2) continue;  // a half-space offers its normal only
       const Vector3 d = X_WG.linear().col(k);
-      const auto [low_A, high_A] = extent(bounded_A, box_A, X_WA, d);
-      const auto [low_B, high_B] = extent(bounded_B, box_B, X_WB, d);
+      const auto [low_A, high_A] = extent(a, bounded_A, box_A, X_WA, d);
+      const auto [low_B, high_B] = extent(b, bounded_B, box_B, X_WB, d);
       // Along d̂ from b toward a: the side a lies on when they are apart along it.
       const bool a_above = low_A - high_B >= low_B - high_A;
       dhat_W[n] = a_above ? d : Vector3(-d);
@@ -224,11 +240,11 @@ void BoundPointDepths(const ShapeGeometry& a, const RigidTransform& X_WSa, const
   if (half_space_A && half_space_B) return;
   const RigidTransform X_WA = X_WSa * a.X_SG;
   const RigidTransform X_WB = X_WSb * b.X_SG;
-  // The whole bodies' overlap along each point's normal bounds its depth: their bounding boxes'
-  // supports (exact for boxes), or the rigid side's face, which lies in the polygon's plane. (The
-  // overlap of the polygon's own two elements would bound it more tightly, but a surface computed
-  // at the end-of-step poses of a body arriving fast lies many elements deep.) The point keeps
-  // k = A·g (hydro/depth_bound.h).
+  // The whole bodies' overlap along each point's normal bounds its depth: their extents
+  // (ExtentAlong: exact for boxes and convex meshes), or the rigid side's face, which lies in the
+  // polygon's plane. (The overlap of the polygon's own two elements would bound it more tightly,
+  // but a surface computed at the end-of-step poses of a body arriving fast lies many elements
+  // deep.) The point keeps k = A·g (hydro/depth_bound.h).
   //
   // Against a half-space (z ≤ 0 in its frame, outward normal ν̂), a body D deep below its face
   // leaves it after moving D/(n̂·ν̂) along n̂ away from it, and never when n̂ runs along the face.
@@ -244,7 +260,9 @@ void BoundPointDepths(const ShapeGeometry& a, const RigidTransform& X_WSa, const
   const bool boxed = (half_space_A || half_space_B) && BoundingBox(bounded, &box);
   const Vector3 nu_W = X_W_half.linear().col(2);
   const double depth_below_face =
-      boxed ? nu_W.dot(X_W_half.translation()) - BoxExtentAlong(box, X_W_bounded, nu_W).first : 0.0;
+      boxed ? nu_W.dot(X_W_half.translation()) - ExtentAlong(bounded, box, X_W_bounded, nu_W).first : 0.0;
+  Vector3 last_normal = Vector3::Constant(std::numeric_limits<double>::quiet_NaN());
+  double lowest_A = 0, highest_B = 0;  // along last_normal; NaN for a rigid side (its face)
   for (ContactPoint& point : *points) {
     const Vector3& n = point.nhat_BA_W;  // A lies on its +n side
     if (half_space_A || half_space_B) {
@@ -254,12 +272,17 @@ void BoundPointDepths(const ShapeGeometry& a, const RigidTransform& X_WSa, const
       if (!(leaving > 0)) continue;
       BoundDepthByOverlap(std::max(depth_below_face, 0.0) / leaving, &point.phi0_m);
     } else {
+      // Points of one rigid face share its normal: their extents are found once.
+      if (!(n == last_normal)) {
+        last_normal = n;
+        lowest_A = a.kind == Kind::kCompliantMesh ? ExtentAlong(a, a.compliant_mesh->bvh().root_box(), X_WA, n).first
+                                                  : std::numeric_limits<double>::quiet_NaN();
+        highest_B = b.kind == Kind::kCompliantMesh ? ExtentAlong(b, b.compliant_mesh->bvh().root_box(), X_WB, n).second
+                                                   : std::numeric_limits<double>::quiet_NaN();
+      }
       const double plane = n.dot(point.p_WC);
-      const double lowest_A =
-          a.kind == Kind::kCompliantMesh ? BoxExtentAlong(a.compliant_mesh->bvh().root_box(), X_WA, n).first : plane;
-      const double highest_B =
-          b.kind == Kind::kCompliantMesh ? BoxExtentAlong(b.compliant_mesh->bvh().root_box(), X_WB, n).second : plane;
-      BoundDepthByOverlap(highest_B - lowest_A, &point.phi0_m);
+      BoundDepthByOverlap((std::isnan(highest_B) ? plane : highest_B) - (std::isnan(lowest_A) ? plane : lowest_A),
+                          &point.phi0_m);
     }
     point.fn0_N = point.stiffness_N_per_m * std::max(-point.phi0_m, 0.0);  // its force at φ0 now
   }

@@ -32,8 +32,8 @@ bool SplitsInPieces(const ShapeGeometry& a, const ShapeGeometry& b);
 // and its points would carry nothing.
 double SpeculativeOverlapLimit(const ShapeGeometry& a, const ShapeGeometry& b);
 
-// How deep the two geometries can be in each other at most: the smallest overlap of their
-// bounding boxes (a half-space's face) over the candidate separating axes of CalcGapsAlongAxes,
+// How deep the two geometries can be in each other at most: the smallest overlap of their extents
+// (a half-space's face) over the candidate separating axes of CalcGapsAlongAxes,
 // 0 when one of them separates them, +∞ for two half-spaces (m).
 double CalcOverlapBound(const ShapeGeometry& a, const RigidTransform& X_WSa, const ShapeGeometry& b,
                         const RigidTransform& X_WSb);
@@ -45,14 +45,15 @@ double CalcOverlapBound(const ShapeGeometry& a, const RigidTransform& X_WSa, con
 void LimitRecoveryDepth(double limit_m, std::vector<ContactPoint>* points);
 
 // How far apart the two geometries are along the unit direction d̂ from b toward a (negative when
-// their extents overlap along it): min over a of d̂·p minus max over b of d̂·p, from the meshes'
-// bounding boxes (exact for boxes, an underestimate otherwise) or a half-space's face. Also gives
+// their extents overlap along it): min over a of d̂·p minus max over b of d̂·p. A mesh's extent
+// is its bounding box's, narrowed to its convex hull's (ShapeGeometry::support): exact for boxes
+// and convex meshes, an underestimate of the gap otherwise; a half-space's is its face. Also gives
 // the direction d̂ used: from b's bounding-box centre to a's, or a half-space's normal. False when
 // both are half-spaces.
 bool CalcGapAlongCentres(const ShapeGeometry& a, const RigidTransform& X_WSa, const ShapeGeometry& b,
                          const RigidTransform& X_WSb, Vector3* dhat_W, double* gap_m);
 
-// How far apart the two geometries' bounding boxes (a half-space's face) are along each of the
+// How far apart the two geometries' extents (as CalcGapAlongCentres) are along each of the
 // candidate separating axes — the line between the centres, each box's three axes, a half-space's
 // normal — as gap_m[k] along dhat_W[k], which points from b toward a (negative where they overlap
 // along it; an axis then points to the side of the smaller overlap).

@@ -185,6 +185,54 @@ TEST(PairContactTest, AxesPointFromBTowardAAndTheOverlapBoundIsTheSmallestOverla
               0.1 * (std::cos(0.1) + std::sin(0.1)) - 0.1, test::BulletAbsolute(1e-12, 0.2));
 }
 
+// A turned convex hull 1 mm into a ground box, or 1 mm above it: the overlap bound is that 1 mm and
+// the widest gap that 1 mm, to within the hull's tolerance (2e-4 of its 0.22 m extent), over 200
+// random turns. Bounded by the hull's bounding box instead, the overlap came out up to
+// centimetres (its box reaches past its lowest vertex once turned), and the contact points'
+// depths bounded by it threw a tumbling hull off the ground at 1e8 Pa (stiff_scenes_test).
+TEST(PairContactTest, ATurnedHullsOverlapAndGapAreItsLowestVertexsNotItsBoxs) {
+  btHydroelasticProperties stiff;
+  stiff.m_hydroelasticModulus = 1e8;
+  btConvexHullShape hull;
+  const std::vector<Vector3> points = {{0.1, 0, 0},           {-0.08, 0.06, 0},   {-0.05, -0.09, 0.02},
+                                       {0, 0, 0.12},          {0.02, 0.03, -0.1}, {0.07, 0.07, 0.05},
+                                       {-0.06, -0.02, -0.08}, {0.03, -0.08, 0.07}};
+  for (const Vector3& p : points) hull.addPoint(btVector3(p.x(), p.y(), p.z()));
+  btBoxShape ground(btVector3(50, 50, 50));
+  const ShapeGeometry g_hull = MakeShapeGeometry(hull, &stiff);
+  const ShapeGeometry g_ground = MakeShapeGeometry(ground, nullptr);
+  ASSERT_TRUE(g_hull.support);
+  EXPECT_FALSE(g_ground.support);  // a box's bounding box is exact
+  RigidTransform X_WG = RigidTransform::Identity();
+  X_WG.translation() = Vector3(0, 0, -50);
+  // (In the float build the hull's points are stored rounded.)
+  const double rounding = test::BulletAbsolute(1e-12, 0.2);
+  const double tolerance = 2e-4 * 0.22 + rounding;
+  std::mt19937 rng(3);
+  double loosest_box = 0;  // how far the hull's turned bounding box reaches below its lowest vertex
+  for (int i = 0; i < 200; ++i) {
+    RigidTransform X_WH = RandomPose(&rng, 0.0);
+    double lowest = std::numeric_limits<double>::infinity();
+    for (const Vector3& p : points) lowest = std::min(lowest, (X_WH.linear() * p).z());
+    const Aabb box = g_hull.compliant_mesh->bvh().root_box();
+    const Vector3 n_H = X_WH.linear().transpose() * Vector3::UnitZ();
+    loosest_box = std::max(loosest_box, lowest - (n_H.dot(box.center) - n_H.cwiseAbs().dot(box.half_size)));
+    for (double height : {-1e-3, 1e-3}) {
+      X_WH.translation() = Vector3(0.3, -0.2, height - lowest);
+      if (height < 0) {
+        const double overlap = CalcOverlapBound(g_hull, X_WH, g_ground, X_WG);
+        ASSERT_GE(overlap, 1e-3 - rounding) << i;  // a bound: never less than the overlap
+        ASSERT_LE(overlap, 1e-3 + tolerance) << i;
+      } else {
+        const double gap = LargestGap(g_hull, X_WH, g_ground, X_WG);
+        ASSERT_LE(gap, 1e-3 + rounding) << i;  // never more than the gap
+        ASSERT_GE(gap, 1e-3 - tolerance) << i;
+      }
+    }
+  }
+  EXPECT_GT(loosest_box, 0.02);  // what the box alone gave
+}
+
 // A rigid coin (btCylinderShapeZ, hint R/8) sunk 10 µm into a compliant slab, as the surface at
 // the poses a step ahead takes it under gravity at 1 ms: besides its face, its side wall cuts the
 // slab in slivers whose normals are horizontal. Merged into the face's cells by the point
