@@ -305,9 +305,7 @@ void BM_DropMixedPile(benchmark::State& state) {
   btCapsuleShapeZ capsule(0.06, 0.16);
   btCylinderShapeZ cylinder(btVector3(0.1, 0.1, 0.08));
   btConvexHullShape hull;
-  const double points[][3] = {{0.1, 0, 0},        {-0.08, 0.06, 0},   {-0.05, -0.09, 0.02},  {0, 0, 0.12},
-                              {0.02, 0.03, -0.1}, {0.07, 0.07, 0.05}, {-0.06, -0.02, -0.08}, {0.03, -0.08, 0.07}};
-  for (const auto& p : points) hull.addPoint(btVector3(p[0], p[1], p[2]));
+  test::AddIrregularHullPoints(&hull);
   btBoxShape box(btVector3(0.1, 0.07, 0.05));
   btCollisionShape* shapes[] = {&sphere, &capsule, &cylinder, &hull, &box};
   std::vector<std::unique_ptr<ScopedHydroelastic>> tags;

@@ -10,6 +10,7 @@
 #include <memory>
 #include <random>
 
+#include "adapters/bullet_conversions.h"
 #include "adapters/shape_geometry.h"
 #include "hydro/contact_surface_calculator.h"
 #include "hydro/point_reduction.h"
@@ -194,10 +195,9 @@ TEST(PairContactTest, ATurnedHullsOverlapAndGapAreItsLowestVertexsNotItsBoxs) {
   btHydroelasticProperties stiff;
   stiff.m_hydroelasticModulus = 1e8;
   btConvexHullShape hull;
-  const std::vector<Vector3> points = {{0.1, 0, 0},           {-0.08, 0.06, 0},   {-0.05, -0.09, 0.02},
-                                       {0, 0, 0.12},          {0.02, 0.03, -0.1}, {0.07, 0.07, 0.05},
-                                       {-0.06, -0.02, -0.08}, {0.03, -0.08, 0.07}};
-  for (const Vector3& p : points) hull.addPoint(btVector3(p.x(), p.y(), p.z()));
+  test::AddIrregularHullPoints(&hull);
+  std::vector<Vector3> points;
+  for (int i = 0; i < hull.getNumPoints(); ++i) points.push_back(ToEigen(hull.getUnscaledPoints()[i]));
   btBoxShape ground(btVector3(50, 50, 50));
   const ShapeGeometry g_hull = MakeShapeGeometry(hull, &stiff);
   const ShapeGeometry g_ground = MakeShapeGeometry(ground, nullptr);

@@ -247,9 +247,7 @@ TEST(StiffScenesTest, ATenBoxStackAt1e9StandsStill) {
 // the floor (measured ≤ 6.6 mm, on landing).
 TEST(StiffScenesTest, AConvexHullTumblingOntoTheGroundAt60HzGainsNoEnergyAndComesToRest) {
   btConvexHullShape hull;
-  const double points[][3] = {{0.1, 0, 0},        {-0.08, 0.06, 0},   {-0.05, -0.09, 0.02},  {0, 0, 0.12},
-                              {0.02, 0.03, -0.1}, {0.07, 0.07, 0.05}, {-0.06, -0.02, -0.08}, {0.03, -0.08, 0.07}};
-  for (const auto& p : points) hull.addPoint(btVector3(p[0], p[1], p[2]));
+  test::AddIrregularHullPoints(&hull);
   for (double modulus : {1e8, 1e10}) {
     const ScopedHydroelastic tag(&hull, Compliant(modulus));
     for (int turn = 0; turn < 4; ++turn) {

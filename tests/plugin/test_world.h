@@ -36,6 +36,14 @@ inline btHydroelasticProperties Compliant(double modulus, double hint = 0, doubl
   return p;
 }
 
+// An irregular convex hull of 8 points, 0.18 × 0.16 × 0.22 m, none of its faces parallel to
+// another: a shape whose bounding box, once turned, reaches centimetres past it.
+inline void AddIrregularHullPoints(btConvexHullShape* hull) {
+  const double points[][3] = {{0.1, 0, 0},        {-0.08, 0.06, 0},   {-0.05, -0.09, 0.02},  {0, 0, 0.12},
+                              {0.02, 0.03, -0.1}, {0.07, 0.07, 0.05}, {-0.06, -0.02, -0.08}, {0.03, -0.08, 0.07}};
+  for (const auto& p : points) hull->addPoint(btVector3(p[0], p[1], p[2]));
+}
+
 class TestWorld {
  public:
   // hydroelastic: btHydroelasticCollisionConfiguration and btHydroelasticConstraintSolver (else
