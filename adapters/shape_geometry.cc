@@ -278,8 +278,10 @@ std::string ShapeTypeName(int shape_type) {
 namespace {
 
 // The support of a mesh geometry's convex hull (adapters/convex_hull.h), null for a half-space, an
-// unsupported shape or a flat mesh. Bullet's hull leaves points up to about 1e-4 of their extent
-// outside it: the support is widened by twice that.
+// unsupported shape, or a mesh whose hull cannot be made (a flat one: its bounding box is as tight
+// along its normal). Bullet finds the hull on a grid of 1/10216 of the points' extent along each
+// axis, rounding each point and the hull's vertices to it: a point may lie up to two grid steps
+// along each axis outside the hull of the exact vertices; the support is widened by 2.1.
 std::shared_ptr<const ConvexSupport> MakeSupport(const ShapeGeometry& g) {
   const std::vector<Vector3>* points = nullptr;
   if (g.kind == ShapeGeometry::Kind::kCompliantMesh) points = &g.compliant_mesh->mesh().vertices();
@@ -288,9 +290,9 @@ std::shared_ptr<const ConvexSupport> MakeSupport(const ShapeGeometry& g) {
   Vector3 lo = points->front(), hi = lo;
   for (const Vector3& p : *points) lo = lo.cwiseMin(p), hi = hi.cwiseMax(p);
   try {
-    return std::make_shared<ConvexSupport>(MakeConvexHull(*points), 2e-4 * (hi - lo).maxCoeff());
+    return std::make_shared<ConvexSupport>(MakeConvexHull(*points), 2.1 / 10216 * (hi - lo));
   } catch (const InvalidInput&) {
-    return nullptr;  // flat: its bounding box is as tight along its normal
+    return nullptr;
   }
 }
 

@@ -29,7 +29,8 @@ struct ShapeGeometry {
   std::shared_ptr<const RigidBox> rigid_box;
   // Beside a mesh that is not a box (whose bounding box is exact): its convex hull's support, which
   // bounds how far it reaches along a direction (plugin/pair_contact.h) where its bounding box,
-  // turned with it, reaches centimetres past it. Null when the hull is flat (a rigid ground mesh).
+  // turned with it, reaches centimetres past it. Null when no hull can be made (a flat rigid
+  // ground mesh).
   std::shared_ptr<const ConvexSupport> support;
   // Pose of the geometry's frame G in the shape frame S (a Y-up cylinder's mesh is built along z;
   // a plane's half-space frame has z along the plane normal).

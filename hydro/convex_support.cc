@@ -1,14 +1,37 @@
 #include "hydro/convex_support.h"
 
 #include <algorithm>
+#include <string>
 
 namespace hydro {
 
-ConvexSupport::ConvexSupport(const TriangleSurfaceMesh& hull, double tolerance_m)
-    : vertices_(hull.vertices()), tolerance_m_(tolerance_m) {
-  CheckNonNegative(tolerance_m, "ConvexSupport: tolerance");
+ConvexSupport::ConvexSupport(const TriangleSurfaceMesh& hull, const Vector3& widening_G)
+    : vertices_(hull.vertices()), widening_G_(widening_G) {
+  for (int i = 0; i < 3; ++i) CheckNonNegative(widening_G[i], "ConvexSupport: widening " + std::to_string(i));
+  const int n = hull.num_vertices();  // at least 3: the mesh has a triangle
+  // Convex: at every edge, the far vertex of the triangle across it lies behind the plane of the
+  // triangle on this side (to round-off of the mesh's size). A closed surface convex at every edge
+  // bounds a convex body.
+  Vector3 lo = vertices_[0], hi = lo;
+  for (const Vector3& p : vertices_) lo = lo.cwiseMin(p), hi = hi.cwiseMax(p);
+  const double round_off = 1e-12 * (hi - lo).norm();
+  std::vector<std::array<int, 3>> sides;  // (a, b, c): edge a→b of the triangle (a, b, c)
+  sides.reserve(3 * hull.num_triangles());
+  for (const Triangle& t : hull.triangles())
+    for (int i = 0; i < 3; ++i) sides.push_back({t[i], t[(i + 1) % 3], t[(i + 2) % 3]});
+  std::sort(sides.begin(), sides.end());
+  for (int f = 0; f < hull.num_triangles() && climbs_; ++f) {
+    const Triangle& t = hull.triangle(f);
+    const Vector3& normal = hull.face_normal(f);
+    for (int i = 0; i < 3 && climbs_; ++i) {
+      const int a = t[i], b = t[(i + 1) % 3];
+      const auto across = std::lower_bound(sides.begin(), sides.end(), std::array<int, 3>{b, a, -1});
+      // An open edge, or one folded inwards: climbing is not safe.
+      climbs_ = across != sides.end() && (*across)[0] == b && (*across)[1] == a &&
+                normal.dot(vertices_[(*across)[2]] - vertices_[a]) <= round_off;
+    }
+  }
   // The vertex graph from the triangles' edges, each edge once per direction.
-  const int n = hull.num_vertices();
   std::vector<std::pair<int, int>> edges;
   edges.reserve(6 * hull.num_triangles());
   for (const Triangle& t : hull.triangles())
@@ -19,7 +42,7 @@ ConvexSupport::ConvexSupport(const TriangleSurfaceMesh& hull, double tolerance_m
   std::sort(edges.begin(), edges.end());
   edges.erase(std::unique(edges.begin(), edges.end()), edges.end());
   neighbour_start_.assign(n + 1, 0);
-  for (const auto& [from, to] : edges) ++neighbour_start_[from + 1];
+  for (const auto& edge : edges) ++neighbour_start_[edge.first + 1];
   for (int v = 0; v < n; ++v) neighbour_start_[v + 1] += neighbour_start_[v];
   neighbours_.reserve(edges.size());
   for (const auto& edge : edges) neighbours_.push_back(edge.second);
@@ -43,6 +66,11 @@ ConvexSupport::ConvexSupport(const TriangleSurfaceMesh& hull, double tolerance_m
 }
 
 double ConvexSupport::MaxAlong(const Vector3& d) const {
+  if (!climbs_) {
+    double height = d.dot(vertices_[0]);
+    for (const Vector3& p : vertices_) height = std::max(height, d.dot(p));
+    return height;
+  }
   int at = seeds_[0];
   double height = d.dot(vertices_[at]);
   for (int s = 1; s < 14; ++s) {
@@ -62,7 +90,8 @@ double ConvexSupport::MaxAlong(const Vector3& d) const {
 }
 
 std::pair<double, double> ConvexSupport::ExtentAlong(const Vector3& nhat_G) const {
-  return {-MaxAlong(-nhat_G) - tolerance_m_, MaxAlong(nhat_G) + tolerance_m_};
+  const double widening = nhat_G.cwiseAbs().dot(widening_G_);
+  return {-MaxAlong(-nhat_G) - widening, MaxAlong(nhat_G) + widening};
 }
 
 }  // namespace hydro

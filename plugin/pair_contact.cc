@@ -1,7 +1,6 @@
 #include "plugin/pair_contact.h"
 
 #include <algorithm>
-#include <cmath>
 #include <limits>
 
 #include "hydro/contact_surface_calculator.h"
@@ -241,10 +240,10 @@ void BoundPointDepths(const ShapeGeometry& a, const RigidTransform& X_WSa, const
   const RigidTransform X_WA = X_WSa * a.X_SG;
   const RigidTransform X_WB = X_WSb * b.X_SG;
   // The whole bodies' overlap along each point's normal bounds its depth: their extents
-  // (ExtentAlong: exact for boxes and convex meshes), or the rigid side's face, which lies in the
-  // polygon's plane. (The overlap of the polygon's own two elements would bound it more tightly,
-  // but a surface computed at the end-of-step poses of a body arriving fast lies many elements
-  // deep.) The point keeps k = A·g (hydro/depth_bound.h).
+  // (ExtentAlong: exact for boxes, and for convex meshes to within their hull's widening), or the
+  // rigid side's face, which lies in the polygon's plane. (The overlap of the polygon's own two
+  // elements would bound it more tightly, but a surface computed at the end-of-step poses of a
+  // body arriving fast lies many elements deep.) The point keeps k = A·g (hydro/depth_bound.h).
   //
   // Against a half-space (z ≤ 0 in its frame, outward normal ν̂), a body D deep below its face
   // leaves it after moving D/(n̂·ν̂) along n̂ away from it, and never when n̂ runs along the face.
@@ -257,32 +256,31 @@ void BoundPointDepths(const ShapeGeometry& a, const RigidTransform& X_WSa, const
   const RigidTransform& X_W_bounded = half_space_A ? X_WB : X_WA;
   const RigidTransform& X_W_half = half_space_A ? X_WA : X_WB;
   Aabb box;
-  const bool boxed = (half_space_A || half_space_B) && BoundingBox(bounded, &box);
+  const bool has_extent = (half_space_A || half_space_B) && BoundingBox(bounded, &box);
   const Vector3 nu_W = X_W_half.linear().col(2);
   const double depth_below_face =
-      boxed ? nu_W.dot(X_W_half.translation()) - ExtentAlong(bounded, box, X_W_bounded, nu_W).first : 0.0;
+      has_extent ? nu_W.dot(X_W_half.translation()) - ExtentAlong(bounded, box, X_W_bounded, nu_W).first : 0.0;
+  // Otherwise each side's reach along n̂: a compliant mesh's extent, a rigid side's face (the
+  // point's plane). Points of one rigid face share its normal: the extents are found once for them.
+  const bool mesh_A = a.kind == Kind::kCompliantMesh, mesh_B = b.kind == Kind::kCompliantMesh;
   Vector3 last_normal = Vector3::Constant(std::numeric_limits<double>::quiet_NaN());
-  double lowest_A = 0, highest_B = 0;  // along last_normal; NaN for a rigid side (its face)
+  double lowest_A = 0, highest_B = 0;  // along last_normal, for a compliant mesh side
   for (ContactPoint& point : *points) {
     const Vector3& n = point.nhat_BA_W;  // A lies on its +n side
     if (half_space_A || half_space_B) {
-      if (!boxed) continue;
+      if (!has_extent) continue;
       // Moving A along +n̂ takes the bounded body out of B's face (or A's face off the bounded B).
       const double leaving = half_space_B ? n.dot(nu_W) : -n.dot(nu_W);
       if (!(leaving > 0)) continue;
       BoundDepthByOverlap(std::max(depth_below_face, 0.0) / leaving, &point.phi0_m);
     } else {
-      // Points of one rigid face share its normal: their extents are found once.
-      if (!(n == last_normal)) {
+      if ((mesh_A || mesh_B) && !(n == last_normal)) {
         last_normal = n;
-        lowest_A = a.kind == Kind::kCompliantMesh ? ExtentAlong(a, a.compliant_mesh->bvh().root_box(), X_WA, n).first
-                                                  : std::numeric_limits<double>::quiet_NaN();
-        highest_B = b.kind == Kind::kCompliantMesh ? ExtentAlong(b, b.compliant_mesh->bvh().root_box(), X_WB, n).second
-                                                   : std::numeric_limits<double>::quiet_NaN();
+        if (mesh_A) lowest_A = ExtentAlong(a, a.compliant_mesh->bvh().root_box(), X_WA, n).first;
+        if (mesh_B) highest_B = ExtentAlong(b, b.compliant_mesh->bvh().root_box(), X_WB, n).second;
       }
       const double plane = n.dot(point.p_WC);
-      BoundDepthByOverlap((std::isnan(highest_B) ? plane : highest_B) - (std::isnan(lowest_A) ? plane : lowest_A),
-                          &point.phi0_m);
+      BoundDepthByOverlap((mesh_B ? highest_B : plane) - (mesh_A ? lowest_A : plane), &point.phi0_m);
     }
     point.fn0_N = point.stiffness_N_per_m * std::max(-point.phi0_m, 0.0);  // its force at φ0 now
   }

@@ -293,12 +293,12 @@ BENCHMARK(BM_StepWall)
 
 // Mixed primitives, as BenchmarkDemo's scenes of spheres, capsules, cylinders and hulls: 4 × 4 × 4
 // bodies of 1 kg, 0.3 m apart and turned, dropped from 0.5–1.4 m onto a rigid ground box at 60 Hz,
-// each in turn a sphere (r 0.1 m), a capsule (r 0.06 m, 0.16 m long), a cylinder (r 0.1 m, 0.16 m
-// long), an irregular 8-point hull (0.22 m) and a box (0.2 × 0.14 × 0.1 m), every shape compliant
-// at 10^range(1) Pa at its default resolution (untagged for stock). Timed from the start: the
-// fall, the landing and the first second of the pile (120 steps). Unlike the boxes, the round
-// shapes and the hull meet each other mesh to mesh (hydro/field_intersection.cc). range(0): 0 stock
-// Bullet, 1 patch contact, 2 with timers.
+// each in turn a sphere (r 0.1 m), a capsule (r 0.06 m, 0.28 m long overall), a cylinder (r 0.1 m,
+// 0.16 m long), an irregular 8-point hull (0.22 m) and a box (0.2 × 0.14 × 0.1 m), every shape
+// compliant at 10^range(1) Pa at its default resolution (untagged for stock). Timed from the
+// start, 120 steps (2 s): the fall, the landing and the settling. Unlike the boxes, the round
+// shapes and the hull meet each other mesh to mesh (hydro/field_intersection.cc). range(0): 0
+// stock Bullet, 1 patch contact, 2 with timers.
 void BM_DropMixedPile(benchmark::State& state) {
   const int mode = static_cast<int>(state.range(0));
   btSphereShape sphere(0.1);

@@ -40,7 +40,8 @@ TEST(ConvexSupportTest, TheClimbedSupportIsTheExtentOfEveryVertex) {
   };
   std::mt19937 rng(7);
   for (const auto& [name, volume] : meshes) {
-    const ConvexSupport support(ExtractBoundarySurface(*volume.mesh), 0.0);
+    const ConvexSupport support(ExtractBoundarySurface(*volume.mesh), Vector3::Zero());
+    ASSERT_TRUE(support.climbs()) << name;
     const std::vector<Vector3>& points = volume.mesh->vertices();
     std::vector<Vector3> directions;
     for (int k = 0; k < 3; ++k) directions.push_back(Vector3::Unit(k)), directions.push_back(-Vector3::Unit(k));
@@ -54,9 +55,10 @@ TEST(ConvexSupportTest, TheClimbedSupportIsTheExtentOfEveryVertex) {
   }
 }
 
-// A cube whose faces are each split into four triangles about their centres, and whose edges
-// each carry a midpoint: vertices inside faces and edges, where a direction along an axis meets a
-// level plateau. Every climb still ends at the extent, and the tolerance widens both ends.
+// A cube whose faces are each split into eight triangles about their centres, and whose edges
+// each carry a midpoint: vertices inside faces and edges, where a direction along a face's normal
+// meets a level plateau. Every climb still ends at the extent, and the widening widens both ends
+// by Σ|n̂_i|·widening_i. (Its corners are all seeds; the round meshes above check the climb.)
 TEST(ConvexSupportTest, VerticesInsideFacesAndEdgesNeitherStopNorMisleadTheClimb) {
   std::vector<Vector3> vertices;
   std::vector<Triangle> triangles;
@@ -93,17 +95,50 @@ TEST(ConvexSupportTest, VerticesInsideFacesAndEdgesNeitherStopNorMisleadTheClimb
   }
   for (Triangle& t : triangles)
     for (int& v : t) v = index[v];
-  const ConvexSupport support(TriangleSurfaceMesh(unique, triangles), 1e-3);
+  // Turned, so that no seed is an extreme by itself.
+  const Matrix3 R = Eigen::AngleAxisd(0.7, Vector3(1, 2, 3).normalized()).toRotationMatrix();
+  for (Vector3& p : unique) p = R * p;
+  const Vector3 widening(1e-3, 2e-3, 3e-3);
+  const ConvexSupport support(TriangleSurfaceMesh(unique, triangles), widening);
   ASSERT_EQ(support.num_vertices(), 26);
+  ASSERT_TRUE(support.climbs());
   std::mt19937 rng(11);
   std::vector<Vector3> directions;
-  for (int k = 0; k < 3; ++k) directions.push_back(Vector3::Unit(k)), directions.push_back(-Vector3::Unit(k));
+  for (int k = 0; k < 3; ++k) {
+    // Along the faces' normals, and within 1e-3 of them: level or nearly level plateaus.
+    directions.push_back(R.col(k)), directions.push_back(-R.col(k));
+    directions.push_back((R.col(k) + 1e-3 * RandomUnit(&rng)).normalized());
+  }
   for (int i = 0; i < 500; ++i) directions.push_back(RandomUnit(&rng));
   for (const Vector3& n : directions) {
     const auto [lo, hi] = support.ExtentAlong(n);
-    const double reach = n.cwiseAbs().sum();  // the cube [-1, 1]³
-    ASSERT_NEAR(lo, -reach - 1e-3, 1e-12) << n.transpose();
-    ASSERT_NEAR(hi, reach + 1e-3, 1e-12) << n.transpose();
+    const double reach = (R.transpose() * n).cwiseAbs().sum();  // the cube [-1, 1]³, turned
+    const double widened = n.cwiseAbs().dot(widening);
+    ASSERT_NEAR(lo, -reach - widened, 1e-12) << n.transpose();
+    ASSERT_NEAR(hi, reach + widened, 1e-12) << n.transpose();
+  }
+}
+
+// A cube with one face's centre pushed in: its surface folds inwards there, where a climb could
+// stop on the face's corner below the rim; every extent is then found over all the vertices.
+TEST(ConvexSupportTest, AFoldedSurfaceIsNotClimbed) {
+  std::vector<Vector3> vertices;
+  for (int c = 0; c < 8; ++c) vertices.emplace_back((c & 1) ? 1 : -1, (c & 2) ? 1 : -1, (c & 4) ? 1 : -1);
+  vertices.emplace_back(0, 0, 0.5);  // the top face's centre, pushed in
+  // Corners c = x + 2y + 4z; faces outward (counter-clockwise from outside).
+  std::vector<Triangle> triangles = {{0, 2, 3}, {0, 3, 1}, {0, 1, 5}, {0, 5, 4}, {0, 4, 6}, {0, 6, 2}, {1, 3, 7},
+                                     {1, 7, 5}, {2, 6, 7}, {2, 7, 3}, {4, 5, 8}, {5, 7, 8}, {7, 6, 8}, {6, 4, 8}};
+  const TriangleSurfaceMesh folded(vertices, triangles);
+  ASSERT_NEAR(folded.CalcEnclosedVolume(), 8 - 4.0 * 0.5 / 3, 1e-12);  // closed and outward
+  const ConvexSupport support(folded, Vector3::Zero());
+  EXPECT_FALSE(support.climbs());
+  std::mt19937 rng(5);
+  for (int i = 0; i < 200; ++i) {
+    const Vector3 n = RandomUnit(&rng);
+    const auto [lo, hi] = support.ExtentAlong(n);
+    const auto [brute_lo, brute_hi] = BruteExtent(vertices, n);
+    ASSERT_NEAR(lo, brute_lo, 1e-12);
+    ASSERT_NEAR(hi, brute_hi, 1e-12);
   }
 }
 

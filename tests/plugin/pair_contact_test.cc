@@ -187,11 +187,11 @@ TEST(PairContactTest, AxesPointFromBTowardAAndTheOverlapBoundIsTheSmallestOverla
 }
 
 // A turned convex hull 1 mm into a ground box, or 1 mm above it: the overlap bound is that 1 mm and
-// the widest gap that 1 mm, to within the hull's tolerance (2e-4 of its 0.22 m extent), over 200
-// random turns. Bounded by the hull's bounding box instead, the overlap came out up to
-// centimetres (its box reaches past its lowest vertex once turned), and the contact points'
-// depths bounded by it threw a tumbling hull off the ground at 1e8 Pa (stiff_scenes_test).
-TEST(PairContactTest, ATurnedHullsOverlapAndGapAreItsLowestVertexsNotItsBoxs) {
+// the widest gap that 1 mm, to within the hull's widening (0.1 mm at most), over 200 random
+// turns. Its bounding box, turned with it, reaches up to 11.4 cm past its lowest vertex over these
+// turns: bounded by the box, the overlap came out that deep, and the contact points' depths
+// bounded by it threw a tumbling hull off the ground at 1e8 Pa (stiff_scenes_test).
+TEST(PairContactTest, ATurnedHullsOverlapAndGapComeFromItsLowestVertexNotItsBoundingBox) {
   btHydroelasticProperties stiff;
   stiff.m_hydroelasticModulus = 1e8;
   btConvexHullShape hull;
@@ -207,7 +207,8 @@ TEST(PairContactTest, ATurnedHullsOverlapAndGapAreItsLowestVertexsNotItsBoxs) {
   X_WG.translation() = Vector3(0, 0, -50);
   // (In the float build the hull's points are stored rounded.)
   const double rounding = test::BulletAbsolute(1e-12, 0.2);
-  const double tolerance = 2e-4 * 0.22 + rounding;
+  // The hull's widening along z, at most Σ 2.1 grid steps of its 0.18, 0.16 and 0.22 m extents.
+  const double tolerance = 2.1 / 10216 * (0.18 + 0.16 + 0.22) + rounding;
   std::mt19937 rng(3);
   double loosest_box = 0;  // how far the hull's turned bounding box reaches below its lowest vertex
   for (int i = 0; i < 200; ++i) {
@@ -230,7 +231,7 @@ TEST(PairContactTest, ATurnedHullsOverlapAndGapAreItsLowestVertexsNotItsBoxs) {
       }
     }
   }
-  EXPECT_GT(loosest_box, 0.02);  // what the box alone gave
+  EXPECT_GT(loosest_box, 0.1);  // what the box alone gave
 }
 
 // A rigid coin (btCylinderShapeZ, hint R/8) sunk 10 µm into a compliant slab, as the surface at
