@@ -47,10 +47,10 @@ void LimitRecoveryDepth(double limit_m, std::vector<ContactPoint>* points);
 // How far apart the two geometries are along the unit direction d̂ from b toward a (negative when
 // their extents overlap along it): min over a of d̂·p minus max over b of d̂·p. A mesh's extent
 // is its bounding box's, narrowed to its convex hull's (ShapeGeometry::support): exact for boxes,
-// and for convex meshes to within the hull's widening (µm), an underestimate of the gap
-// otherwise; a half-space's is its face. Also gives
-// the direction d̂ used: from b's bounding-box centre to a's, or a half-space's normal. False when
-// both are half-spaces.
+// and for convex meshes to within the hull's widening (about 1e-4 of the mesh's size), an
+// underestimate of the gap otherwise; a half-space's is its face. Also gives the direction d̂
+// used: from b's bounding-box centre to a's, or a half-space's normal. False when both are
+// half-spaces.
 bool CalcGapAlongCentres(const ShapeGeometry& a, const RigidTransform& X_WSa, const ShapeGeometry& b,
                          const RigidTransform& X_WSb, Vector3* dhat_W, double* gap_m);
 
