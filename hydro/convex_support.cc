@@ -65,14 +65,18 @@ ConvexSupport::ConvexSupport(const TriangleSurfaceMesh& hull, const Vector3& wid
   }
 }
 
-double ConvexSupport::MaxAlong(const Vector3& d) const {
+int ConvexSupport::Highest(const Vector3& d) const {
+  int at = 0;
+  double height = d.dot(vertices_[0]);
   if (!climbs_) {
-    double height = d.dot(vertices_[0]);
-    for (const Vector3& p : vertices_) height = std::max(height, d.dot(p));
-    return height;
+    for (int v = 1; v < num_vertices(); ++v) {
+      const double h = d.dot(vertices_[v]);
+      if (h > height) height = h, at = v;
+    }
+    return at;
   }
-  int at = seeds_[0];
-  double height = d.dot(vertices_[at]);
+  at = seeds_[0];
+  height = d.dot(vertices_[at]);
   for (int s = 1; s < 14; ++s) {
     const double h = d.dot(vertices_[seeds_[s]]);
     if (h > height) height = h, at = seeds_[s];
@@ -84,14 +88,14 @@ double ConvexSupport::MaxAlong(const Vector3& d) const {
       const double h = d.dot(vertices_[neighbours_[k]]);
       if (h > height) height = h, next = neighbours_[k];
     }
-    if (next < 0) return height;
+    if (next < 0) return at;
     at = next;
   }
 }
 
 std::pair<double, double> ConvexSupport::ExtentAlong(const Vector3& nhat_G) const {
   const double widening = nhat_G.cwiseAbs().dot(widening_G_);
-  return {-MaxAlong(-nhat_G) - widening, MaxAlong(nhat_G) + widening};
+  return {nhat_G.dot(vertices_[Highest(-nhat_G)]) - widening, nhat_G.dot(vertices_[Highest(nhat_G)]) + widening};
 }
 
 }  // namespace hydro

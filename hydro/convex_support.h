@@ -30,13 +30,17 @@ class ConvexSupport {
   // [min, max] of n̂·p over the hull's vertices (frame G), widened; n̂ a unit vector in G.
   std::pair<double, double> ExtentAlong(const Vector3& nhat_G) const;
 
+  // A vertex farthest along d (frame G, any length), not widened: for a search of a separating
+  // direction, whose answer the caller checks with ExtentAlong.
+  const Vector3& SupportVertex(const Vector3& d_G) const { return vertices_[Highest(d_G)]; }
+
   int num_vertices() const { return static_cast<int>(vertices_.size()); }
   // False when the surface folds inwards somewhere: the extents are then found over all vertices.
   bool climbs() const { return climbs_; }
 
  private:
-  // The greatest d·p over the vertices: from the best seed uphill until no neighbour is higher.
-  double MaxAlong(const Vector3& d) const;
+  // The vertex with the greatest d·p: from the best seed uphill until no neighbour is higher.
+  int Highest(const Vector3& d) const;
 
   std::vector<Vector3> vertices_;
   std::vector<int> neighbour_start_;  // vertex v's neighbours: neighbours_[start[v], start[v + 1])

@@ -1,8 +1,13 @@
 #include "plugin/pair_contact.h"
 
+#include <BulletCollision/CollisionShapes/btConvexInternalShape.h>
+#include <BulletCollision/NarrowPhaseCollision/btGjkEpa2.h>
+
 #include <algorithm>
 #include <limits>
 
+#include "adapters/bullet_conversions.h"
+#include "hydro/check.h"
 #include "hydro/contact_surface_calculator.h"
 #include "hydro/contact_surface_util.h"
 #include "hydro/depth_bound.h"
@@ -13,8 +18,23 @@ namespace {
 
 using Kind = ShapeGeometry::Kind;
 
-// Surfaces with the compliant geometry first (the core's argument order); `c` is compliant.
-bool CompliantFirst(const ShapeGeometry& c, const RigidTransform& X_WC, const ShapeGeometry& o,
+// Whether the geometries are apart along one of CalcGapsAlongAxes's axes, by more than round-off;
+// the line between their centres (or a half-space's normal) in *centres_axis.
+bool ApartAlongAxes(const ShapeGeometry& a, const RigidTransform& X_WSa, const ShapeGeometry& b,
+                    const RigidTransform& X_WSb, Vector3* centres_axis);
+
+// Whether the core computes a surface between compliant geometry `c` and `o`.
+bool HasSurface(const ShapeGeometry& c, const ShapeGeometry& o) {
+  if (c.kind == Kind::kCompliantMesh)
+    return o.kind == Kind::kCompliantMesh || o.kind == Kind::kCompliantHalfSpace || o.kind == Kind::kRigidMesh ||
+           o.kind == Kind::kRigidHalfSpace;
+  if (c.kind == Kind::kCompliantHalfSpace) return o.kind == Kind::kRigidMesh || o.kind == Kind::kCompliantMesh;
+  return false;
+}
+
+// The surface with the compliant geometry `c` first (the core's argument order), for a pair that
+// HasSurface.
+void CompliantFirst(const ShapeGeometry& c, const RigidTransform& X_WC, const ShapeGeometry& o,
                     const RigidTransform& X_WO, ContactSurface* surface) {
   if (c.kind == Kind::kCompliantMesh) {
     const CompliantMesh& mesh = *c.compliant_mesh;
@@ -24,35 +44,29 @@ bool CompliantFirst(const ShapeGeometry& c, const RigidTransform& X_WC, const Sh
           CalcContactSurface(*c.compliant_box, X_WC, *o.compliant_box, X_WO, surface);
         else
           CalcContactSurface(mesh, X_WC, *o.compliant_mesh, X_WO, surface);
-        return true;
+        return;
       case Kind::kCompliantHalfSpace:
         CalcContactSurface(mesh, X_WC, *o.compliant_half_space, X_WO, surface);
-        return true;
+        return;
       case Kind::kRigidMesh:
         if (c.compliant_box && o.rigid_box)
           CalcContactSurface(*c.compliant_box, X_WC, *o.rigid_box, X_WO, surface);
         else
           CalcContactSurface(mesh, X_WC, *o.rigid_mesh, X_WO, surface);
-        return true;
-      case Kind::kRigidHalfSpace:
-        CalcContactSurface(mesh, X_WC, RigidHalfSpace{}, X_WO, surface);
-        return true;
+        return;
       default:
-        return false;
+        HYDRO_ASSERT(o.kind == Kind::kRigidHalfSpace);
+        CalcContactSurface(mesh, X_WC, RigidHalfSpace{}, X_WO, surface);
+        return;
     }
   }
-  if (c.kind == Kind::kCompliantHalfSpace) {
-    if (o.kind == Kind::kRigidMesh) {
-      CalcContactSurface(*c.compliant_half_space, X_WC, *o.rigid_mesh, X_WO, surface);
-      return true;
-    }
-    if (o.kind == Kind::kCompliantMesh) {
-      CalcContactSurface(*o.compliant_mesh, X_WO, *c.compliant_half_space, X_WC, surface);
-      surface->SwapAB();
-      return true;
-    }
+  HYDRO_ASSERT(c.kind == Kind::kCompliantHalfSpace);
+  if (o.kind == Kind::kRigidMesh) {
+    CalcContactSurface(*c.compliant_half_space, X_WC, *o.rigid_mesh, X_WO, surface);
+  } else {
+    CalcContactSurface(*o.compliant_mesh, X_WO, *c.compliant_half_space, X_WC, surface);
+    surface->SwapAB();
   }
-  return false;
 }
 
 }  // namespace
@@ -60,22 +74,32 @@ bool CompliantFirst(const ShapeGeometry& c, const RigidTransform& X_WC, const Sh
 PairSurfaceOutcome CalcPairSurface(const ShapeGeometry& a, const RigidTransform& X_WSa, const ShapeGeometry& b,
                                    const RigidTransform& X_WSb, ContactSurface* surface) {
   surface->Clear();
+  const ShapeGeometry* compliant = a.is_compliant() ? &a : b.is_compliant() ? &b : nullptr;
+  const ShapeGeometry* other = compliant == &a ? &b : &a;
+  if (!compliant || !HasSurface(*compliant, *other)) return PairSurfaceOutcome::kNoPressureField;
   const RigidTransform X_WA = X_WSa * a.X_SG;
   const RigidTransform X_WB = X_WSb * b.X_SG;
   try {
-    if (a.is_compliant())
-      return CompliantFirst(a, X_WA, b, X_WB, surface) ? PairSurfaceOutcome::kComputed
-                                                       : PairSurfaceOutcome::kNoPressureField;
-    if (b.is_compliant()) {
-      if (!CompliantFirst(b, X_WB, a, X_WA, surface)) return PairSurfaceOutcome::kNoPressureField;
+    // A pair apart skips its BVH query; boxes meet in closed form, at less than the test costs
+    // (BasicDemo's fall: 1.3 % more instructions with the axes tried on its boxes, none without).
+    // The core validates the poses it is given; the test reads them first.
+    const bool closed_form = (a.compliant_box || a.rigid_box) && (b.compliant_box || b.rigid_box);
+    if (!closed_form) {
+      CheckPose(X_WA, "pose of geometry a (X_WSa·X_SG)");
+      CheckPose(X_WB, "pose of geometry b (X_WSb·X_SG)");
+      if (AreApart(a, X_WSa, b, X_WSb)) return PairSurfaceOutcome::kComputed;
+    }
+    if (compliant == &a) {
+      CompliantFirst(a, X_WA, b, X_WB, surface);
+    } else {
+      CompliantFirst(b, X_WB, a, X_WA, surface);
       surface->SwapAB();
-      return PairSurfaceOutcome::kComputed;
     }
   } catch (const InvalidInput&) {  // CheckPose
     surface->Clear();
     return PairSurfaceOutcome::kInvalidPose;
   }
-  return PairSurfaceOutcome::kNoPressureField;
+  return PairSurfaceOutcome::kComputed;
 }
 
 bool SplitsInPieces(const ShapeGeometry& a, const ShapeGeometry& b) {
@@ -200,6 +224,82 @@ int CalcGapsAlongAxes(const ShapeGeometry& a, const RigidTransform& X_WSa, const
     }
   }
   return n;
+}
+
+namespace {
+
+// A bounded geometry as a Bullet convex shape in its own frame G, so that Bullet's GJK
+// (btGjkEpaSolver2::Distance) can look for a direction that separates two of them: its hull's
+// vertices (ShapeGeometry::support), or its bounding box's corners where it has no hull.
+class SupportShape : public btConvexInternalShape {
+ public:
+  SupportShape(const ShapeGeometry& g, const Aabb& box) : geometry_(g), box_(box) {
+    m_shapeType = CUSTOM_CONVEX_SHAPE_TYPE;
+    setMargin(0);
+  }
+  btVector3 localGetSupportingVertexWithoutMargin(const btVector3& d) const override {
+    const Vector3 d_G(d.x(), d.y(), d.z());
+    if (geometry_.support) return ToBullet(geometry_.support->SupportVertex(d_G));
+    const Vector3 corner = (d_G.array() >= 0).select(box_.half_size, -box_.half_size);
+    return ToBullet(Vector3(box_.center + corner));
+  }
+  void batchedUnitVectorGetSupportingVertexWithoutMargin(const btVector3* d, btVector3* vertices,
+                                                         int count) const override {
+    for (int i = 0; i < count; ++i) vertices[i] = localGetSupportingVertexWithoutMargin(d[i]);
+  }
+  void getAabb(const btTransform& X, btVector3& lower, btVector3& upper) const override {
+    getAabbSlow(X, lower, upper);
+  }
+  void calculateLocalInertia(btScalar, btVector3& inertia) const override { inertia.setZero(); }
+  const char* getName() const override { return "HydroSupport"; }
+
+ private:
+  const ShapeGeometry& geometry_;
+  Aabb box_;
+};
+
+// Far above the clips' tolerances (1e-12 of a mesh's size), far below any contact's depth. A
+// half-space's radius is infinite; one side is bounded (HasSurface).
+double RoundOff(const ShapeGeometry& a, const ShapeGeometry& b) {
+  double size = 0;
+  for (const ShapeGeometry* g : {&a, &b})
+    if (!g->is_half_space()) size += CalcExtentRadius(*g);
+  return 1e-9 * size;
+}
+
+bool ApartAlongAxes(const ShapeGeometry& a, const RigidTransform& X_WSa, const ShapeGeometry& b,
+                    const RigidTransform& X_WSb, Vector3* centres_axis) {
+  Vector3 axes[7];
+  double gaps[7];
+  const int n = CalcGapsAlongAxes(a, X_WSa, b, X_WSb, axes, gaps);
+  if (n > 0) *centres_axis = axes[0];
+  const double round_off = RoundOff(a, b);
+  for (int k = 0; k < n; ++k)
+    if (gaps[k] > round_off) return true;
+  return false;
+}
+
+}  // namespace
+
+bool AreApart(const ShapeGeometry& a, const RigidTransform& X_WSa, const ShapeGeometry& b,
+              const RigidTransform& X_WSb) {
+  Vector3 centres_axis = Vector3::UnitX();
+  if (ApartAlongAxes(a, X_WSa, b, X_WSb, &centres_axis)) return true;
+  Aabb box_A, box_B;
+  if (!BoundingBox(a, &box_A) || !BoundingBox(b, &box_B)) return false;  // a half-space: its normal was an axis
+  const RigidTransform X_WA = X_WSa * a.X_SG;
+  const RigidTransform X_WB = X_WSb * b.X_SG;
+  const SupportShape shape_A(a, box_A), shape_B(b, box_B);
+  btGjkEpaSolver2::sResults found;
+  if (!btGjkEpaSolver2::Distance(&shape_A, ToBullet(X_WA), &shape_B, ToBullet(X_WB), ToBullet(centres_axis), found))
+    return false;
+  // From b's closest point to a's (found.normal is in a's frame).
+  Vector3 d = ToEigen(found.witnesses[0] - found.witnesses[1]);
+  if (!(d.norm() > 0)) return false;
+  d.normalize();
+  const auto [low_A, high_A] = ExtentAlong(a, box_A, X_WA, d);
+  const auto [low_B, high_B] = ExtentAlong(b, box_B, X_WB, d);
+  return std::max(low_A - high_B, low_B - high_A) > RoundOff(a, b);
 }
 
 double SpeculativeOverlapLimit(const ShapeGeometry& a, const ShapeGeometry& b) {

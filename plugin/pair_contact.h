@@ -22,6 +22,18 @@ enum class PairSurfaceOutcome {
 PairSurfaceOutcome CalcPairSurface(const ShapeGeometry& a, const RigidTransform& X_WSa, const ShapeGeometry& b,
                                    const RigidTransform& X_WSb, ContactSurface* surface);
 
+// Whether the geometries are apart by more than round-off (1e-9 of their sizes), so that their
+// surface is empty: along one of CalcGapsAlongAxes's axes, or along a direction Bullet's GJK
+// finds between their hulls (or bounding boxes), checked with their extents. CalcPairSurface
+// skips the surface of a pair apart. False when they overlap, are closer than GJK resolves
+// (1e-4 m), or the direction found does not check out.
+//
+// A pair is asked at several poses a step (now, ahead, moved toward each other), and most asks
+// are apart: in the mixed pile (plugin_bench BM_DropMixedPile/1, 120 steps) 11,109 of 15,632
+// compliant–compliant BVH queries came out empty. The seven axes showed 6,280 of them apart; the
+// rest are apart along other directions (an edge against an edge, a hull's slanted face).
+bool AreApart(const ShapeGeometry& a, const RigidTransform& X_WSa, const ShapeGeometry& b, const RigidTransform& X_WSb);
+
 // Whether the pair's surface is large enough to be clipped in pieces on several threads
 // (hydro/contact_surface_util.h: two meshes of 512+ BVH nodes together).
 bool SplitsInPieces(const ShapeGeometry& a, const ShapeGeometry& b);

@@ -234,6 +234,66 @@ TEST(PairContactTest, ATurnedHullsOverlapAndGapComeFromItsLowestVertexNotItsBoun
   EXPECT_GT(loosest_box, 0.1);  // what the box alone gave
 }
 
+// The surface of two geometries computed by the core, without CalcPairSurface's test for pairs
+// apart. `a` is a compliant mesh; `b` a compliant or rigid mesh.
+ContactSurface DirectSurface(const ShapeGeometry& a, const RigidTransform& X_WSa, const ShapeGeometry& b,
+                             const RigidTransform& X_WSb) {
+  const RigidTransform X_WA = X_WSa * a.X_SG, X_WB = X_WSb * b.X_SG;
+  ContactSurface surface;
+  if (a.compliant_box && b.compliant_box)
+    CalcContactSurface(*a.compliant_box, X_WA, *b.compliant_box, X_WB, &surface);
+  else if (b.kind == ShapeGeometry::Kind::kCompliantMesh)
+    CalcContactSurface(*a.compliant_mesh, X_WA, *b.compliant_mesh, X_WB, &surface);
+  else
+    CalcContactSurface(*a.compliant_mesh, X_WA, *b.rigid_mesh, X_WB, &surface);
+  return surface;
+}
+
+// Pairs told apart (AreApart) have an empty surface, and pairs with an empty surface are told
+// apart, also where none of CalcGapsAlongAxes's seven axes separates them (an edge against an
+// edge, a hull's slanted face against a rim): Bullet's GJK finds those directions. 400 random
+// poses of each pair, about half of them touching: two turned hulls, a capsule and a cylinder, two
+// boxes (no hull: GJK on their bounding boxes), and a sphere against a rigid hull.
+TEST(PairContactTest, PairsToldApartHaveNoSurfaceAndEveryPairWithoutOneIsToldApart) {
+  btHydroelasticProperties stiff;
+  stiff.m_hydroelasticModulus = 1e8;
+  btConvexHullShape hull;
+  test::AddIrregularHullPoints(&hull);
+  btCapsuleShapeZ capsule(0.06, 0.16);
+  btCylinderShapeZ cylinder(btVector3(0.1, 0.1, 0.08));
+  btBoxShape box(btVector3(0.1, 0.07, 0.05));
+  btSphereShape sphere(0.1);
+  const ShapeGeometry g_hull = MakeShapeGeometry(hull, &stiff), g_capsule = MakeShapeGeometry(capsule, &stiff),
+                      g_cylinder = MakeShapeGeometry(cylinder, &stiff), g_box = MakeShapeGeometry(box, &stiff),
+                      g_sphere = MakeShapeGeometry(sphere, &stiff), g_rigid_hull = MakeShapeGeometry(hull, nullptr);
+  ASSERT_TRUE(g_box.compliant_box);
+  const struct {
+    const char* name;
+    const ShapeGeometry *a, *b;
+  } pairs[] = {{"hull-hull", &g_hull, &g_hull},
+               {"capsule-cylinder", &g_capsule, &g_cylinder},
+               {"box-box", &g_box, &g_box},
+               {"sphere-rigid hull", &g_sphere, &g_rigid_hull}};
+  std::mt19937 rng(11);
+  for (const auto& [name, a, b] : pairs) {
+    int empty = 0, told_apart = 0, apart_along_axes = 0;
+    for (int i = 0; i < 400; ++i) {
+      const RigidTransform X_WA = RandomPose(&rng, 0.0), X_WB = RandomPose(&rng, 0.25);
+      const bool apart = AreApart(*a, X_WA, *b, X_WB);
+      const bool has_surface = !DirectSurface(*a, X_WA, *b, X_WB).empty();
+      ASSERT_FALSE(apart && has_surface) << name << ", pose " << i;
+      empty += !has_surface;
+      told_apart += apart;
+      apart_along_axes += LargestGap(*a, X_WA, *b, X_WB) > 0;
+    }
+    std::printf("%s: %d of 400 empty, %d told apart, %d along the seven axes\n", name, empty, told_apart,
+                apart_along_axes);
+    // None of these poses is closer than GJK resolves (1e-4 m), so every pair apart is told so.
+    EXPECT_EQ(told_apart, empty) << name;
+    EXPECT_LT(apart_along_axes, told_apart) << name;  // GJK found the rest
+  }
+}
+
 // A rigid coin (btCylinderShapeZ, hint R/8) sunk 10 µm into a compliant slab, as the surface at
 // the poses a step ahead takes it under gravity at 1 ms: besides its face, its side wall cuts the
 // slab in slivers whose normals are horizontal. Merged into the face's cells by the point
