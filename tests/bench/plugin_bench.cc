@@ -298,9 +298,10 @@ BENCHMARK(BM_StepWall)
 // compliant at 10^range(1) Pa at its default resolution (untagged for stock). Timed from the
 // start, 120 steps (2 s): the fall, the landing and the settling. Unlike the boxes, the round
 // shapes and the hull meet each other mesh to mesh (hydro/field_intersection.cc). range(0): 0
-// stock Bullet, 1 patch contact, 2 with timers.
+// stock Bullet, 1 patch contact, 2 with timers, 3 with timers and contact surfaces on one thread.
 void BM_DropMixedPile(benchmark::State& state) {
   const int mode = static_cast<int>(state.range(0));
+  const ScopedContactThreads threads(mode == 3 ? 1 : hydroGetContactThreads());
   btSphereShape sphere(0.1);
   btCapsuleShapeZ capsule(0.06, 0.16);
   btCylinderShapeZ cylinder(btVector3(0.1, 0.1, 0.08));
@@ -321,9 +322,15 @@ void BM_DropMixedPile(benchmark::State& state) {
         const btQuaternion turn(btVector3(0.3 * i + 0.1, 0.7 * j + 0.2, 0.5 * k + 0.3).normalized(), 0.4 * n);
         world.AddBody(shapes[n % 5], 1.0, btVector3(0.3 * i, 0.3 * j, 0.5 + 0.3 * k), turn);
       }
-  RunSteps(state, &world, 1.0 / 60, mode == 2);
+  RunSteps(state, &world, 1.0 / 60, mode >= 2);
 }
-BENCHMARK(BM_DropMixedPile)->Args({0, 8})->Args({1, 8})->Args({2, 8})->Iterations(120)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_DropMixedPile)
+    ->Args({0, 8})
+    ->Args({1, 8})
+    ->Args({2, 8})
+    ->Args({3, 8})
+    ->Iterations(120)
+    ->Unit(benchmark::kMillisecond);
 
 // A square pyramid of 1,015 boxes of 0.2 m and 1 kg (14 layers, 1 mm apart in each layer) built at
 // rest on a rigid ground box, at 60 Hz, every box compliant at 10^range(1) Pa; timed from the start.
