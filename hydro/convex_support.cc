@@ -65,7 +65,7 @@ ConvexSupport::ConvexSupport(const TriangleSurfaceMesh& hull, const Vector3& wid
   }
 }
 
-int ConvexSupport::Highest(const Vector3& d) const {
+int ConvexSupport::Highest(const Vector3& d, int* hint) const {
   int at = 0;
   double height = d.dot(vertices_[0]);
   if (!climbs_) {
@@ -81,6 +81,10 @@ int ConvexSupport::Highest(const Vector3& d) const {
     const double h = d.dot(vertices_[seeds_[s]]);
     if (h > height) height = h, at = seeds_[s];
   }
+  if (hint && *hint >= 0 && *hint < num_vertices()) {
+    const double h = d.dot(vertices_[*hint]);
+    if (h > height) height = h, at = *hint;
+  }
   // Steepest ascent: strictly uphill, so it ends.
   for (;;) {
     int next = -1;
@@ -88,14 +92,19 @@ int ConvexSupport::Highest(const Vector3& d) const {
       const double h = d.dot(vertices_[neighbours_[k]]);
       if (h > height) height = h, next = neighbours_[k];
     }
-    if (next < 0) return at;
+    if (next < 0) break;
     at = next;
   }
+  if (hint) *hint = at;
+  return at;
+}
+
+double ConvexSupport::MaxAlong(const Vector3& nhat_G, int* hint) const {
+  return nhat_G.dot(vertices_[Highest(nhat_G, hint)]) + nhat_G.cwiseAbs().dot(widening_G_);
 }
 
 std::pair<double, double> ConvexSupport::ExtentAlong(const Vector3& nhat_G) const {
-  const double widening = nhat_G.cwiseAbs().dot(widening_G_);
-  return {nhat_G.dot(vertices_[Highest(-nhat_G)]) - widening, nhat_G.dot(vertices_[Highest(nhat_G)]) + widening};
+  return {MinAlong(nhat_G), MaxAlong(nhat_G)};
 }
 
 }  // namespace hydro

@@ -29,18 +29,25 @@ class ConvexSupport {
 
   // [min, max] of n̂·p over the hull's vertices (frame G), widened; n̂ a unit vector in G.
   std::pair<double, double> ExtentAlong(const Vector3& nhat_G) const;
+  // One end of it. A caller asking along many nearby directions (a patch's normals, GJK's search)
+  // passes `hint`, a vertex it keeps from one query to the next: the climb starts there instead of
+  // at the best of the seeds (any start ends at the maximum; a near one ends sooner), and the
+  // vertex found is written back. −1 or out of range: the seeds.
+  double MaxAlong(const Vector3& nhat_G, int* hint = nullptr) const;
+  double MinAlong(const Vector3& nhat_G, int* hint = nullptr) const { return -MaxAlong(-nhat_G, hint); }
 
   // A vertex farthest along d (frame G, any length), not widened: for a search of a separating
-  // direction, whose answer the caller checks with ExtentAlong.
-  const Vector3& SupportVertex(const Vector3& d_G) const { return vertices_[Highest(d_G)]; }
+  // direction, whose answer the caller checks with ExtentAlong. `hint` as for MaxAlong.
+  const Vector3& SupportVertex(const Vector3& d_G, int* hint = nullptr) const { return vertices_[Highest(d_G, hint)]; }
 
   int num_vertices() const { return static_cast<int>(vertices_.size()); }
   // False when the surface folds inwards somewhere: the extents are then found over all vertices.
   bool climbs() const { return climbs_; }
 
  private:
-  // The vertex with the greatest d·p: from the best seed uphill until no neighbour is higher.
-  int Highest(const Vector3& d) const;
+  // The vertex with the greatest d·p: from the hint or the best seed uphill until no neighbour is
+  // higher.
+  int Highest(const Vector3& d, int* hint = nullptr) const;
 
   std::vector<Vector3> vertices_;
   std::vector<int> neighbour_start_;  // vertex v's neighbours: neighbours_[start[v], start[v + 1])

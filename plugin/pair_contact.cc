@@ -138,6 +138,22 @@ std::pair<double, double> ExtentAlong(const ShapeGeometry& g, const Aabb& box, c
   return extent;
 }
 
+// The low end of ExtentAlong alone, half its climbs. A caller asking along many nearby directions
+// keeps `hint` from one to the next (ConvexSupport::MaxAlong).
+double LowestAlong(const ShapeGeometry& g, const Aabb& box, const RigidTransform& X_WG, const Vector3& n_W,
+                   int* hint = nullptr) {
+  double low = BoxExtentAlong(box, X_WG, n_W).first;
+  if (g.support)
+    low = std::max(low, g.support->MinAlong(X_WG.linear().transpose() * n_W, hint) + n_W.dot(X_WG.translation()));
+  return low;
+}
+
+// The high end of ExtentAlong alone.
+double HighestAlong(const ShapeGeometry& g, const Aabb& box, const RigidTransform& X_WG, const Vector3& n_W,
+                    int* hint = nullptr) {
+  return -LowestAlong(g, box, X_WG, -n_W, hint);
+}
+
 // The geometry's bounding box in its frame G, or false for a half-space (z ≤ 0 in G).
 bool BoundingBox(const ShapeGeometry& g, Aabb* box) {
   switch (g.kind) {
@@ -178,8 +194,8 @@ bool CalcGapAlongCentres(const ShapeGeometry& a, const RigidTransform& X_WSa, co
   if (!(d.norm() > 0)) return false;
   d.normalize();
   // a's lowest and b's highest reach along d̂; a half-space's is its face.
-  const double low_A = bounded_A ? ExtentAlong(a, box_A, X_WA, d).first : d.dot(X_WA.translation());
-  const double high_B = bounded_B ? ExtentAlong(b, box_B, X_WB, d).second : d.dot(X_WB.translation());
+  const double low_A = bounded_A ? LowestAlong(a, box_A, X_WA, d) : d.dot(X_WA.translation());
+  const double high_B = bounded_B ? HighestAlong(b, box_B, X_WB, d) : d.dot(X_WB.translation());
   *dhat_W = d;
   *gap_m = low_A - high_B;
   return true;
@@ -239,7 +255,7 @@ class SupportShape : public btConvexInternalShape {
   }
   btVector3 localGetSupportingVertexWithoutMargin(const btVector3& d) const override {
     const Vector3 d_G(d.x(), d.y(), d.z());
-    if (geometry_.support) return ToBullet(geometry_.support->SupportVertex(d_G));
+    if (geometry_.support) return ToBullet(geometry_.support->SupportVertex(d_G, &hint_));
     const Vector3 corner = (d_G.array() >= 0).select(box_.half_size, -box_.half_size);
     return ToBullet(Vector3(box_.center + corner));
   }
@@ -256,6 +272,7 @@ class SupportShape : public btConvexInternalShape {
  private:
   const ShapeGeometry& geometry_;
   Aabb box_;
+  mutable int hint_{-1};  // the vertex GJK's last query found: its directions turn little
 };
 
 // Far above the clips' tolerances (1e-12 of a mesh's size), far below any contact's depth. A
@@ -297,9 +314,7 @@ bool AreApart(const ShapeGeometry& a, const RigidTransform& X_WSa, const ShapeGe
   Vector3 d = ToEigen(found.witnesses[0] - found.witnesses[1]);
   if (!(d.norm() > 0)) return false;
   d.normalize();
-  const auto [low_A, high_A] = ExtentAlong(a, box_A, X_WA, d);
-  const auto [low_B, high_B] = ExtentAlong(b, box_B, X_WB, d);
-  return std::max(low_A - high_B, low_B - high_A) > RoundOff(a, b);
+  return LowestAlong(a, box_A, X_WA, d) - HighestAlong(b, box_B, X_WB, d) > RoundOff(a, b);
 }
 
 double SpeculativeOverlapLimit(const ShapeGeometry& a, const ShapeGeometry& b) {
@@ -359,12 +374,13 @@ void BoundPointDepths(const ShapeGeometry& a, const RigidTransform& X_WSa, const
   const bool has_extent = (half_space_A || half_space_B) && BoundingBox(bounded, &box);
   const Vector3 nu_W = X_W_half.linear().col(2);
   const double depth_below_face =
-      has_extent ? nu_W.dot(X_W_half.translation()) - ExtentAlong(bounded, box, X_W_bounded, nu_W).first : 0.0;
+      has_extent ? nu_W.dot(X_W_half.translation()) - LowestAlong(bounded, box, X_W_bounded, nu_W) : 0.0;
   // Otherwise each side's reach along n̂: a compliant mesh's extent, a rigid side's face (the
   // point's plane). Points of one rigid face share its normal: the extents are found once for them.
   const bool mesh_A = a.kind == Kind::kCompliantMesh, mesh_B = b.kind == Kind::kCompliantMesh;
   Vector3 last_normal = Vector3::Constant(std::numeric_limits<double>::quiet_NaN());
   double lowest_A = 0, highest_B = 0;  // along last_normal, for a compliant mesh side
+  int hint_A = -1, hint_B = -1;        // the vertices found last: a patch's normals are near each other
   for (ContactPoint& point : *points) {
     const Vector3& n = point.nhat_BA_W;  // A lies on its +n side
     if (half_space_A || half_space_B) {
@@ -376,8 +392,8 @@ void BoundPointDepths(const ShapeGeometry& a, const RigidTransform& X_WSa, const
     } else {
       if ((mesh_A || mesh_B) && !(n == last_normal)) {
         last_normal = n;
-        if (mesh_A) lowest_A = ExtentAlong(a, a.compliant_mesh->bvh().root_box(), X_WA, n).first;
-        if (mesh_B) highest_B = ExtentAlong(b, b.compliant_mesh->bvh().root_box(), X_WB, n).second;
+        if (mesh_A) lowest_A = LowestAlong(a, a.compliant_mesh->bvh().root_box(), X_WA, n, &hint_A);
+        if (mesh_B) highest_B = HighestAlong(b, b.compliant_mesh->bvh().root_box(), X_WB, n, &hint_B);
       }
       const double plane = n.dot(point.p_WC);
       BoundDepthByOverlap((mesh_B ? highest_B : plane) - (mesh_A ? lowest_A : plane), &point.phi0_m);

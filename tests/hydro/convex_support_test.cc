@@ -31,7 +31,7 @@ Vector3 RandomUnit(std::mt19937* rng) {
 // round-off, 1e-12 m), for 2,000 random directions and the axes, where the hull's flat faces are
 // level plateaus (a box's, a cylinder's caps). Stopping at the best seed instead of climbing
 // misses the extent by millimetres on the round shapes. The support vertex along a direction of
-// any length reaches the same extent.
+// any length reaches the same extent, and so does a climb from any hint.
 TEST(ConvexSupportTest, TheClimbedSupportIsTheExtentOfEveryVertex) {
   const std::pair<std::string, VolumeMeshWithExtent> meshes[] = {
       {"sphere", MakeSphereVolumeMesh(0.1, 0.01)},
@@ -53,6 +53,13 @@ TEST(ConvexSupportTest, TheClimbedSupportIsTheExtentOfEveryVertex) {
       ASSERT_NEAR(lo, brute_lo, 1e-12) << name << " along " << n.transpose();
       ASSERT_NEAR(hi, brute_hi, 1e-12) << name << " along " << n.transpose();
       ASSERT_NEAR(n.dot(support.SupportVertex(3.7 * n)), brute_hi, 1e-12) << name << " along " << n.transpose();
+      // From a hint anywhere (a vertex of an earlier query, none, or out of range), the same end,
+      // and the hint becomes a vertex at that end.
+      for (int hint : {static_cast<int>(rng() % support.num_vertices()), -1, support.num_vertices()}) {
+        ASSERT_NEAR(support.MaxAlong(n, &hint), brute_hi, 1e-12) << name << " along " << n.transpose();
+        ASSERT_NEAR(n.dot(support.SupportVertex(n, &hint)), brute_hi, 1e-12) << name;
+        ASSERT_NEAR(support.MinAlong(n, &hint), brute_lo, 1e-12) << name << " along " << n.transpose();
+      }
       ASSERT_NEAR(n.dot(support.SupportVertex(-0.2 * n)), brute_lo, 1e-12) << name << " along " << n.transpose();
     }
   }
