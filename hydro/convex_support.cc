@@ -67,16 +67,17 @@ ConvexSupport::ConvexSupport(const TriangleSurfaceMesh& hull, const Vector3& wid
 
 int ConvexSupport::Highest(const Vector3& d, int* hint) const {
   int at = 0;
-  double height = d.dot(vertices_[0]);
   if (!climbs_) {
+    double height = d.dot(vertices_[0]);
     for (int v = 1; v < num_vertices(); ++v) {
       const double h = d.dot(vertices_[v]);
       if (h > height) height = h, at = v;
     }
+    if (hint) *hint = at;
     return at;
   }
   at = seeds_[0];
-  height = d.dot(vertices_[at]);
+  double height = d.dot(vertices_[at]);
   for (int s = 1; s < 14; ++s) {
     const double h = d.dot(vertices_[seeds_[s]]);
     if (h > height) height = h, at = seeds_[s];

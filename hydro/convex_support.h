@@ -30,14 +30,14 @@ class ConvexSupport {
   // [min, max] of n̂·p over the hull's vertices (frame G), widened; n̂ a unit vector in G.
   std::pair<double, double> ExtentAlong(const Vector3& nhat_G) const;
   // One end of it. A caller asking along many nearby directions (a patch's normals, GJK's search)
-  // passes `hint`, a vertex it keeps from one query to the next: the climb starts there instead of
-  // at the best of the seeds (any start ends at the maximum; a near one ends sooner), and the
-  // vertex found is written back. −1 or out of range: the seeds.
+  // passes `hint`, a vertex it keeps from one query to the next: the climb starts there when it is
+  // higher than the best of the seeds (any start ends at the maximum; a near one ends sooner), and
+  // the vertex found is written back. −1 or out of range: the seeds alone.
   double MaxAlong(const Vector3& nhat_G, int* hint = nullptr) const;
   double MinAlong(const Vector3& nhat_G, int* hint = nullptr) const { return -MaxAlong(-nhat_G, hint); }
 
   // A vertex farthest along d (frame G, any length), not widened: for a search of a separating
-  // direction, whose answer the caller checks with ExtentAlong. `hint` as for MaxAlong.
+  // direction, whose answer the caller checks with the widened extents. `hint` as for MaxAlong.
   const Vector3& SupportVertex(const Vector3& d_G, int* hint = nullptr) const { return vertices_[Highest(d_G, hint)]; }
 
   int num_vertices() const { return static_cast<int>(vertices_.size()); }

@@ -18,10 +18,11 @@ namespace {
 
 using Kind = ShapeGeometry::Kind;
 
-// Whether the geometries are apart along one of CalcGapsAlongAxes's axes, by more than round-off;
-// the line between their centres (or a half-space's normal) in *centres_axis.
-bool ApartAlongAxes(const ShapeGeometry& a, const RigidTransform& X_WSa, const ShapeGeometry& b,
-                    const RigidTransform& X_WSb, Vector3* centres_axis);
+// Whether the pair's surface is found in closed form (hydro/compliant_box.h): a compliant box
+// against a compliant or rigid box, no trees.
+bool MeetInClosedForm(const ShapeGeometry& a, const ShapeGeometry& b) {
+  return (a.compliant_box && (b.compliant_box || b.rigid_box)) || (b.compliant_box && a.rigid_box);
+}
 
 // Whether the core computes a surface between compliant geometry `c` and `o`.
 bool HasSurface(const ShapeGeometry& c, const ShapeGeometry& o) {
@@ -81,10 +82,10 @@ PairSurfaceOutcome CalcPairSurface(const ShapeGeometry& a, const RigidTransform&
   const RigidTransform X_WB = X_WSb * b.X_SG;
   try {
     // A pair apart skips its BVH query; boxes meet in closed form, at less than the test costs
-    // (BasicDemo's fall: 1.3 % more instructions with the axes tried on its boxes, none without).
-    // The core validates the poses it is given; the test reads them first.
-    const bool closed_form = (a.compliant_box || a.rigid_box) && (b.compliant_box || b.rigid_box);
-    if (!closed_form) {
+    // (BasicDemo's fall: 1.3 % more instructions with the axes tried on its boxes, +0.01 %
+    // without). The core validates the poses it is given; the test reads them first (a few dozen
+    // flops, twice for a pair that is not apart).
+    if (!MeetInClosedForm(a, b)) {
       CheckPose(X_WA, "pose of geometry a (X_WSa·X_SG)");
       CheckPose(X_WB, "pose of geometry b (X_WSb·X_SG)");
       if (AreApart(a, X_WSa, b, X_WSb)) return PairSurfaceOutcome::kComputed;
@@ -103,8 +104,7 @@ PairSurfaceOutcome CalcPairSurface(const ShapeGeometry& a, const RigidTransform&
 }
 
 bool SplitsInPieces(const ShapeGeometry& a, const ShapeGeometry& b) {
-  // Boxes in closed form: 36 region pairs, no trees.
-  if ((a.compliant_box || a.rigid_box) && (b.compliant_box || b.rigid_box)) return false;
+  if (MeetInClosedForm(a, b)) return false;  // 36 region pairs, no trees
   auto nodes = [](const ShapeGeometry& g) {
     if (g.kind == ShapeGeometry::Kind::kCompliantMesh) return g.compliant_mesh->bvh().num_nodes();
     if (g.kind == ShapeGeometry::Kind::kRigidMesh) return g.rigid_mesh->bvh().num_nodes();
@@ -142,10 +142,10 @@ std::pair<double, double> ExtentAlong(const ShapeGeometry& g, const Aabb& box, c
 // keeps `hint` from one to the next (ConvexSupport::MaxAlong).
 double LowestAlong(const ShapeGeometry& g, const Aabb& box, const RigidTransform& X_WG, const Vector3& n_W,
                    int* hint = nullptr) {
-  double low = BoxExtentAlong(box, X_WG, n_W).first;
-  if (g.support)
-    low = std::max(low, g.support->MinAlong(X_WG.linear().transpose() * n_W, hint) + n_W.dot(X_WG.translation()));
-  return low;
+  const Vector3 n_G = X_WG.linear().transpose() * n_W;
+  const double low = n_W.dot(X_WG * box.center) - n_G.cwiseAbs().dot(box.half_size);  // as BoxExtentAlong
+  if (!g.support) return low;
+  return std::max(low, g.support->MinAlong(n_G, hint) + n_W.dot(X_WG.translation()));
 }
 
 // The high end of ExtentAlong alone.
@@ -284,6 +284,8 @@ double RoundOff(const ShapeGeometry& a, const ShapeGeometry& b) {
   return 1e-9 * size;
 }
 
+// Whether the geometries are apart along one of CalcGapsAlongAxes's axes, by more than round-off;
+// the line between their centres (or a half-space's normal) in *centres_axis.
 bool ApartAlongAxes(const ShapeGeometry& a, const RigidTransform& X_WSa, const ShapeGeometry& b,
                     const RigidTransform& X_WSb, Vector3* centres_axis) {
   Vector3 axes[7];
@@ -307,14 +309,19 @@ bool AreApart(const ShapeGeometry& a, const RigidTransform& X_WSa, const ShapeGe
   const RigidTransform X_WA = X_WSa * a.X_SG;
   const RigidTransform X_WB = X_WSb * b.X_SG;
   const SupportShape shape_A(a, box_A), shape_B(b, box_B);
+  // GJK works in a's frame: its first guess, the line between the centres, goes there, and the
+  // direction it finds (from b's closest point to a's) comes back from there. (A support that
+  // climbs from a hint can pick another of two tied vertices on a flat face when GJK recomputes
+  // its closest points; the check below catches any direction that does not separate.)
   btGjkEpaSolver2::sResults found;
-  if (!btGjkEpaSolver2::Distance(&shape_A, ToBullet(X_WA), &shape_B, ToBullet(X_WB), ToBullet(centres_axis), found))
+  if (!btGjkEpaSolver2::Distance(&shape_A, ToBullet(X_WA), &shape_B, ToBullet(X_WB),
+                                 ToBullet(Vector3(X_WA.linear().transpose() * centres_axis)), found) ||
+      !(found.distance > 0))
     return false;
-  // From b's closest point to a's (found.normal is in a's frame).
-  Vector3 d = ToEigen(found.witnesses[0] - found.witnesses[1]);
-  if (!(d.norm() > 0)) return false;
-  d.normalize();
-  return LowestAlong(a, box_A, X_WA, d) - HighestAlong(b, box_B, X_WB, d) > RoundOff(a, b);
+  const Vector3 d_W = X_WA.linear() * ToEigen(found.normal);
+  if (!(d_W.norm() > 0)) return false;
+  const Vector3 dhat_W = d_W.normalized();
+  return LowestAlong(a, box_A, X_WA, dhat_W) - HighestAlong(b, box_B, X_WB, dhat_W) > RoundOff(a, b);
 }
 
 double SpeculativeOverlapLimit(const ShapeGeometry& a, const ShapeGeometry& b) {

@@ -53,10 +53,14 @@ TEST(ConvexSupportTest, TheClimbedSupportIsTheExtentOfEveryVertex) {
       ASSERT_NEAR(lo, brute_lo, 1e-12) << name << " along " << n.transpose();
       ASSERT_NEAR(hi, brute_hi, 1e-12) << name << " along " << n.transpose();
       ASSERT_NEAR(n.dot(support.SupportVertex(3.7 * n)), brute_hi, 1e-12) << name << " along " << n.transpose();
-      // From a hint anywhere (a vertex of an earlier query, none, or out of range), the same end,
-      // and the hint becomes a vertex at that end.
-      for (int hint : {static_cast<int>(rng() % support.num_vertices()), -1, support.num_vertices()}) {
+      // From a hint (the vertex a query along a nearby direction found, as callers keep it; a
+      // random vertex; none; out of range), the same end, and the hint becomes a vertex at that end.
+      int nearby = -1;
+      support.MaxAlong((n + 0.05 * RandomUnit(&rng)).normalized(), &nearby);
+      for (int hint : {nearby, static_cast<int>(rng() % support.num_vertices()), -1, support.num_vertices()}) {
         ASSERT_NEAR(support.MaxAlong(n, &hint), brute_hi, 1e-12) << name << " along " << n.transpose();
+        ASSERT_TRUE(hint >= 0 && hint < support.num_vertices()) << name;
+        // The vertex written back is one at that end.
         ASSERT_NEAR(n.dot(support.SupportVertex(n, &hint)), brute_hi, 1e-12) << name;
         ASSERT_NEAR(support.MinAlong(n, &hint), brute_lo, 1e-12) << name << " along " << n.transpose();
       }

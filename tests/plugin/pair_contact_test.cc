@@ -252,8 +252,11 @@ ContactSurface DirectSurface(const ShapeGeometry& a, const RigidTransform& X_WSa
 // Pairs told apart (AreApart) have an empty surface, and pairs with an empty surface are told
 // apart, also where none of CalcGapsAlongAxes's seven axes separates them (an edge against an
 // edge, a hull's slanted face against a rim): Bullet's GJK finds those directions. 400 random
-// poses of each pair, about half of them touching: two turned hulls, a capsule and a cylinder, two
-// boxes (no hull: GJK on their bounding boxes), and a sphere against a rigid hull.
+// poses of each pair, a fifth to a quarter of them touching: two turned hulls, a capsule and a
+// cylinder, two boxes (no hull: GJK on their bounding boxes, as for a box against a hull; two boxes
+// meet in closed form, and CalcPairSurface does not ask), and a sphere against a rigid hull.
+// CalcPairSurface, which skips the pairs apart, gives the core's surface every time; a NaN or
+// sheared pose of a pair apart is still reported as such.
 TEST(PairContactTest, PairsToldApartHaveNoSurfaceAndEveryPairWithoutOneIsToldApart) {
   btHydroelasticProperties stiff;
   stiff.m_hydroelasticModulus = 1e8;
@@ -280,8 +283,12 @@ TEST(PairContactTest, PairsToldApartHaveNoSurfaceAndEveryPairWithoutOneIsToldApa
     for (int i = 0; i < 400; ++i) {
       const RigidTransform X_WA = RandomPose(&rng, 0.0), X_WB = RandomPose(&rng, 0.25);
       const bool apart = AreApart(*a, X_WA, *b, X_WB);
-      const bool has_surface = !DirectSurface(*a, X_WA, *b, X_WB).empty();
+      const ContactSurface direct = DirectSurface(*a, X_WA, *b, X_WB);
+      const bool has_surface = !direct.empty();
       ASSERT_FALSE(apart && has_surface) << name << ", pose " << i;
+      ContactSurface via_pair;
+      ASSERT_EQ(CalcPairSurface(*a, X_WA, *b, X_WB, &via_pair), PairSurfaceOutcome::kComputed);
+      ASSERT_EQ(via_pair.num_polygons(), direct.num_polygons()) << name << ", pose " << i;
       empty += !has_surface;
       told_apart += apart;
       apart_along_axes += LargestGap(*a, X_WA, *b, X_WB) > 0;
@@ -291,6 +298,19 @@ TEST(PairContactTest, PairsToldApartHaveNoSurfaceAndEveryPairWithoutOneIsToldApa
     // None of these poses is closer than GJK resolves (1e-4 m), so every pair apart is told so.
     EXPECT_EQ(told_apart, empty) << name;
     EXPECT_LT(apart_along_axes, told_apart) << name;  // GJK found the rest
+  }
+  // A sphere 1 m from a hull, apart along every axis: a bad pose is found before the test.
+  RigidTransform X_WH = RigidTransform::Identity(), X_WS = RigidTransform::Identity();
+  X_WS.translation() = Vector3(1, 0.5, 0.2);
+  ContactSurface surface;
+  ASSERT_TRUE(AreApart(g_sphere, X_WS, g_hull, X_WH));
+  RigidTransform sheared = X_WS;
+  sheared.linear()(0, 1) = 0.1;
+  RigidTransform not_finite = X_WS;
+  not_finite.translation().x() = NAN;
+  for (const RigidTransform& bad : {sheared, not_finite}) {
+    EXPECT_EQ(CalcPairSurface(g_sphere, bad, g_hull, X_WH, &surface), PairSurfaceOutcome::kInvalidPose);
+    EXPECT_EQ(CalcPairSurface(g_hull, X_WH, g_sphere, bad, &surface), PairSurfaceOutcome::kInvalidPose);
   }
 }
 
