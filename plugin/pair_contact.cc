@@ -116,39 +116,18 @@ bool SplitsInPieces(const ShapeGeometry& a, const ShapeGeometry& b) {
 
 namespace {
 
-// [min, max] of n·p over the box `box` (in the frame M posed at X_WM): the box's support along n.
-std::pair<double, double> BoxExtentAlong(const Aabb& box, const RigidTransform& X_WM, const Vector3& n_W) {
-  const Vector3 n_M = X_WM.linear().transpose() * n_W;
-  const double middle = n_W.dot(X_WM * box.center);
-  const double reach = n_M.cwiseAbs().dot(box.half_size);
-  return {middle - reach, middle + reach};
-}
-
-// [min, max] of n·p over the geometry g posed at X_WG (its frame G): its bounding box `box`'s
-// support, narrowed to its convex hull's where it has one (ShapeGeometry::support).
-std::pair<double, double> ExtentAlong(const ShapeGeometry& g, const Aabb& box, const RigidTransform& X_WG,
-                                      const Vector3& n_W) {
-  std::pair<double, double> extent = BoxExtentAlong(box, X_WG, n_W);
-  if (g.support) {
-    const double offset = n_W.dot(X_WG.translation());
-    const auto [low, high] = g.support->ExtentAlong(X_WG.linear().transpose() * n_W);
-    extent.first = std::max(extent.first, low + offset);
-    extent.second = std::min(extent.second, high + offset);
-  }
-  return extent;
-}
-
-// The low end of ExtentAlong alone, half its climbs. A caller asking along many nearby directions
-// keeps `hint` from one to the next (ConvexSupport::MaxAlong).
+// The lowest n·p over the geometry g posed at X_WG (its frame G): its bounding box `box`'s
+// support, raised to its convex hull's where it has one (ShapeGeometry::support). A caller asking
+// along many nearby directions keeps `hint` from one to the next (ConvexSupport::MaxAlong).
 double LowestAlong(const ShapeGeometry& g, const Aabb& box, const RigidTransform& X_WG, const Vector3& n_W,
                    int* hint = nullptr) {
   const Vector3 n_G = X_WG.linear().transpose() * n_W;
-  const double low = n_W.dot(X_WG * box.center) - n_G.cwiseAbs().dot(box.half_size);  // as BoxExtentAlong
+  const double low = n_W.dot(X_WG * box.center) - n_G.cwiseAbs().dot(box.half_size);
   if (!g.support) return low;
   return std::max(low, g.support->MinAlong(n_G, hint) + n_W.dot(X_WG.translation()));
 }
 
-// The high end of ExtentAlong alone.
+// The highest n·p over the geometry, as LowestAlong.
 double HighestAlong(const ShapeGeometry& g, const Aabb& box, const RigidTransform& X_WG, const Vector3& n_W,
                     int* hint = nullptr) {
   return -LowestAlong(g, box, X_WG, -n_W, hint);
@@ -210,12 +189,12 @@ int CalcGapsAlongAxes(const ShapeGeometry& a, const RigidTransform& X_WSa, const
   const RigidTransform X_WB = X_WSb * b.X_SG;
   Aabb box_A, box_B;
   const bool bounded_A = BoundingBox(a, &box_A), bounded_B = BoundingBox(b, &box_B);
-  // [low, high] of a geometry along d: its support (ExtentAlong); for a half-space (−∞, face] or
+  // [low, high] of a geometry along d: its support; for a half-space (−∞, face] or
   // [face, +∞) along its own normal, and the whole line along any other axis (it reaches out
   // without end along its face).
   auto extent = [](const ShapeGeometry& g, bool bounded, const Aabb& box, const RigidTransform& X_WG,
                    const Vector3& d) {
-    if (bounded) return ExtentAlong(g, box, X_WG, d);
+    if (bounded) return std::make_pair(LowestAlong(g, box, X_WG, d), HighestAlong(g, box, X_WG, d));
     const double inf = std::numeric_limits<double>::infinity();
     const Vector3 normal = X_WG.linear().col(2);  // out of the half-space z ≤ 0
     const double face = d.dot(X_WG.translation());
@@ -284,15 +263,14 @@ double RoundOff(const ShapeGeometry& a, const ShapeGeometry& b) {
   return 1e-9 * size;
 }
 
-// Whether the geometries are apart along one of CalcGapsAlongAxes's axes, by more than round-off;
+// Whether the geometries are apart along one of CalcGapsAlongAxes's axes, by more than `round_off`;
 // the line between their centres (or a half-space's normal) in *centres_axis.
 bool ApartAlongAxes(const ShapeGeometry& a, const RigidTransform& X_WSa, const ShapeGeometry& b,
-                    const RigidTransform& X_WSb, Vector3* centres_axis) {
+                    const RigidTransform& X_WSb, double round_off, Vector3* centres_axis) {
   Vector3 axes[7];
   double gaps[7];
   const int n = CalcGapsAlongAxes(a, X_WSa, b, X_WSb, axes, gaps);
   if (n > 0) *centres_axis = axes[0];
-  const double round_off = RoundOff(a, b);
   for (int k = 0; k < n; ++k)
     if (gaps[k] > round_off) return true;
   return false;
@@ -303,7 +281,8 @@ bool ApartAlongAxes(const ShapeGeometry& a, const RigidTransform& X_WSa, const S
 bool AreApart(const ShapeGeometry& a, const RigidTransform& X_WSa, const ShapeGeometry& b,
               const RigidTransform& X_WSb) {
   Vector3 centres_axis = Vector3::UnitX();
-  if (ApartAlongAxes(a, X_WSa, b, X_WSb, &centres_axis)) return true;
+  const double round_off = RoundOff(a, b);
+  if (ApartAlongAxes(a, X_WSa, b, X_WSb, round_off, &centres_axis)) return true;
   Aabb box_A, box_B;
   if (!BoundingBox(a, &box_A) || !BoundingBox(b, &box_B)) return false;  // a half-space: its normal was an axis
   const RigidTransform X_WA = X_WSa * a.X_SG;
@@ -321,7 +300,7 @@ bool AreApart(const ShapeGeometry& a, const RigidTransform& X_WSa, const ShapeGe
   const Vector3 d_W = X_WA.linear() * ToEigen(found.normal);
   if (!(d_W.norm() > 0)) return false;
   const Vector3 dhat_W = d_W.normalized();
-  return LowestAlong(a, box_A, X_WA, dhat_W) - HighestAlong(b, box_B, X_WB, dhat_W) > RoundOff(a, b);
+  return LowestAlong(a, box_A, X_WA, dhat_W) - HighestAlong(b, box_B, X_WB, dhat_W) > round_off;
 }
 
 double SpeculativeOverlapLimit(const ShapeGeometry& a, const ShapeGeometry& b) {
@@ -362,7 +341,7 @@ void BoundPointDepths(const ShapeGeometry& a, const RigidTransform& X_WSa, const
   const RigidTransform X_WA = X_WSa * a.X_SG;
   const RigidTransform X_WB = X_WSb * b.X_SG;
   // The whole bodies' overlap along each point's normal bounds its depth: their extents
-  // (ExtentAlong: exact for boxes, and for convex meshes to within their hull's widening), or the
+  // (LowestAlong, HighestAlong: exact for boxes, and for convex meshes to within their hull's widening), or the
   // rigid side's face, which lies in the polygon's plane. (The overlap of the polygon's own two
   // elements would bound it more tightly, but a surface computed at the end-of-step poses of a
   // body arriving fast lies many elements deep.) The point keeps k = A·g (hydro/depth_bound.h).
