@@ -201,7 +201,11 @@ btHydroelasticCollisionAlgorithm::PairContact btHydroelasticCollisionAlgorithm::
   // patch before a kept surface is reused and from the new one when computed.
   const int base_points = MaxPoints();
   const bool turned_last_step = m_state->friction_turns;
-  auto make_points = [&](const btTransform& X0, const btTransform& X1) {
+  bool merged_now = false;  // the state's points were merged from all_points by this call
+  // `ahead`: the points will be mapped back to the present poses (MapToPresentPoses), which then
+  // judges merged points by their own points.
+  auto make_points = [&](const btTransform& X0, const btTransform& X1, bool ahead) {
+    merged_now = false;
     const hydro::RigidTransform X_WS0_at = hydro::bullet::ToRigidTransform(X0);
     const hydro::RigidTransform X_WS1_at = hydro::bullet::ToRigidTransform(X1);
     hydro::RigidTransform carry;
@@ -212,13 +216,19 @@ btHydroelasticCollisionAlgorithm::PairContact btHydroelasticCollisionAlgorithm::
     int max_points = base_points;
     if (reuse && m_state->kept_surface.has_surface()) {
       max_points = PointBudget(base_points, turned_last_step);
+      m_state->merged_into.clear();  // written when the reused points are merged ones
       if (max_points == m_state->kept_max_points)
-        outcome = m_state->kept_surface.Reuse(g0.get(), X_WS0_at, g1.get(), X_WS1_at, &m_state->points, &carry);
+        outcome = m_state->kept_surface.Reuse(g0.get(), X_WS0_at, g1.get(), X_WS1_at, &m_state->points, &carry,
+                                              ahead ? &m_state->all_points : nullptr,
+                                              ahead ? &m_state->merged_into : nullptr);
     }
     if (outcome != SurfaceReuseOutcome::kNotReused) {
       m_state->CarryKeptSurface(carry);
       ++m_state->surfaces_reused;
-      if (outcome == SurfaceReuseOutcome::kReusedWhole) ReducePoints(max_points);
+      if (outcome == SurfaceReuseOutcome::kReusedWhole)
+        merged_now = ReducePoints(max_points);
+      else
+        merged_now = !m_state->merged_into.empty();
       return true;
     }
     hydro::ContactSurface* surface = m_state->MutableSurface();
@@ -232,6 +242,7 @@ btHydroelasticCollisionAlgorithm::PairContact btHydroelasticCollisionAlgorithm::
     ++m_state->surfaces_computed;
     max_points = PointBudget(base_points, turned_last_step);
     const bool reduced = ReducePoints(max_points);
+    merged_now = reduced;
     // An empty surface leaves a kept one in place: that one is still right at its own poses, and
     // it is judged by the relative motion since them. A pair may ask several times in a step
     // (present poses, poses ahead, body1 moved toward body0), and only some of them touch:
@@ -303,7 +314,7 @@ btHydroelasticCollisionAlgorithm::PairContact btHydroelasticCollisionAlgorithm::
   } else if (touching) {
     patch = true;  // it had a patch a step ago, and that depends on the shapes only
   } else {
-    patch = make_points(X_WS0, X_WS1);
+    patch = make_points(X_WS0, X_WS1, false);
     touching = !m_state->points.empty();
     depth = approach = 0;
     if (touching) MeasureApproach(dt, &depth, &approach);
@@ -332,10 +343,10 @@ btHydroelasticCollisionAlgorithm::PairContact btHydroelasticCollisionAlgorithm::
       const btScalar tau = f * dt;
       const btTransform X_WS0_ahead = hydro::bullet::FreeMotionPose(m_state->body0, X_WS0, tau);
       const btTransform X_WS1_ahead = hydro::bullet::FreeMotionPose(m_state->body1, X_WS1, tau);
-      make_points(X_WS0_ahead, X_WS1_ahead);
+      make_points(X_WS0_ahead, X_WS1_ahead, true);
       mapped = !m_state->points.empty();
       if (mapped) {
-        MapToPresentPoses(X_WS0, X_WS0_ahead, X_WS1, X_WS1_ahead, tau);
+        MapToPresentPoses(X_WS0, X_WS0_ahead, X_WS1, X_WS1_ahead, tau, merged_now);
         // A point whose normal leans off the motion (a box's side-wall sliver in a slab) moves
         // back by little of it: bound it again by the overlap the bodies have now. (Not against
         // a rigid shape: its bound is its face, which lies in the polygon's plane only ahead.)
@@ -362,7 +373,7 @@ btHydroelasticCollisionAlgorithm::PairContact btHydroelasticCollisionAlgorithm::
       }
       if (f == 1.0) break;  // a shorter advance found nothing: the whole step may
     }
-    if (!mapped && touching) make_points(X_WS0, X_WS1);
+    if (!mapped && touching) make_points(X_WS0, X_WS1, false);
   }
   // Speculative contact, second kind: bodies apart now and apart at their free-motion poses may
   // still meet within the step, when something stops one of them — a box falling onto a box that
@@ -380,7 +391,7 @@ btHydroelasticCollisionAlgorithm::PairContact btHydroelasticCollisionAlgorithm::
       const double shift = std::max(gap, 0.0) + kTouch;
       btTransform X_WS1_moved = X_WS1;
       X_WS1_moved.getOrigin() += hydro::bullet::ToBullet(shift * d);
-      make_points(X_WS0, X_WS1_moved);
+      make_points(X_WS0, X_WS1_moved, false);
       mapped = !m_state->points.empty();
       if (mapped) {
         m_state->points_on_B.resize(m_state->points.size());
@@ -568,24 +579,54 @@ double btHydroelasticCollisionAlgorithm::FractionToOverlap(const hydro::bullet::
 
 void btHydroelasticCollisionAlgorithm::MapToPresentPoses(const btTransform& X_WS0, const btTransform& X_WS0_ahead,
                                                          const btTransform& X_WS1, const btTransform& X_WS1_ahead,
-                                                         btScalar tau) {
+                                                         btScalar tau, bool merged_now) {
   // Each point moves back with each body's own motion over the time τ it was advanced; its distance
   // becomes the one at the start of the step that the point law expects: φ0 = φ_τ − τ·vn_free,
   // since with separation speed vn the distance after τ is φ_τ + τ·(vn − vn_free).
   const btTransform M0 = X_WS0 * X_WS0_ahead.inverse();
   const btTransform M1 = X_WS1 * X_WS1_ahead.inverse();
   const hydro::bullet::FreeMotion free0(m_state->body0, tau), free1(m_state->body1, tau);
+  auto map = [&](hydro::ContactPoint* point, btVector3* p_B) {
+    const btVector3 p_end = hydro::bullet::ToBullet(point->p_WC);
+    const btVector3 p_A = M0 * p_end;
+    *p_B = M1 * p_end;
+    const btVector3 n = M0.getBasis() * hydro::bullet::ToBullet(point->nhat_BA_W);
+    const btScalar vn_free = n.dot(free0.PointVelocity(p_A) - free1.PointVelocity(*p_B));
+    point->p_WC = hydro::bullet::ToEigen(p_A);
+    point->nhat_BA_W = hydro::bullet::ToEigen(n);
+    point->phi0_m -= tau * vn_free;
+  };
   m_state->points_on_B.resize(m_state->points.size());
   for (size_t i = 0; i < m_state->points.size(); ++i) {
-    hydro::ContactPoint& point = m_state->points[i];
-    const btVector3 p_end = hydro::bullet::ToBullet(point.p_WC);
-    const btVector3 p_A = M0 * p_end, p_B = M1 * p_end;
-    const btVector3 n = M0.getBasis() * hydro::bullet::ToBullet(point.nhat_BA_W);
-    const btScalar vn_free = n.dot(free0.PointVelocity(p_A) - free1.PointVelocity(p_B));
-    point.p_WC = hydro::bullet::ToEigen(p_A);
-    point.nhat_BA_W = hydro::bullet::ToEigen(n);
-    point.phi0_m -= tau * vn_free;
+    btVector3 p_B;
+    map(&m_state->points[i], &p_B);
     m_state->points_on_B[i] = hydro::bullet::ToEigen(p_B);
+  }
+  if (!merged_now) return;
+  // A merged point's depth is its points' stiffness-weighted mean (hydro/point_reduction.h), which
+  // keeps their force where they all press: at the poses ahead, not here. Mapped back, some of
+  // them no longer press, and the mean of their depths is shallower than their force makes it:
+  // (Σ k·φ0)/K ≥ −(Σ k·(−φ0)₊)/K. Where a patch's pressure grows faster than its depth (the obtuse
+  // vertex of a faceted sphere, 1 mm deep under its weight at 1e10 Pa) the mean left nothing
+  // pressing here: the body fell through its support for a step, and the next surface, 1 mm deep
+  // with a face's stiffness, threw it up at 1 mm/δt. Each merged point takes instead the force its
+  // points have here, F = Σ k·(−φ0)₊, as φ0 = −F/K; one whose points all lie apart here keeps the
+  // mean, its distance to close.
+  const size_t reduced = m_state->points.size();
+  std::vector<double>& force = m_state->merged_force_scratch;
+  force.assign(reduced, 0.0);
+  for (size_t i = 0; i < m_state->all_points.size(); ++i) {
+    const int j = m_state->merged_into[i];
+    if (j < 0 || static_cast<size_t>(j) >= reduced) continue;
+    hydro::ContactPoint point = m_state->all_points[i];
+    btVector3 unused;
+    map(&point, &unused);
+    force[j] += point.stiffness_N_per_m * std::max(-point.phi0_m, 0.0);
+  }
+  for (size_t j = 0; j < reduced; ++j) {
+    hydro::ContactPoint& point = m_state->points[j];
+    if (force[j] > 0 && point.stiffness_N_per_m > 0)
+      point.phi0_m = std::min(point.phi0_m, -force[j] / point.stiffness_N_per_m);
   }
 }
 

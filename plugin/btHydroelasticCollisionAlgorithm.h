@@ -91,8 +91,11 @@ class btHydroelasticCollisionAlgorithm : public btCollisionAlgorithm {
   static double BoundingRadius(const btCollisionShape* shape);
   // The same for several axes at once: ClosingBound(dt, axes[k]) into bounds[k].
   void ClosingBounds(btScalar dt, const btVector3* axes, int n, double* bounds) const;
+  // Maps the state's points, computed at the poses ahead (advanced by τ), back to the present
+  // poses. `merged_now`: they were merged from all_points (merged_into says how) at those poses,
+  // and each then takes the force its own points have at the present poses.
   void MapToPresentPoses(const btTransform& X_WS0, const btTransform& X_WS0_ahead, const btTransform& X_WS1,
-                         const btTransform& X_WS1_ahead, btScalar tau);
+                         const btTransform& X_WS1_ahead, btScalar tau, bool merged_now);
   // Bullet's own contact for shapes that overlap with an empty patch (kept only if they truly
   // overlap), and its removal once a patch exists again.
   void RunFallbackForDeepOverlap(const btCollisionObjectWrapper* body0Wrap, const btCollisionObjectWrapper* body1Wrap,

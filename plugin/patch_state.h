@@ -87,9 +87,12 @@ struct PatchState {
   // btHydroelasticCollisionAlgorithm::processCollision).
   std::vector<ContactPoint> points;
   std::vector<Vector3> points_on_B;
-  // The points before the optional reduction (hydro/point_reduction.h), and which point each joined.
+  // The points before the optional reduction (hydro/point_reduction.h), and which point each joined
+  // (also written by a reuse of merged points for a speculative patch, SurfaceReuse::Reuse).
   std::vector<ContactPoint> all_points;
   std::vector<int> merged_into;
+  // Scratch: each merged point's force at the present poses (MapToPresentPoses).
+  std::vector<double> merged_force_scratch;
   // The axis of the reduction's grid at the last step (W; zero before the first), and its cells.
   Vector3 reduction_axis_W{Vector3::Zero()};
   PointReductionWorkspace reduction_workspace;

@@ -186,7 +186,8 @@ void SurfaceReuse::MergeSensitivities(const std::vector<ContactPoint>& points, c
 
 SurfaceReuseOutcome SurfaceReuse::Reuse(const ShapeGeometry* a, const RigidTransform& X_WSa, const ShapeGeometry* b,
                                         const RigidTransform& X_WSb, std::vector<ContactPoint>* points,
-                                        RigidTransform* carry) {
+                                        RigidTransform* carry, std::vector<ContactPoint>* merged_from,
+                                        std::vector<int>* merged_into) {
   if (!kept_ || a != a_.get() || b != b_.get()) return SurfaceReuseOutcome::kNotReused;
   // B's motion relative to A since the surface was computed, expressed at the kept poses: a point
   // of B at p then is at M·p now, seen from A. A point p = c + r of the patch moves by
@@ -220,22 +221,28 @@ SurfaceReuseOutcome SurfaceReuse::Reuse(const ShapeGeometry* a, const RigidTrans
   const Points& from = has_reduced_ && !whole ? reduced_ : has_fine_ ? fine_ : all_;
   // The carrier's motion takes the kept surface to the present poses.
   *carry = carried_by_b_ ? RigidTransform(X_WSb * X_WSb_.inverse()) : RigidTransform(X_WSa * X_WSa_.inverse());
-  CopyGrowing(points, from.points);
-  for (size_t i = 0; i < from.points.size(); ++i) {
-    const ContactPoint& kept = from.points[i];
-    ContactPoint& point = (*points)[i];
-    // δ: B's displacement relative to A at the point; against a half-space, its part along n̂
-    // (B's approach is A's retreat), exact under the slides and turns that leave H as it was.
-    const Vector3& anchor = from.anchor[i];
+  // δ: B's displacement relative to A at a point's anchor; against a half-space, its part along n̂
+  // (B's approach is A's retreat), exact under the slides and turns that leave H as it was.
+  // `point` holds a copy of set.points[i].
+  auto move = [&](const Points& set, size_t i, ContactPoint* point) {
+    const ContactPoint& kept = set.points[i];
+    const Vector3& anchor = set.anchor[i];
     Vector3 delta;
     if (half_space_ < 0)
       delta = M * anchor - anchor;
     else
       delta = (half_space_ == 0 ? 1.0 : -1.0) * nhat_H_W_.dot(N * anchor - anchor) * nhat_H_W_;
-    point.phi0_m = kept.phi0_m + from.sensitivity[i].dot(delta);
-    point.fn0_N = point.stiffness_N_per_m * std::max(-point.phi0_m, 0.0);
-    point.p_WC = *carry * kept.p_WC;
-    point.nhat_BA_W = carry->linear() * kept.nhat_BA_W;
+    point->phi0_m = kept.phi0_m + set.sensitivity[i].dot(delta);
+    point->fn0_N = point->stiffness_N_per_m * std::max(-point->phi0_m, 0.0);
+    point->p_WC = *carry * kept.p_WC;
+    point->nhat_BA_W = carry->linear() * kept.nhat_BA_W;
+  };
+  CopyGrowing(points, from.points);
+  for (size_t i = 0; i < from.points.size(); ++i) move(from, i, &(*points)[i]);
+  if (&from == &reduced_ && merged_from && merged_into) {
+    CopyGrowing(merged_from, all_.points);
+    for (size_t i = 0; i < all_.points.size(); ++i) move(all_, i, &(*merged_from)[i]);
+    CopyGrowing(merged_into, reduced_merged_into_);
   }
   return whole ? SurfaceReuseOutcome::kReusedWhole : SurfaceReuseOutcome::kReused;
 }

@@ -112,9 +112,14 @@ class SurfaceReuse {
   // (`surface()`, for whoever reads it; the solver does not), and says which points it wrote;
   // otherwise returns kNotReused and changes nothing. The motion is bounded over a sphere about
   // the patch that holds all its points, which over-estimates it at most twofold. The points'
-  // sensitivities are worked out at the first reuse of a kept surface, not when it is kept.
+  // sensitivities are worked out at the first reuse of a kept surface, not when it is kept. When
+  // the points written are the reduced ones (kReused) and `merged_from` and `merged_into` are
+  // given, every kept point is written there too, updated alike, with the reduced point each
+  // went into (ReduceContactPoints' output): for a caller that judges the merged points by their
+  // own points at other poses.
   SurfaceReuseOutcome Reuse(const ShapeGeometry* a, const RigidTransform& X_WSa, const ShapeGeometry* b,
-                            const RigidTransform& X_WSb, std::vector<ContactPoint>* points, RigidTransform* carry);
+                            const RigidTransform& X_WSb, std::vector<ContactPoint>* points, RigidTransform* carry,
+                            std::vector<ContactPoint>* merged_from = nullptr, std::vector<int>* merged_into = nullptr);
 
   bool has_surface() const { return kept_; }
   // The largest displacement of a point along the patch's normal, and in all (a slide along the

@@ -326,20 +326,32 @@ TEST(SurfaceReuseTest, ASurfaceKeptInPlaceOfAReusedOneMovesByItsOwnSensitivities
   }
 }
 
-// Under a translation every point's depth moves by s·t, so while all points press, the reduced
-// points' total force moves exactly as the full set's: Σ_j K_j·s̄_j = Σ_i k_i·s_i.
-TEST(SurfaceReuseTest, ReducedPatchesMoveTheirForceAsTheFullSetUnderTranslation) {
+// A box tilted on the ground, its surface kept twice: whole, and reduced to 16 points.
+struct TiltedBoxKeptWholeAndReduced {
+  TiltedBoxKeptWholeAndReduced() {
+    all = FreshPoints(*scene.a, X_WA, *scene.b, X_WB, &surface);
+    reduced = Reduced(all, 16, &merged_into);
+    whole.Keep(scene.a, X_WA, scene.b, X_WB, surface, all);
+    parts.Keep(scene.a, X_WA, scene.b, X_WB, surface, all, &reduced, &merged_into);
+  }
   const BoxAndGround scene;
   const RigidTransform X_WA =
       Pose(Vector3(0.03, -0.02, 0.1 * (std::cos(0.002) + std::sin(0.002)) - 1e-4), 0.002, Vector3(1, 1, 0));
   const RigidTransform X_WB = Pose(Vector3(0, 0, -0.1));
   ContactSurface surface;
-  const std::vector<ContactPoint> all = FreshPoints(*scene.a, X_WA, *scene.b, X_WB, &surface);
+  std::vector<ContactPoint> all, reduced;
   std::vector<int> merged_into;
-  const std::vector<ContactPoint> reduced = Reduced(all, 16, &merged_into);
   SurfaceReuse whole, parts;
-  whole.Keep(scene.a, X_WA, scene.b, X_WB, surface, all);
-  parts.Keep(scene.a, X_WA, scene.b, X_WB, surface, all, &reduced, &merged_into);
+};
+
+// Under a translation every point's depth moves by s·t, so while all points press, the reduced
+// points' total force moves exactly as the full set's: Σ_j K_j·s̄_j = Σ_i k_i·s_i.
+TEST(SurfaceReuseTest, ReducedPatchesMoveTheirForceAsTheFullSetUnderTranslation) {
+  TiltedBoxKeptWholeAndReduced kept;
+  const BoxAndGround& scene = kept.scene;
+  const std::vector<ContactPoint>& all = kept.all;
+  const RigidTransform &X_WA = kept.X_WA, &X_WB = kept.X_WB;
+  SurfaceReuse &whole = kept.whole, &parts = kept.parts;
   ASSERT_TRUE(whole.has_surface() && parts.has_surface());
   const Vector3 t = 0.8 * whole.tolerance_m() * Vector3(0.3, -0.2, -1).normalized();
   std::vector<ContactPoint> moved_whole, moved_parts;
@@ -351,6 +363,39 @@ TEST(SurfaceReuseTest, ReducedPatchesMoveTheirForceAsTheFullSetUnderTranslation)
   const double f_whole = Summarize(moved_whole, c).force, f_parts = Summarize(moved_parts, c).force;
   EXPECT_NEAR(f_parts, f_whole, 1e-9 * f_whole);
   EXPECT_GT(std::abs(f_whole - Summarize(all, c).force), 1e-3 * f_whole);  // the move changed the force
+}
+
+// A reduced patch reused for a speculative patch also gives every kept point, moved as a whole
+// patch's are, and the merged point each went into (the plugin judges the merged points by them at
+// the present poses): point for point the whole keep's reuse, to round-off, and Keep's merge map.
+// A whole keep, or no request, gives none.
+TEST(SurfaceReuseTest, AReducedPatchReusedGivesItsPointsWithTheMergedOnesOnRequest) {
+  TiltedBoxKeptWholeAndReduced kept;
+  const BoxAndGround& scene = kept.scene;
+  const std::vector<ContactPoint>&all = kept.all, &reduced = kept.reduced;
+  const RigidTransform &X_WA = kept.X_WA, &X_WB = kept.X_WB;
+  SurfaceReuse &whole = kept.whole, &parts = kept.parts;
+  ASSERT_GT(all.size(), reduced.size());
+  const RigidTransform moved = Pose(0.6 * whole.tolerance_m() * Vector3(0.3, -0.2, -1).normalized()) * X_WA;
+  std::vector<ContactPoint> moved_whole, moved_parts, moved_from;
+  std::vector<int> moved_into;
+  RigidTransform carry;
+  ASSERT_EQ(whole.Reuse(scene.a.get(), moved, scene.b.get(), X_WB, &moved_whole, &carry, &moved_from, &moved_into),
+            SurfaceReuseOutcome::kReused);
+  EXPECT_TRUE(moved_from.empty() && moved_into.empty());  // not merged: nothing more to give
+  ASSERT_EQ(parts.Reuse(scene.a.get(), moved, scene.b.get(), X_WB, &moved_parts, &carry, &moved_from, &moved_into),
+            SurfaceReuseOutcome::kReused);
+  ASSERT_EQ(moved_parts.size(), reduced.size());
+  ASSERT_EQ(moved_from.size(), moved_whole.size());
+  EXPECT_EQ(moved_into, kept.merged_into);
+  double largest_move = 0;
+  for (size_t i = 0; i < moved_whole.size(); ++i) {
+    EXPECT_NEAR(moved_from[i].phi0_m, moved_whole[i].phi0_m, 1e-15) << i;
+    EXPECT_NEAR((moved_from[i].p_WC - moved_whole[i].p_WC).norm(), 0, 1e-15) << i;
+    EXPECT_EQ(moved_from[i].stiffness_N_per_m, moved_whole[i].stiffness_N_per_m) << i;
+    largest_move = std::max(largest_move, std::abs(moved_from[i].phi0_m - all[i].phi0_m));
+  }
+  EXPECT_GT(largest_move, 0.1 * whole.tolerance_m());  // the points were moved, not copied
 }
 
 // The first-order update is what makes reuse right: keeping the depths as they were is off by the
