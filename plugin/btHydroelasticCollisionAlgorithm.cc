@@ -267,6 +267,7 @@ btHydroelasticCollisionAlgorithm::PairContact btHydroelasticCollisionAlgorithm::
   // settled by this test instead of a surface each.
   using Kind = hydro::bullet::ShapeGeometry::Kind;
   bool apart = false;
+  bool apart_now = false;  // apart at the present poses, though the step may close the gap
   if (!m_state->closest_points && dt > 0 && m_state->points.empty() && g0->kind != Kind::kUnsupported &&
       g1->kind != Kind::kUnsupported && (g0->is_compliant() || g1->is_compliant())) {
     // The line between the centres first (it settles side-by-side neighbours), then all seven.
@@ -290,6 +291,7 @@ btHydroelasticCollisionAlgorithm::PairContact btHydroelasticCollisionAlgorithm::
         widest = std::max(widest, gaps[k]);
       }
     }
+    apart_now = !apart && widest > 0 && widest > hydro::bullet::GapRoundOff(*g0, *g1);
     if (apart)
       m_state->separation.Certify(widest, X_WS0_now, hydro::bullet::CalcExtentRadius(*g0), BoundingRadius(shape0),
                                   X_WS1_now, hydro::bullet::CalcExtentRadius(*g1), BoundingRadius(shape1));
@@ -313,6 +315,13 @@ btHydroelasticCollisionAlgorithm::PairContact btHydroelasticCollisionAlgorithm::
     m_state->kept_surface.Clear();
   } else if (touching) {
     patch = true;  // it had a patch a step ago, and that depends on the shapes only
+  } else if (apart_now && !(reuse && m_state->kept_surface.has_surface())) {
+    // Its surface here is empty (pair_contact.h's AreApart, on the same gaps): not asked for. A kept
+    // surface is left to make_points, which may reuse it. As make_points would leave the state:
+    patch = true;
+    m_state->MutableSurface()->Clear();
+    m_state->points.clear();
+    m_state->friction_turns = false;  // PointBudget's verdict on no points
   } else {
     patch = make_points(X_WS0, X_WS1, false);
     touching = !m_state->points.empty();

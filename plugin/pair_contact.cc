@@ -221,6 +221,14 @@ int CalcGapsAlongAxes(const ShapeGeometry& a, const RigidTransform& X_WSa, const
   return n;
 }
 
+// A half-space's radius is infinite; one side is bounded (HasSurface).
+double GapRoundOff(const ShapeGeometry& a, const ShapeGeometry& b) {
+  double size = 0;
+  for (const ShapeGeometry* g : {&a, &b})
+    if (!g->is_half_space()) size += CalcExtentRadius(*g);
+  return 1e-9 * size;
+}
+
 namespace {
 
 // A bounded geometry as a Bullet convex shape in its own frame G, so that Bullet's GJK
@@ -254,15 +262,6 @@ class SupportShape : public btConvexInternalShape {
   mutable int hint_{-1};  // the vertex GJK's last query found: its directions turn little
 };
 
-// Far above the clips' tolerances (1e-12 of a mesh's size), far below any contact's depth. A
-// half-space's radius is infinite; one side is bounded (HasSurface).
-double RoundOff(const ShapeGeometry& a, const ShapeGeometry& b) {
-  double size = 0;
-  for (const ShapeGeometry* g : {&a, &b})
-    if (!g->is_half_space()) size += CalcExtentRadius(*g);
-  return 1e-9 * size;
-}
-
 // Whether the geometries are apart along one of CalcGapsAlongAxes's axes, by more than `round_off`;
 // the line between their centres (or a half-space's normal) in *centres_axis.
 bool ApartAlongAxes(const ShapeGeometry& a, const RigidTransform& X_WSa, const ShapeGeometry& b,
@@ -281,7 +280,7 @@ bool ApartAlongAxes(const ShapeGeometry& a, const RigidTransform& X_WSa, const S
 bool AreApart(const ShapeGeometry& a, const RigidTransform& X_WSa, const ShapeGeometry& b,
               const RigidTransform& X_WSb) {
   Vector3 centres_axis = Vector3::UnitX();
-  const double round_off = RoundOff(a, b);
+  const double round_off = GapRoundOff(a, b);
   if (ApartAlongAxes(a, X_WSa, b, X_WSb, round_off, &centres_axis)) return true;
   Aabb box_A, box_B;
   if (!BoundingBox(a, &box_A) || !BoundingBox(b, &box_B)) return false;  // a half-space: its normal was an axis

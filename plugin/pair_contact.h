@@ -35,6 +35,11 @@ PairSurfaceOutcome CalcPairSurface(const ShapeGeometry& a, const RigidTransform&
 // rest are apart along other directions (an edge against an edge, a hull's slanted face).
 bool AreApart(const ShapeGeometry& a, const RigidTransform& X_WSa, const ShapeGeometry& b, const RigidTransform& X_WSb);
 
+// The round-off AreApart allows: a gap above it (CalcGapsAlongAxes's, say) proves the surface
+// empty. 1e-9 of the bounded geometries' extent radii: far above the clips' tolerances (1e-12 of a
+// mesh's size), far below any contact's depth.
+double GapRoundOff(const ShapeGeometry& a, const ShapeGeometry& b);
+
 // Whether the pair's surface is large enough to be clipped in pieces on several threads
 // (hydro/contact_surface_util.h: two meshes of 512+ BVH nodes together).
 bool SplitsInPieces(const ShapeGeometry& a, const ShapeGeometry& b);
