@@ -340,8 +340,8 @@ void BoundPointDepths(const ShapeGeometry& a, const RigidTransform& X_WSa, const
   const RigidTransform X_WA = X_WSa * a.X_SG;
   const RigidTransform X_WB = X_WSb * b.X_SG;
   // The whole bodies' overlap along each point's normal bounds its depth: their extents
-  // (LowestAlong, HighestAlong: exact for boxes, and for convex meshes to within their hull's widening), or the
-  // rigid side's face, which lies in the polygon's plane. (The overlap of the polygon's own two
+  // (LowestAlong, HighestAlong: exact for boxes, and for convex meshes to within their hull's
+  // widening), or the rigid side's face, which lies in the polygon's plane. (The overlap of the polygon's own two
   // elements would bound it more tightly, but a surface computed at the end-of-step poses of a
   // body arriving fast lies many elements deep.) The point keeps k = A·g (hydro/depth_bound.h).
   //

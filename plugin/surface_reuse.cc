@@ -239,10 +239,14 @@ SurfaceReuseOutcome SurfaceReuse::Reuse(const ShapeGeometry* a, const RigidTrans
   };
   CopyGrowing(points, from.points);
   for (size_t i = 0; i < from.points.size(); ++i) move(from, i, &(*points)[i]);
-  if (&from == &reduced_ && merged_from && merged_into) {
-    CopyGrowing(merged_from, all_.points);
-    for (size_t i = 0; i < all_.points.size(); ++i) move(all_, i, &(*merged_from)[i]);
-    CopyGrowing(merged_into, reduced_merged_into_);
+  if (merged_from && merged_into) {
+    merged_from->clear();
+    merged_into->clear();
+    if (&from == &reduced_) {
+      CopyGrowing(merged_from, all_.points);
+      for (size_t i = 0; i < all_.points.size(); ++i) move(all_, i, &(*merged_from)[i]);
+      CopyGrowing(merged_into, reduced_merged_into_);
+    }
   }
   return whole ? SurfaceReuseOutcome::kReusedWhole : SurfaceReuseOutcome::kReused;
 }

@@ -116,7 +116,7 @@ class SurfaceReuse {
   // the points written are the reduced ones (kReused) and `merged_from` and `merged_into` are
   // given, every kept point is written there too, updated alike, with the reduced point each
   // went into (ReduceContactPoints' output): for a caller that judges the merged points by their
-  // own points at other poses.
+  // own points at other poses. Otherwise they are left empty.
   SurfaceReuseOutcome Reuse(const ShapeGeometry* a, const RigidTransform& X_WSa, const ShapeGeometry* b,
                             const RigidTransform& X_WSb, std::vector<ContactPoint>* points, RigidTransform* carry,
                             std::vector<ContactPoint>* merged_from = nullptr, std::vector<int>* merged_into = nullptr);

@@ -377,12 +377,14 @@ TEST(SurfaceReuseTest, AReducedPatchReusedGivesItsPointsWithTheMergedOnesOnReque
   SurfaceReuse &whole = kept.whole, &parts = kept.parts;
   ASSERT_GT(all.size(), reduced.size());
   const RigidTransform moved = Pose(0.6 * whole.tolerance_m() * Vector3(0.3, -0.2, -1).normalized()) * X_WA;
-  std::vector<ContactPoint> moved_whole, moved_parts, moved_from;
-  std::vector<int> moved_into;
+  std::vector<ContactPoint> moved_whole, moved_parts, moved_from(3);
+  std::vector<int> moved_into(3, 7);  // left from an earlier call
   RigidTransform carry;
   ASSERT_EQ(whole.Reuse(scene.a.get(), moved, scene.b.get(), X_WB, &moved_whole, &carry, &moved_from, &moved_into),
             SurfaceReuseOutcome::kReused);
   EXPECT_TRUE(moved_from.empty() && moved_into.empty());  // not merged: nothing more to give
+  ASSERT_EQ(parts.Reuse(scene.a.get(), moved, scene.b.get(), X_WB, &moved_parts, &carry), SurfaceReuseOutcome::kReused);
+  EXPECT_EQ(moved_parts.size(), kept.reduced.size());  // no request: the merged points alone
   ASSERT_EQ(parts.Reuse(scene.a.get(), moved, scene.b.get(), X_WB, &moved_parts, &carry, &moved_from, &moved_into),
             SurfaceReuseOutcome::kReused);
   ASSERT_EQ(moved_parts.size(), reduced.size());
