@@ -91,6 +91,9 @@ class btHydroelasticCollisionAlgorithm : public btCollisionAlgorithm {
   static double BoundingRadius(const btCollisionShape* shape);
   // The same for several axes at once: ClosingBound(dt, axes[k]) into bounds[k].
   void ClosingBounds(btScalar dt, const btVector3* axes, int n, double* bounds) const;
+  // Whether the state's points, mapped back from the poses ahead, press with less than half the
+  // normal impulse the pair's points took at the last step, over a step of dt.
+  bool SupportFallsShort(btScalar dt) const;
   // Maps the state's points, computed at the poses ahead (advanced by τ), back to the present
   // poses. `merged_now`: they were merged from all_points (merged_into says how) at those poses,
   // and each then takes the force its own points have at the present poses.

@@ -93,6 +93,10 @@ struct PatchState {
   std::vector<int> merged_into;
   // Scratch: each merged point's force at the present poses (MapToPresentPoses).
   std::vector<double> merged_force_scratch;
+  // Scratch: a speculative patch's points and their places on body1, while the surface at the
+  // present poses is taken beside it (btHydroelasticCollisionAlgorithm::SupportFallsShort).
+  std::vector<ContactPoint> ahead_points_scratch;
+  std::vector<Vector3> ahead_points_on_B_scratch;
   // The axis of the reduction's grid at the last step (W; zero before the first), and its cells.
   Vector3 reduction_axis_W{Vector3::Zero()};
   PointReductionWorkspace reduction_workspace;
@@ -106,7 +110,8 @@ struct PatchState {
   double time_step{0};           // of the step being set up (dispatch info)
   bool fallback_contact{false};  // the wrapped Bullet algorithm's manifold may hold points
   // The last step touched at the present poses and took its surface at the free-motion poses
-  // ahead (btHydroelasticCollisionAlgorithm::processCollision); `points` are that step's.
+  // ahead (btHydroelasticCollisionAlgorithm::processCollision), with the surface at the present
+  // poses beside it when that patch fell short of its support; `points` are that step's.
   bool pressed_in_ahead{false};
   bool closest_points{false};  // a query's algorithm: reports points, keeps no manifolds
   // Set by btHydroelasticConstraintSolver: the last step's net impulse on body0, [torque; force]
