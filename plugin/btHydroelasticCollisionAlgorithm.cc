@@ -570,13 +570,14 @@ bool btHydroelasticCollisionAlgorithm::ReducePoints(int max_points) {
 bool btHydroelasticCollisionAlgorithm::SupportFallsShort(btScalar dt) const {
   // Last step's solve ended at the present poses, so for a pair at rest its points' impulse over
   // the step is about the force the pair needs here; a patch carried back that presses with less
-  // than half of it is linearized too far off. (After an impact the impulse is the impact's, and the
-  // surface here is taken for a step more than needed.) Half, by measurement and narrowly: at a quarter the box leaning
-  // on a wall at 60° and 1e6 Pa still hopped (its patch ahead held between a quarter and half of its support); above
-  // half the faceted round bodies of StiffScenesTest.ASphereAndACapsuleSetDownAt60HzComeToRestAtAnyStiffness take the
-  // surface here more often, which shows them balanced on a vertex or ridge where the patch ahead, spread over the
-  // facets around it, held them: at three quarters a sphere at 1e8 Pa gained 2.5e-3 J/kg in a step, at 0.9 one at 1e6
-  // Pa still rolled at 1 cm/s after 5 s.
+  // than half of it is linearized too far off. (After an impact the impulse is the impact's, and
+  // the surface here is taken for a step more than needed.) Half, by measurement and narrowly: at
+  // a quarter the box leaning on a wall at 60° and 1e6 Pa still hopped (its patch ahead held
+  // between a quarter and half of its support); above half the faceted round bodies of
+  // StiffScenesTest.ASphereAndACapsuleSetDownAt60HzComeToRestAtAnyStiffness take the surface here
+  // more often, which shows them balanced on a vertex or ridge where the patch ahead, spread over
+  // the facets around it, held them: at three quarters a sphere at 1e8 Pa gained 2.5e-3 J/kg in a
+  // step, at 0.9 one at 1e6 Pa still rolled at 1 cm/s after 5 s.
   constexpr double kShortfall = 0.5;
   double force = 0, last_impulse = 0;
   for (const hydro::ContactPoint& point : m_state->points)
