@@ -204,7 +204,10 @@ btHydroelasticCollisionAlgorithm::PairContact btHydroelasticCollisionAlgorithm::
   const bool turned_last_step = m_state->friction_turns;
   bool merged_now = false;  // the state's points were merged from all_points by this call
   // `ahead`: the points will be mapped back to the present poses (MapToPresentPoses), which then
-  // judges merged points by their own points.
+  // judges merged points by their own points. `keep` false: a surface computed is not kept (the
+  // present poses' one, taken beside the patch ahead). The kept one is still tried: bodies that
+  // move together have the same relative pose now as ahead (without the try, plugin_bench's
+  // BM_DropMixedPile on one thread took 0.35 % more instructions).
   auto make_points = [&](const btTransform& X0, const btTransform& X1, bool ahead, bool keep = true) {
     merged_now = false;
     const hydro::RigidTransform X_WS0_at = hydro::bullet::ToRigidTransform(X0);

@@ -94,7 +94,8 @@ struct PatchState {
   // Scratch: each merged point's force at the present poses (MapToPresentPoses).
   std::vector<double> merged_force_scratch;
   // Scratch: a speculative patch's points and their places on body1, while the surface at the
-  // present poses is taken beside it (btHydroelasticCollisionAlgorithm::SupportFallsShort).
+  // present poses is taken beside it (btHydroelasticCollisionAlgorithm::ComputeContact, when
+  // SupportFallsShort).
   std::vector<ContactPoint> ahead_points_scratch;
   std::vector<Vector3> ahead_points_on_B_scratch;
   // The axis of the reduction's grid at the last step (W; zero before the first), and its cells.
