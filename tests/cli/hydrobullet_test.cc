@@ -39,7 +39,9 @@ Result Tool(const std::string& arguments) {
     text << in.rdbuf();
     return text.str();
   };
-  return {WEXITSTATUS(status), read(out), read(err)};
+  Result result{WEXITSTATUS(status), read(out), read(err)};
+  fs::remove_all(dir);
+  return result;
 }
 
 std::string Scene(const std::string& name) { return std::string(SCENES_DIR) + "/" + name; }

@@ -146,6 +146,7 @@ TEST(RenderTest, StrainHasItsOwnLabelledColourBar) {
   const std::string expected = "no font at /nonexistent/font.ttf";
   EXPECT_NE(message.find(expected), std::string::npos) << message;
   EXPECT_EQ(message.find(expected), message.rfind(expected)) << message;
+  fs::remove(errors);
   std::printf("strain bar: %d red at its top, %d blue at its bottom, label pixels %d (font), %d (strokes)\n",
               with_font.red_top, with_font.blue_bottom, with_font.dark_labels, with_strokes.dark_labels);
   EXPECT_GT(with_font.red_top, 50);
