@@ -57,27 +57,31 @@ Bvh::Bvh(const std::vector<Vector3>& lower, const std::vector<Vector3>& upper,
 void Bvh::Build(const std::vector<Vector3>& lower, const std::vector<Vector3>& upper,
                 const std::vector<std::array<double, 2>>* value_ranges) {
   if (lower.empty() || lower.size() != upper.size()) throw InvalidInput("Bvh: no elements");
-  if (value_ranges) {
-    if (value_ranges->size() != lower.size()) throw InvalidInput("Bvh: one value range per element expected");
-    element_ranges_ = *value_ranges;
-  }
+  if (value_ranges && value_ranges->size() != lower.size())
+    throw InvalidInput("Bvh: one value range per element expected");
   std::vector<Vector3> centroid(lower.size());
   element_order_.resize(lower.size());
-  element_boxes_.resize(lower.size());
   for (size_t e = 0; e < lower.size(); ++e) {
     centroid[e] = 0.5 * (lower[e] + upper[e]);
-    element_boxes_[e] = BoxOf(lower[e], upper[e]);
     element_order_[e] = static_cast<int>(e);
   }
   nodes_.reserve(2 * lower.size() / kMaxLeafElements + 2);
   height_ = 0;
-  BuildNode(lower, upper, centroid, 0, static_cast<int>(lower.size()), 1);
+  BuildNode(lower, upper, centroid, value_ranges, 0, static_cast<int>(lower.size()), 1);
   HYDRO_DEMAND(height_ <= kMaxHeight, "a median split of " + std::to_string(lower.size()) + " elements is " +
                                           std::to_string(height_) + " deep");
+  element_boxes_.resize(lower.size());
+  if (value_ranges) element_ranges_.resize(lower.size());
+  for (size_t i = 0; i < lower.size(); ++i) {
+    const int e = element_order_[i];
+    element_boxes_[i] = BoxOf(lower[e], upper[e]);
+    if (value_ranges) element_ranges_[i] = (*value_ranges)[e];
+  }
 }
 
 int Bvh::BuildNode(const std::vector<Vector3>& lower, const std::vector<Vector3>& upper,
-                   const std::vector<Vector3>& centroid, int first, int count, int depth) {
+                   const std::vector<Vector3>& centroid, const std::vector<std::array<double, 2>>* value_ranges,
+                   int first, int count, int depth) {
   height_ = std::max(height_, depth);
   const int index = static_cast<int>(nodes_.size());
   nodes_.emplace_back();
@@ -91,11 +95,12 @@ int Bvh::BuildNode(const std::vector<Vector3>& lower, const std::vector<Vector3>
     chi = chi.cwiseMax(centroid[e]);
   }
   nodes_[index].box = BoxOf(lo, hi);
-  if (!element_ranges_.empty()) {
-    double vmin = element_ranges_[element_order_[first]][0], vmax = element_ranges_[element_order_[first]][1];
+  if (value_ranges) {
+    const std::vector<std::array<double, 2>>& ranges = *value_ranges;
+    double vmin = ranges[element_order_[first]][0], vmax = ranges[element_order_[first]][1];
     for (int i = first + 1; i < first + count; ++i) {
-      vmin = std::min(vmin, element_ranges_[element_order_[i]][0]);
-      vmax = std::max(vmax, element_ranges_[element_order_[i]][1]);
+      vmin = std::min(vmin, ranges[element_order_[i]][0]);
+      vmax = std::max(vmax, ranges[element_order_[i]][1]);
     }
     nodes_[index].value_min = vmin;
     nodes_[index].value_max = vmax;
@@ -111,8 +116,8 @@ int Bvh::BuildNode(const std::vector<Vector3>& lower, const std::vector<Vector3>
   std::nth_element(element_order_.begin() + first, element_order_.begin() + first + half,
                    element_order_.begin() + first + count,
                    [&](int a, int b) { return centroid[a][axis] < centroid[b][axis]; });
-  const int left = BuildNode(lower, upper, centroid, first, half, depth + 1);
-  const int right = BuildNode(lower, upper, centroid, first + half, count - half, depth + 1);
+  const int left = BuildNode(lower, upper, centroid, value_ranges, first, half, depth + 1);
+  const int right = BuildNode(lower, upper, centroid, value_ranges, first + half, count - half, depth + 1);
   nodes_[index].left = left;
   nodes_[index].right = right;
   return index;
@@ -208,6 +213,10 @@ void Bvh::CollideFrom(const NodePair& start, const Bvh& other, const RigidTransf
   // tree under a b node for several pops in a row).
   int ib_in_A = -1;
   BoxInA nb_in_A;
+  // The same for the elements of the b leaf last met at a leaf pair: the descent meets one b leaf
+  // with several a leaves in a row.
+  int leaf_b_in_A = -1;
+  std::array<BoxInA, kMaxLeafElements> elements_b_in_A;
   while (top > 0) {
     const auto [ia, ib] = stack[--top];
     const Node& na = nodes_[ia];
@@ -217,18 +226,20 @@ void Bvh::CollideFrom(const NodePair& start, const Bvh& other, const RigidTransf
     if (!MayOverlap(na.box, nb.box, nb_in_A, X)) continue;
     const bool a_leaf = na.count > 0, b_leaf = nb.count > 0;
     if (a_leaf && b_leaf) {
-      // Each of b's elements is carried into A once and tested against a's.
+      if (ib != leaf_b_in_A) {
+        for (int j = 0; j < nb.count; ++j) elements_b_in_A[j] = BoxInA(other.element_boxes_[nb.first + j], X);
+        leaf_b_in_A = ib;
+      }
+      // i and j are places in the two trees' leaf orders.
       for (int j = nb.first; j < nb.first + nb.count; ++j) {
-        const int eb = other.element_order_[j];
-        const Aabb& box_b = other.element_boxes_[eb];
-        const BoxInA box_b_in_A(box_b, X);
+        const Aabb& box_b = other.element_boxes_[j];
+        const BoxInA& box_b_in_A = elements_b_in_A[j - nb.first];
         for (int i = na.first; i < na.first + na.count; ++i) {
-          const int ea = element_order_[i];
-          if (cull && (element_ranges_[ea][1] < other.element_ranges_[eb][0] ||
-                       other.element_ranges_[eb][1] < element_ranges_[ea][0]))
+          if (cull && (element_ranges_[i][1] < other.element_ranges_[j][0] ||
+                       other.element_ranges_[j][1] < element_ranges_[i][0]))
             continue;
-          if (!MayOverlap(element_boxes_[ea], box_b, box_b_in_A, X)) continue;
-          visit(ea, eb);
+          if (!MayOverlap(element_boxes_[i], box_b, box_b_in_A, X)) continue;
+          visit(element_order_[i], other.element_order_[j]);
         }
       }
     } else if (b_leaf || (!a_leaf && na.box.half_size.maxCoeff() >= nb.box.half_size.maxCoeff())) {
@@ -299,10 +310,9 @@ void Bvh::CollideSlab(const Vector3& n, double lower, double upper, FunctionRef<
     if (center + radius < lower || center - radius > upper) continue;
     if (node.count > 0) {
       for (int i = node.first; i < node.first + node.count; ++i) {
-        const int e = element_order_[i];
-        const Aabb& box = element_boxes_[e];
+        const Aabb& box = element_boxes_[i];
         const double c = n.dot(box.center), r = n.cwiseAbs().dot(box.half_size);
-        if (c + r >= lower && c - r <= upper) visit(e);
+        if (c + r >= lower && c - r <= upper) visit(element_order_[i]);
       }
     } else {
       HYDRO_ASSERT(top + 2 <= static_cast<int>(stack.size()));

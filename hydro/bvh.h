@@ -76,12 +76,16 @@ class Bvh {
   void Build(const std::vector<Vector3>& lower, const std::vector<Vector3>& upper,
              const std::vector<std::array<double, 2>>* value_ranges = nullptr);
   int BuildNode(const std::vector<Vector3>& lower, const std::vector<Vector3>& upper,
-                const std::vector<Vector3>& centroid, int first, int count, int depth);
+                const std::vector<Vector3>& centroid, const std::vector<std::array<double, 2>>* value_ranges, int first,
+                int count, int depth);
 
   std::vector<Node> nodes_;
   int height_{0};
+  // The elements in leaf order: a leaf's are element_order_[first … first + count − 1]. Their boxes
+  // and value ranges are stored in the same order, so a leaf reads its elements' data in one run
+  // instead of gathering it by element index.
   std::vector<int> element_order_;
-  std::vector<Aabb> element_boxes_;                    // by element index; leaves test their elements one by one
+  std::vector<Aabb> element_boxes_;
   std::vector<std::array<double, 2>> element_ranges_;  // empty unless built with value ranges
 };
 
