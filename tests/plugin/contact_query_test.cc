@@ -7,7 +7,9 @@
 #include <cmath>
 #include <cstring>
 #include <memory>
+#include <set>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "hydro/contact_surface.h"
@@ -74,6 +76,49 @@ TEST(ContactQueryTest, PatchPolygonsReadInBulletsTypesMatchTheSurface) {
   EXPECT_NEAR(area, patch.m_area, 1e-6 * patch.m_area);
   EXPECT_FALSE(hydroGetPatchPolygon(patch, -1, &vertices, &pressures, &normal));
   EXPECT_FALSE(hydroGetPatchPolygon(patch, patch.m_numPolygons, &vertices, &pressures, &normal));
+}
+
+// Every pair the solver pressed apart at a step is listed with its patch, at every step of BasicDemo's
+// block (27 compliant 0.2 m boxes at 1e8 Pa) dropped on a rigid box at 60 Hz. A pair that touched at
+// the last step and presses in further takes the surface at its present poses beside the patch ahead
+// (btHydroelasticCollisionAlgorithm::ComputeContact, SupportFallsShort); where that present surface
+// is empty the patch ahead is the one solved, and the one read. (Such pairs had an empty surface and
+// were left out of the list: 18 of this run's 1,189 pair steps with force.)
+TEST(ContactQueryTest, EveryPairWithForceIsListedWithItsPatch) {
+  btBoxShape box(btVector3(0.1, 0.1, 0.1));
+  btBoxShape ground(btVector3(5, 5, 5));
+  const test::ScopedHydroelastic tag(&box, test::Compliant(1e8));
+  test::TestWorld world;
+  world.AddBody(&ground, 0, btVector3(0, 0, -5));
+  world.AddBoxBlock(&box, 3, 0.3, 0.02);
+  const btScalar dt = 1.0 / 60;
+  int pair_steps = 0, unlisted = 0;
+  for (int step = 0; step < 60; ++step) {
+    world.Step(1, dt);
+    std::set<std::pair<const btCollisionObject*, const btCollisionObject*>> listed;
+    for (const btHydroelasticContactPatch& patch : hydroGetContactPatches(world.dispatcher(), dt)) {
+      EXPECT_GT(patch.m_numPolygons, 0);
+      listed.emplace(patch.m_body0, patch.m_body1);
+      listed.emplace(patch.m_body1, patch.m_body0);
+    }
+    std::set<std::pair<const btCollisionObject*, const btCollisionObject*>> pressed;
+    btDispatcher* dispatcher = world.dispatcher();
+    for (int m = 0; m < dispatcher->getNumManifolds(); ++m) {
+      const btPersistentManifold* manifold = dispatcher->getManifoldByIndexInternal(m);
+      btScalar impulse = 0;
+      for (int i = 0; i < manifold->getNumContacts(); ++i) impulse += manifold->getContactPoint(i).m_appliedImpulse;
+      if (impulse > 0) pressed.emplace(manifold->getBody0(), manifold->getBody1());
+    }
+    for (const auto& pair : pressed) {
+      ++pair_steps;
+      if (!listed.count(pair)) {
+        ++unlisted;
+        ADD_FAILURE() << "step " << step << ": a pair pressed apart is not listed";
+      }
+    }
+  }
+  std::printf("%d pair steps with force, %d of them unlisted\n", pair_steps, unlisted);
+  EXPECT_GT(pair_steps, 500);
 }
 
 // A row of boxes on the ground, created in the reverse of the order they are added to the world
