@@ -339,6 +339,8 @@ TEST(StiffScenesTest, ASphereAndACapsuleSetDownAt60HzComeToRestAtAnyStiffness) {
         const double speed = body->getLinearVelocity().length();
         const double rim_speed = body->getAngularVelocity().length() * reach;
         const char* name = shape == &sphere ? "sphere" : "capsule";
+        std::printf("%s, %g Pa, turn %d: largest rise %.2e J/kg, after 5 s %.2e m/s, rim %.2e m/s\n", name, modulus,
+                    turn, largest_rise, speed, rim_speed);
         EXPECT_LE(largest_rise, 2e-3) << name << ", " << modulus << " Pa, turn " << turn;
         EXPECT_LT(speed, 0.005) << name << ", " << modulus << " Pa, turn " << turn;
         EXPECT_LT(rim_speed, 0.005) << name << ", " << modulus << " Pa, turn " << turn;
