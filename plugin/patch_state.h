@@ -146,6 +146,7 @@ struct PatchState {
   mutable ContactSurface surface_;
   mutable bool surface_carry_pending_{false};
   RigidTransform surface_carry_{RigidTransform::Identity()};
+  // The surface set aside (SetSurfaceAside), with its carry; otherwise a spare buffer.
   ContactSurface surface_aside_;
   bool aside_carry_pending_{false};
   RigidTransform aside_carry_{RigidTransform::Identity()};
