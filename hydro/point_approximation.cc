@@ -12,25 +12,46 @@ double EffectiveGradient(double grad_A, double grad_B) {
   return grad_A * grad_B / (grad_A + grad_B);
 }
 
-void MakeContactPoints(const ContactSurface& surface, std::vector<ContactPoint>* points) {
+void MakeContactPoints(const ContactSurface& surface, std::vector<ContactPoint>* points, PointQuadrature quadrature) {
   points->clear();
   for (int i = 0; i < surface.num_polygons(); ++i) {
     const ContactPolygon& poly = surface.polygon(i);
     if (!(poly.grad_A_Pa_per_m > 0 && poly.grad_B_Pa_per_m > 0)) continue;
     const double g = EffectiveGradient(poly.grad_A_Pa_per_m, poly.grad_B_Pa_per_m);
     if (!(g > 0 && std::isfinite(g))) continue;
-    ContactPoint point;
-    point.p_WC = poly.p_WC;
-    point.nhat_BA_W = poly.nhat_BA_W;
-    point.g_Pa_per_m = g;
-    point.area_m2 = poly.area_m2;
-    point.stiffness_N_per_m = g * poly.area_m2;
-    point.phi0_m = -poly.pressure_at_centroid_Pa / g;
-    point.fn0_N = poly.area_m2 * poly.pressure_at_centroid_Pa;
-    point.element_A = poly.element_A;
-    point.element_B = poly.element_B;
-    point.polygon = i;
-    points->push_back(point);
+    auto add = [&](const Vector3& p_WC, double area, double pressure) {
+      ContactPoint point;
+      point.p_WC = p_WC;
+      point.nhat_BA_W = poly.nhat_BA_W;
+      point.g_Pa_per_m = g;
+      point.area_m2 = area;
+      point.stiffness_N_per_m = g * area;
+      point.pressure_Pa = pressure;
+      point.phi0_m = -pressure / g;
+      point.fn0_N = area * pressure;
+      point.element_A = poly.element_A;
+      point.element_B = poly.element_B;
+      point.polygon = i;
+      points->push_back(point);
+    };
+    if (quadrature == PointQuadrature::kPolygonCentroid) {
+      add(poly.p_WC, poly.area_m2, poly.pressure_at_centroid_Pa);
+      continue;
+    }
+    // The fan about the centroid c: triangle (c, vᵢ, vᵢ₊₁) has its centroid at (c + vᵢ + vᵢ₊₁)/3,
+    // where the linear p0 is the mean of the three. A vertex that appears or vanishes as the
+    // polygon moves adds or removes a triangle of zero area, so the points move continuously
+    // (001 §5, Fig. 5.1). The polygon's own triangles would not: their diagonals jump.
+    for (int k = 0; k < poly.num_vertices; ++k) {
+      const int next = k + 1 < poly.num_vertices ? k + 1 : 0;
+      const Vector3& v0 = surface.vertex(poly, k);
+      const Vector3& v1 = surface.vertex(poly, next);
+      const double area = 0.5 * (v0 - poly.p_WC).cross(v1 - poly.p_WC).dot(poly.nhat_BA_W);
+      if (!(area > 0)) continue;
+      const double pressure =
+          std::max(0.0, (poly.pressure_at_centroid_Pa + surface.pressure(poly, k) + surface.pressure(poly, next)) / 3);
+      add((poly.p_WC + v0 + v1) / 3, area, pressure);
+    }
   }
 }
 

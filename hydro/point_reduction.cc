@@ -156,6 +156,7 @@ void ReduceContactPoints(const std::vector<ContactPoint>& points, int max_points
     merged.stiffness_N_per_m = c.stiffness;
     merged.fn0_N = c.force;
     merged.phi0_m = -c.force / c.stiffness;
+    merged.pressure_Pa = c.area > 0 ? c.force / c.area : 0;
     merged.area_m2 = c.area;
     merged.g_Pa_per_m = c.area > 0 ? c.stiffness / c.area : 0;
     merged.element_A = c.element_A, merged.element_B = c.element_B, merged.polygon = c.polygon;

@@ -103,6 +103,11 @@ PairSurfaceOutcome CalcPairSurface(const ShapeGeometry& a, const RigidTransform&
   return PairSurfaceOutcome::kComputed;
 }
 
+PointQuadrature PairPointQuadrature(const ShapeGeometry& a, const ShapeGeometry& b) {
+  const bool tets = a.kind == Kind::kCompliantMesh || b.kind == Kind::kCompliantMesh;
+  return tets && !MeetInClosedForm(a, b) ? PointQuadrature::kTriangleFan : PointQuadrature::kPolygonCentroid;
+}
+
 bool SplitsInPieces(const ShapeGeometry& a, const ShapeGeometry& b) {
   if (MeetInClosedForm(a, b)) return false;  // 36 region pairs, no trees
   auto nodes = [](const ShapeGeometry& g) {

@@ -141,7 +141,7 @@ void SurfaceReuse::ComputeSensitivities() {
     // A point whose depth was bounded by the elements' overlap (hydro/depth_bound.h) moves with
     // that overlap, along the normal.
     Vector3 s;
-    const double unbounded = -surface_.polygon(point.polygon).pressure_at_centroid_Pa / point.g_Pa_per_m;
+    const double unbounded = -point.pressure_Pa / point.g_Pa_per_m;
     if (point.phi0_m > unbounded + 1e-12 * (1 + std::abs(unbounded))) {
       s = -point.nhat_BA_W;
     } else {

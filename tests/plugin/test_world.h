@@ -137,7 +137,7 @@ class TestWorld {
 
   // The world's patch-contact settings and statistics (a hydroelastic world's only).
   btHydroelasticWorldState& state() { return *state_; }
-  // Whole patches (0: one solver point per polygon) or at most max_points a patch, where a test
+  // Whole patches (0: every solver point of the patch) or at most max_points a patch, where a test
   // checks what only those give (the coin's spin–slide coupling, the count of solver points); no
   // effect on a stock world.
   void SetMaxPatchPoints(int max_points) {
