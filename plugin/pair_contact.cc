@@ -33,6 +33,42 @@ bool HasSurface(const ShapeGeometry& c, const ShapeGeometry& o) {
   return false;
 }
 
+// Whether compliant mesh `mesh` (posed at X_WC) reaches into rigid box `box` (posed at X_WO)
+// through one face only: its bounding box, posed in the box's frame O, crosses that face's plane
+// and lies strictly within the other five. Then the box's boundary inside the mesh is that face's
+// alone, and the surface (the rigid boundary inside the compliant volume, 001 §5.0.2) is the one
+// of the half-space below the face, whose pose X_WH (z out of the face) is written: the same
+// region and pressures, cut into polygons by the tets alone instead of by the tets and the face's
+// triangles. A body resting on a ground box, away from its edges, is this case.
+bool ReachesThroughOneFace(const CompliantMesh& mesh, const RigidTransform& X_WC, const RigidBox& box,
+                           const RigidTransform& X_WO, RigidTransform* X_WH) {
+  const RigidTransform X_OC = X_WO.inverse(Eigen::Isometry) * X_WC;
+  const Aabb& root = mesh.bvh().root_box();
+  const Vector3 center_O = X_OC * root.center;
+  const Vector3 half_O = X_OC.linear().cwiseAbs() * root.half_size;
+  const Vector3 lo = center_O - half_O, hi = center_O + half_O;
+  const Vector3& h = box.half_size();
+  int axis = -1;
+  double sign = 0;
+  for (int k = 0; k < 3; ++k) {
+    const bool upper = hi[k] >= h[k], lower = lo[k] <= -h[k];
+    if (!upper && !lower) continue;
+    if (axis >= 0 || (upper && lower)) return false;
+    axis = k;
+    sign = upper ? 1 : -1;
+  }
+  if (axis < 0) return false;  // within the box: its boundary is out of the mesh's reach
+  // The face's frame: z = sign·e_axis, x = the next axis, y = z × x; origin at the face's centre.
+  RigidTransform X_OH = RigidTransform::Identity();
+  const Vector3 z = sign * Vector3::Unit(axis), x = Vector3::Unit((axis + 1) % 3);
+  X_OH.linear().col(0) = x;
+  X_OH.linear().col(1) = z.cross(x);
+  X_OH.linear().col(2) = z;
+  X_OH.translation() = sign * h[axis] * Vector3::Unit(axis);
+  *X_WH = X_WO * X_OH;
+  return true;
+}
+
 // The surface with the compliant geometry `c` first (the core's argument order), for a pair that
 // HasSurface.
 void CompliantFirst(const ShapeGeometry& c, const RigidTransform& X_WC, const ShapeGeometry& o,
@@ -49,12 +85,16 @@ void CompliantFirst(const ShapeGeometry& c, const RigidTransform& X_WC, const Sh
       case Kind::kCompliantHalfSpace:
         CalcContactSurface(mesh, X_WC, *o.compliant_half_space, X_WO, surface);
         return;
-      case Kind::kRigidMesh:
+      case Kind::kRigidMesh: {
+        RigidTransform X_WH;
         if (c.compliant_box && o.rigid_box)
           CalcContactSurface(*c.compliant_box, X_WC, *o.rigid_box, X_WO, surface);
+        else if (o.rigid_box && ReachesThroughOneFace(mesh, X_WC, *o.rigid_box, X_WO, &X_WH))
+          CalcContactSurface(mesh, X_WC, RigidHalfSpace{}, X_WH, surface);
         else
           CalcContactSurface(mesh, X_WC, *o.rigid_mesh, X_WO, surface);
         return;
+      }
       default:
         HYDRO_ASSERT(o.kind == Kind::kRigidHalfSpace);
         CalcContactSurface(mesh, X_WC, RigidHalfSpace{}, X_WO, surface);

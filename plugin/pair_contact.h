@@ -18,7 +18,9 @@ enum class PairSurfaceOutcome {
 };
 
 // Computes the contact surface between geometry a (shape frame posed at X_WSa) and b, with the
-// normal out of b into a. *surface is left empty unless the outcome is kComputed.
+// normal out of b into a. *surface is left empty unless the outcome is kComputed. A compliant mesh
+// whose bounding box reaches into a rigid box through one face only meets the half-space below that
+// face: the same surface, its polygons cut by the tets alone, not also by the face's triangles.
 PairSurfaceOutcome CalcPairSurface(const ShapeGeometry& a, const RigidTransform& X_WSa, const ShapeGeometry& b,
                                    const RigidTransform& X_WSb, ContactSurface* surface);
 

@@ -100,6 +100,65 @@ TEST(PairContactTest, TwoCompliantBoxesMeetInClosedFormWithTheirMeshesWrench) {
   EXPECT_FALSE(SplitsInPieces(ground, b));
 }
 
+// A compliant mesh that reaches into a rigid box through one face only meets it as the half-space
+// below that face: the same surface (force, moment and area to round-off, 1e-9 of the force), in
+// no more polygons, cut by the tets alone instead of by the tets and the face's triangles. Over a
+// box's edge the face's triangles are clipped as before: the surface is the mesh query's, bit for
+// bit. A sphere (r = 0.1 m) and a capsule at 1e8 Pa and their default hints, 5 mm into a rigid
+// 4 × 4 × 1 m box's top face, into a side face of the box turned, and over its edge.
+TEST(PairContactTest, AMeshReachingIntoARigidBoxThroughOneFaceMeetsTheHalfSpaceBelowIt) {
+  const btHydroelasticProperties soft = test::Compliant(1e8);
+  btSphereShape sphere(0.1);
+  btCapsuleShapeZ capsule(0.06, 0.16);
+  btBoxShape ground(btVector3(2, 2, 0.5));
+  const ShapeGeometry g_ground = MakeShapeGeometry(ground, nullptr);
+  ASSERT_TRUE(g_ground.rigid_box);
+  std::mt19937 rng(7);
+  int one_face = 0, over_edge = 0;
+  for (btConvexShape* shape : {static_cast<btConvexShape*>(&sphere), static_cast<btConvexShape*>(&capsule)}) {
+    const ShapeGeometry g = MakeShapeGeometry(*shape, &soft);
+    ASSERT_EQ(g.kind, ShapeGeometry::Kind::kCompliantMesh);
+    for (int trial = 0; trial < 12; ++trial) {
+      // The ground box upright, or turned a quarter about x so that its −y face looks up.
+      const bool turned = trial % 2 == 1;
+      RigidTransform X_WO = RigidTransform::Identity();
+      if (turned) X_WO.linear() = Eigen::AngleAxisd(M_PI / 2, Vector3::UnitX()).toRotationMatrix();
+      X_WO.translation() = Vector3(0, 0, turned ? -2 : -0.5);  // its upper face at z = 0
+      // The body turned at random, its lowest point 5 mm below z = 0; the last trials over the edge x = 2.
+      const bool edge = trial >= 8;
+      RigidTransform X_WS = RandomPose(&rng, 0.0);
+      if (edge) X_WS.linear().setIdentity();  // its lowest point over the box, its side past the edge
+      X_WS.translation() = Vector3(edge ? 1.95 : -1.0 + 0.2 * trial, 0.1, 0);
+      double low = std::numeric_limits<double>::infinity();
+      for (const Vector3& p : g.compliant_mesh->mesh().vertices()) low = std::min(low, (X_WS * g.X_SG * p).z());
+      X_WS.translation().z() -= low + 0.005;
+      ContactSurface pair, meshed;
+      ASSERT_EQ(CalcPairSurface(g, X_WS, g_ground, X_WO, &pair), PairSurfaceOutcome::kComputed);
+      CalcContactSurface(*g.compliant_mesh, X_WS * g.X_SG, *g_ground.rigid_mesh, X_WO * g_ground.X_SG, &meshed);
+      const Vector3 f = meshed.CalcElasticForceOnA();
+      ASSERT_GT(f.norm(), 0) << trial;
+      EXPECT_LE((pair.CalcElasticForceOnA() - f).norm(), 1e-9 * f.norm()) << trial;
+      EXPECT_LE((pair.CalcElasticMomentOnA() - meshed.CalcElasticMomentOnA()).norm(), 1e-9 * f.norm() * 3) << trial;
+      EXPECT_NEAR(pair.CalcTotalArea(), meshed.CalcTotalArea(), 1e-9 * meshed.CalcTotalArea()) << trial;
+      // The half-space's polygons name no element of the ground (−1), the mesh's a triangle.
+      int from_triangles = 0;
+      for (const ContactPolygon& polygon : pair.polygons()) from_triangles += polygon.element_B >= 0;
+      if (edge) {
+        ++over_edge;
+        EXPECT_EQ(from_triangles, pair.num_polygons()) << trial;
+        EXPECT_EQ(pair.num_polygons(), meshed.num_polygons()) << trial;
+        EXPECT_EQ(pair.CalcElasticForceOnA(), f) << trial;
+      } else {
+        ++one_face;
+        EXPECT_EQ(from_triangles, 0) << trial;
+        EXPECT_LE(pair.num_polygons(), meshed.num_polygons()) << trial;
+      }
+    }
+  }
+  EXPECT_EQ(one_face, 16);
+  EXPECT_EQ(over_edge, 8);
+}
+
 // A positive gap never comes with a contact surface, for boxes against boxes and against a
 // plane, over random poses; and most pairs without contact are found apart. Measured: 299 of 308
 // box pairs, 171 of 174 box–slab pairs (others are apart along no box axis nor their centre line),
