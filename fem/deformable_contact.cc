@@ -64,10 +64,9 @@ std::pair<double, double> ExtentAlong(const FemBody& body, int t, const Vector3&
 // The core's point approximation (000 §IV) of the surface, or of its centroid fan.
 std::vector<ContactPoint> PointsOf(const ContactSurface& surface, Representation representation) {
   std::vector<ContactPoint> points;
-  if (representation == Representation::kTriangleFan)
-    MakeContactPoints(surface.MakeTriangleFan(), &points);
-  else
-    MakeContactPoints(surface, &points);
+  MakeContactPoints(surface, &points,
+                    representation == Representation::kTriangleFan ? PointQuadrature::kTriangleFan
+                                                                   : PointQuadrature::kPolygonCentroid);
   return points;
 }
 
