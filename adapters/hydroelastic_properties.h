@@ -36,7 +36,7 @@ struct btHydroelasticProperties {
   btScalar m_slabThickness{0};
   // Nonlinear stiffening k of M(e) = E/(1 − k·e), 0 ≤ k < 1 (001 eq. 5.4).
   btScalar m_stiffening{0};
-  // At most this many solver points per patch that involves the shape (0: one per polygon), twice
+  // At most this many solver points per patch that involves the shape (0: all of them), twice
   // as many for a pair that takes its patch at the present poses and a step ahead together
   // (plugin/README.md, speculative patches). Each kept point carries a cluster's total stiffness
   // and force at its force centroid, so the patch's net force, moment and stiffness are kept

@@ -19,7 +19,7 @@ void MakeContactPoints(const ContactSurface& surface, std::vector<ContactPoint>*
     if (!(poly.grad_A_Pa_per_m > 0 && poly.grad_B_Pa_per_m > 0)) continue;
     const double g = EffectiveGradient(poly.grad_A_Pa_per_m, poly.grad_B_Pa_per_m);
     if (!(g > 0 && std::isfinite(g))) continue;
-    auto add = [&](const Vector3& p_WC, double area, double pressure) {
+    auto add = [&](const Vector3& p_WC, double area, double pressure, int fan_triangle) {
       ContactPoint point;
       point.p_WC = p_WC;
       point.nhat_BA_W = poly.nhat_BA_W;
@@ -32,10 +32,11 @@ void MakeContactPoints(const ContactSurface& surface, std::vector<ContactPoint>*
       point.element_A = poly.element_A;
       point.element_B = poly.element_B;
       point.polygon = i;
+      point.fan_triangle = fan_triangle;
       points->push_back(point);
     };
     if (quadrature == PointQuadrature::kPolygonCentroid) {
-      add(poly.p_WC, poly.area_m2, poly.pressure_at_centroid_Pa);
+      add(poly.p_WC, poly.area_m2, poly.pressure_at_centroid_Pa, 0);
       continue;
     }
     // The fan about the centroid c: triangle (c, vᵢ, vᵢ₊₁) has its centroid at (c + vᵢ + vᵢ₊₁)/3,
@@ -50,7 +51,7 @@ void MakeContactPoints(const ContactSurface& surface, std::vector<ContactPoint>*
       if (!(area > 0)) continue;
       const double pressure =
           std::max(0.0, (poly.pressure_at_centroid_Pa + surface.pressure(poly, k) + surface.pressure(poly, next)) / 3);
-      add((poly.p_WC + v0 + v1) / 3, area, pressure);
+      add((poly.p_WC + v0 + v1) / 3, area, pressure, k);
     }
   }
 }

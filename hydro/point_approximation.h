@@ -23,22 +23,25 @@ struct ContactPoint {
   Vector3 nhat_BA_W{Vector3::UnitZ()};  // out of B into A
   double stiffness_N_per_m{0};
   double phi0_m{0};
-  double fn0_N{0};  // force at φ0: A·p0(centroid)
+  double fn0_N{0};  // force at φ0: A·p0 at p_WC
   double area_m2{0};
   double g_Pa_per_m{0};
   int element_A{-1};
   int element_B{-1};
   int polygon{-1};        // index of the polygon in the surface it came from
+  int fan_triangle{0};    // which triangle of the polygon's centroid fan (kTriangleFan), else 0
   double pressure_Pa{0};  // p0 at p_WC, before any bound on the depth: φ0 = −pressure_Pa/g unbounded
 };
 
-// Where a polygon's points stand. One point carries no stiffness against rocking about itself, and
-// its force acts at the polygon's area centroid, not its centre of pressure. Where a patch is a few
-// polygons (a soft ball on a plane: a tet mesh's slices, as large as its elements) that was wrong
-// enough to roll a faceted 0.1 m ball at 1e6 Pa from facet to facet at 60 Hz, gaining up to
-// 2.5e-3 J/kg a step (tests/plugin/stiff_scenes_test.cc). The fan keeps the polygon's force and
-// stiffness, spreads the stiffness over the polygon, and brings the moment of a linear pressure
-// nearer (3 % off on a 2:1 rectangle, against 10 %), for three to six times the points.
+// Where a polygon's points stand. One point carries no stiffness against rocking about itself,
+// and its force acts at the polygon's area centroid, not its centre of pressure. The fan keeps the
+// polygon's force and stiffness, spreads the stiffness over the polygon, and brings the moment of a
+// linear pressure nearer (3 % off on a 2:1 rectangle, against 10 %), for three to six times the
+// points. Where a patch is a few polygons (a soft ball on a plane: slices of a tet mesh, as large
+// as its elements), one point a polygon rolled a faceted 0.1 m ball at 1e6 Pa from facet to facet
+// at 60 Hz, gaining up to 2.4e-3 J/kg a step with 16-point patches (2.5e-3 whole); the fan's
+// points did not (tests/plugin/stiff_scenes_test.cc). Which of the fan's differences matters
+// there is not pinned down.
 enum class PointQuadrature {
   kPolygonCentroid,  // one point at the polygon's centroid
   kTriangleFan,      // one point at the centroid of each triangle (c, vᵢ, vᵢ₊₁) of the polygon's fan

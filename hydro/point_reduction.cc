@@ -136,12 +136,13 @@ void ReduceContactPoints(const std::vector<ContactPoint>& points, int max_points
     c.force += p.fn0_N;
     c.stiffness += p.stiffness_N_per_m;
     c.area += p.area_m2;
+    c.pressure_area += p.pressure_Pa * p.area_m2;
     c.position += p.fn0_N * p.p_WC;
     c.stiffness_position += p.stiffness_N_per_m * p.p_WC;
     c.normal += Weight(p) * p.nhat_BA_W;
     if (p.stiffness_N_per_m > c.strongest) {
       c.strongest = p.stiffness_N_per_m;
-      c.element_A = p.element_A, c.element_B = p.element_B, c.polygon = p.polygon;
+      c.element_A = p.element_A, c.element_B = p.element_B, c.polygon = p.polygon, c.fan_triangle = p.fan_triangle;
     }
   }
   // Cells without stiffness make no point: cell_point[c] is the point cell c became, or −1.
@@ -156,10 +157,11 @@ void ReduceContactPoints(const std::vector<ContactPoint>& points, int max_points
     merged.stiffness_N_per_m = c.stiffness;
     merged.fn0_N = c.force;
     merged.phi0_m = -c.force / c.stiffness;
-    merged.pressure_Pa = c.area > 0 ? c.force / c.area : 0;
+    merged.pressure_Pa = c.area > 0 ? c.pressure_area / c.area : 0;  // its points' mean, unbounded
     merged.area_m2 = c.area;
     merged.g_Pa_per_m = c.area > 0 ? c.stiffness / c.area : 0;
     merged.element_A = c.element_A, merged.element_B = c.element_B, merged.polygon = c.polygon;
+    merged.fan_triangle = c.fan_triangle;
     reduced->push_back(merged);
   }
   if (merged_into)

@@ -113,7 +113,7 @@ void EmitPoints(PatchState* state) {
   bool carried_sorted = false;
   for (int k = 0; k < n; ++k) {
     const ContactPoint& point = state->points[k];
-    // Both bodies act at the polygon centroid (000 §IV): Bullet's lever arms come from the two
+    // Both bodies act at the point (000 §IV): Bullet's lever arms come from the two
     // world positions, and the usual on_A = on_B + n·φ would move body A's arm by φ0 — metres for
     // a polygon whose pressure barely grows along n (a sliver on a side tet of a tilted box),
     // turning its friction into a spurious moment that rocks the body. The distance is passed on
@@ -142,7 +142,7 @@ void EmitPoints(PatchState* state) {
     cp.m_combinedContactStiffness1 = point.stiffness_N_per_m;
     // Hunt–Crossley f = k·x·(1 + d·ẋ) linearized at x = −φ0: damping d·k·x = d·fn0 (N·s/m).
     cp.m_combinedContactDamping1 = state->combined_dissipation_s_per_m * point.fn0_N;
-    const std::uint64_t key = ElementPairKey(point.element_A, point.element_B);
+    const std::uint64_t key = ElementPairKey(point.element_A, point.element_B, point.fan_triangle);
     const PatchState::Carried* warm = nullptr;
     if (!carried_sorted && static_cast<size_t>(k) < carried.size() && carried[k].key == key) {
       warm = &carried[k];

@@ -152,9 +152,14 @@ struct PatchState {
   RigidTransform aside_carry_{RigidTransform::Identity()};
 };
 
-inline std::uint64_t ElementPairKey(int element_A, int element_B) {
-  return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(element_A)) << 32) |
-         static_cast<std::uint32_t>(element_B);
+// The warm-start key of a point: its two elements, and which triangle of its polygon's centroid fan
+// it stands on (the fan's points share their polygon's elements), in the top three bits. Element
+// indices stay far below 2²⁹, so keys of different points differ (−1, a half-space, sets all 32
+// bits, and only an index of 2²⁹ or more could meet it).
+inline std::uint64_t ElementPairKey(int element_A, int element_B, int fan_triangle = 0) {
+  return ((static_cast<std::uint64_t>(static_cast<std::uint32_t>(element_A)) << 32) |
+          static_cast<std::uint32_t>(element_B)) ^
+         (static_cast<std::uint64_t>(fan_triangle & 7) << 61);
 }
 
 }  // namespace bullet

@@ -123,7 +123,7 @@ BENCHMARK(BM_StepCoin)->Arg(0)->Arg(1)->Unit(benchmark::kMicrosecond);
 
 // Seed 000 §V-A's coin as coin_test checks it at 1 GPa: 1 ms steps, hint R/range(1); range(0): 0 a
 // rigid coin on a 1 cm compliant slab, 1 a compliant coin on a rigid plane; range(2): the most
-// points a patch keeps (0: whole patches, one point per polygon; 64 keeps the coin's ε within 3 %,
+// points a patch keeps (0: whole patches, all their points; 64 keeps the coin's ε within 3 %,
 // coin_test; −1: the world's defaults, which give the turning coin 64). Real-time factor = 1 ms / the step's
 // time. The coin keeps its surface while it slides and spins (plugin/surface_reuse.h): what is timed
 // is the solve, and with 64 points the reduction of each step's carried points.

@@ -3,10 +3,12 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <set>
 
 #include "plugin/btHydroelasticContactQuery.h"
 #include "plugin/manifold_emitter.h"
 #include "plugin/patch_registry.h"
+#include "plugin/patch_state.h"
 #include "test_world.h"
 #include "tests/bullet_precision.h"
 
@@ -41,6 +43,22 @@ int PatchManifolds(btDispatcher* dispatcher) {
   for (int m = 0; m < dispatcher->getNumManifolds(); ++m)
     count += bullet::PatchRegistry::Instance().StateOfManifold(dispatcher->getManifoldByIndexInternal(m)) != nullptr;
   return count;
+}
+
+// A polygon's fan points (hydro/point_approximation.h) share its two elements; each carries its own
+// impulse to the next step under its own key. With the key of the elements alone, a point whose
+// predecessor slot changed (a fan triangle appearing) found the first of its polygon's entries.
+// Keys for fans of up to eight triangles, against a tet, a triangle and a half-space (−1), and for
+// neighbouring elements, are all distinct.
+TEST(ManifoldEmitterTest, EveryPointOfAPolygonsFanHasItsOwnWarmStartKey) {
+  std::set<std::uint64_t> keys;
+  int made = 0;
+  for (const int element_A : {0, 1, 12345, 1 << 28})
+    for (const int element_B : {-1, 0, 1, 777})
+      for (int fan_triangle = 0; fan_triangle < 8; ++fan_triangle, ++made)
+        keys.insert(bullet::ElementPairKey(element_A, element_B, fan_triangle));
+  EXPECT_EQ(static_cast<int>(keys.size()), made);
+  EXPECT_EQ(bullet::ElementPairKey(3, 4), bullet::ElementPairKey(3, 4, 0));  // one point a polygon: as before
 }
 
 TEST(ManifoldEmitterTest, PairReleasesManifoldsItNoLongerNeedsAfterAWindow) {

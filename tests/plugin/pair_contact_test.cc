@@ -457,7 +457,7 @@ double WedgeStiffnessMismatch(const btCollisionShape& upper, const Vector3& p_WU
     std::vector<ContactPoint> points;
     EXPECT_EQ(CalcPairSurface(upper_geometry, X_WUpper, lower_geometry, X_WLower, &surface),
               PairSurfaceOutcome::kComputed);
-    MakeContactPoints(surface, &points);
+    MakeContactPoints(surface, &points, PairPointQuadrature(upper_geometry, lower_geometry));
     BoundPointDepths(upper_geometry, X_WUpper, lower_geometry, X_WLower, &points);
     return points;
   };

@@ -323,7 +323,7 @@ double StepForLargestEnergyRise(TestWorld* world, const btRigidBody& body, doubl
 // 10 s the centre and the rim (ω·r) move below 5 mm/s (measured: at most 0.78 mm/s). Without
 // dissipation a body that landed on a facet's slope rolls down it into a hollow: the sphere at
 // 1e6 Pa turned 0 times rolled 8 cm over 7 s on the ground box's triangles, its energy falling all
-// the while, hence the 10 s.
+// the while (before the ground box met it as a half-space), hence the 10 s.
 TEST(StiffScenesTest, ASphereAndACapsuleSetDownAt60HzComeToRestAtAnyStiffness) {
   btSphereShape sphere(0.1);
   btCapsuleShapeZ capsule(0.05, 0.1);

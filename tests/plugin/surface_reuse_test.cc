@@ -60,7 +60,7 @@ std::vector<ContactPoint> FreshPoints(const ShapeGeometry& a, const RigidTransfo
                                       const RigidTransform& X_WB, ContactSurface* surface) {
   std::vector<ContactPoint> points;
   EXPECT_EQ(CalcPairSurface(a, X_WA, b, X_WB, surface), PairSurfaceOutcome::kComputed);
-  MakeContactPoints(*surface, &points);
+  MakeContactPoints(*surface, &points, PairPointQuadrature(a, b));
   BoundPointDepths(a, X_WA, b, X_WB, &points);
   return points;
 }
@@ -605,7 +605,15 @@ TEST(SurfaceReuseTest, AReducedPatchSlidOnAHalfSpaceIsGivenBackWhole) {
   EXPECT_EQ(points.size(), reduced.size());
   EXPECT_EQ(reuse.Reuse(a.get(), Pose(Vector3(0.05, 0, 0)) * X_WA, b.get(), X_WB, &points, &carry),
             SurfaceReuseOutcome::kReusedWhole);
-  EXPECT_EQ(points.size(), all.size());
+  // Whole: all its points, or their fine reduction where they are more than twice its budget
+  // (kFineReduction times 16; the box's face on its centroid fans has 320 points).
+  const size_t fine_budget = kFineReduction * 16;
+  if (all.size() > 2 * fine_budget) {
+    EXPECT_GT(points.size(), reduced.size());
+    EXPECT_LE(points.size(), fine_budget);
+  } else {
+    EXPECT_EQ(points.size(), all.size());
+  }
   EXPECT_NEAR(carry.translation().x(), 0.05, 1e-12);
 }
 
