@@ -174,8 +174,9 @@ TEST(PointApproximationTest, TheTriangleFanKeepsForceAndStiffnessAndNearsTheMome
 
 // A vertex that appears as the polygon moves (a corner cut off by ε) adds a fan triangle of area
 // O(ε²) and moves the others by O(ε): every sum over the points changes continuously, which is what
-// keeps the solver's wrench continuous in pose (001 §5). A triangulation from a vertex would not: a
-// new vertex can flip which diagonal it uses.
+// keeps the solver's wrench continuous in pose (001 §5). (This cut does not tell the centroid's
+// fan from a fan about a vertex away from the cut; the centroid's is chosen because it does not
+// depend on which vertex comes first.)
 TEST(PointApproximationTest, TheTriangleFanChangesContinuouslyAsAVertexAppears) {
   auto sums = [](double cut) {
     ContactSurface surface;

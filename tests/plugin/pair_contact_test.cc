@@ -105,7 +105,7 @@ TEST(PairContactTest, TwoCompliantBoxesMeetInClosedFormWithTheirMeshesWrench) {
 // no more polygons, cut by the tets alone instead of by the tets and the face's triangles. Over a
 // box's edge the face's triangles are clipped as before: the surface is the mesh query's, bit for
 // bit. A sphere (r = 0.1 m) and a capsule at 1e8 Pa and their default hints, 5 mm into a rigid
-// 4 × 4 × 1 m box's top face, into a side face of the box turned, and over its edge.
+// 4 × 4 × 1 m box's top face, into its +y and its −z face turned up, and over its edge.
 TEST(PairContactTest, AMeshReachingIntoARigidBoxThroughOneFaceMeetsTheHalfSpaceBelowIt) {
   const btHydroelasticProperties soft = test::Compliant(1e8);
   btSphereShape sphere(0.1);
@@ -119,10 +119,13 @@ TEST(PairContactTest, AMeshReachingIntoARigidBoxThroughOneFaceMeetsTheHalfSpaceB
     const ShapeGeometry g = MakeShapeGeometry(*shape, &soft);
     ASSERT_EQ(g.kind, ShapeGeometry::Kind::kCompliantMesh);
     for (int trial = 0; trial < 12; ++trial) {
-      // The ground box upright, or turned a quarter about x so that its −y face looks up.
-      const bool turned = trial % 2 == 1;
+      // The ground box upright, turned a quarter about x so that its +y face looks up, or turned
+      // half a turn about y so that its −z face does.
+      const int turn = trial % 3;
+      const bool turned = turn == 1;
       RigidTransform X_WO = RigidTransform::Identity();
       if (turned) X_WO.linear() = Eigen::AngleAxisd(M_PI / 2, Vector3::UnitX()).toRotationMatrix();
+      if (turn == 2) X_WO.linear() = Eigen::AngleAxisd(M_PI, Vector3::UnitY()).toRotationMatrix();
       X_WO.translation() = Vector3(0, 0, turned ? -2 : -0.5);  // its upper face at z = 0
       // The body turned at random, its lowest point 5 mm below z = 0; the last trials over the edge x = 2.
       const bool edge = trial >= 8;
