@@ -399,10 +399,10 @@ btHydroelasticCollisionAlgorithm::PairContact btHydroelasticCollisionAlgorithm::
           // both may come from the same elements, and then share their warm-start key.
           hydro::CopyGrowing(&m_state->ahead_points_scratch, m_state->points);
           hydro::CopyGrowing(&m_state->ahead_points_on_B_scratch, m_state->points_on_B);
-          m_state->SetSurfaceAside();
+          m_state->SwapSurfaceAside();
           const bool present = make_points(X_WS0, X_WS1, false, false) && !m_state->points.empty();
           if (!present) {
-            m_state->RestoreSurfaceSetAside();  // the surface read is the one solved
+            m_state->SwapSurfaceAside();  // back: the surface read is the one solved
             m_state->points.swap(m_state->ahead_points_scratch);
             m_state->points_on_B.swap(m_state->ahead_points_on_B_scratch);
           } else {

@@ -82,15 +82,15 @@ struct PatchState {
     surface_carry_ = X;
     surface_carry_pending_ = true;
   }
-  // Sets the latest surface aside (a speculative patch's, while the surface at the present poses is
-  // taken beside it), and puts it back (when that one comes out empty, the patch ahead is the one
-  // solved). Buffers are exchanged, not copied: no allocation once both have grown.
-  void SetSurfaceAside() {
+  // Exchanges the latest surface and the one set aside: sets a speculative patch's surface aside
+  // while the surface at the present poses is taken beside it, and, called again, puts it back
+  // (when that one comes out empty, the patch ahead is the one solved). Buffers are exchanged, not
+  // copied: no allocation once both have grown.
+  void SwapSurfaceAside() {
     std::swap(surface_, surface_aside_);
     std::swap(surface_carry_pending_, aside_carry_pending_);
     std::swap(surface_carry_, aside_carry_);
   }
-  void RestoreSurfaceSetAside() { SetSurfaceAside(); }
   // The solver points made from the surface: each on body0, and points_on_B[i] the same point on
   // body1 (empty: the same place; a speculative patch is computed with body1 moved, see
   // btHydroelasticCollisionAlgorithm::processCollision).
@@ -146,7 +146,7 @@ struct PatchState {
   mutable ContactSurface surface_;
   mutable bool surface_carry_pending_{false};
   RigidTransform surface_carry_{RigidTransform::Identity()};
-  // The surface set aside (SetSurfaceAside), with its carry; otherwise a spare buffer.
+  // The surface set aside (SwapSurfaceAside), with its carry; otherwise a spare buffer.
   ContactSurface surface_aside_;
   bool aside_carry_pending_{false};
   RigidTransform aside_carry_{RigidTransform::Identity()};
