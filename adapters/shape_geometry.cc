@@ -334,22 +334,25 @@ ShapeGeometry MakeShapeGeometry(const btCollisionShape& shape, const btHydroelas
       for (int i = 0; i < 3; ++i) CheckPositive(size[i], name + ": size");
       if (compliant) {
         // The box's field follows its medial axis at any resolution (hydro/make_box_mesh.h), so its
-        // contact surfaces are exact on a coarse mesh; but where boxes meet in closed form each polygon is
-        // one solver point at its centroid (plugin/pair_contact.h, PairPointQuadrature), which misses the polygon's own
-        // share of the patch's resistance to rocking. Where a tilted face presses a wedge (a box resting on others'
-        // corners, tilted by 1e-4 rad against µm of overlap), the line where the faces cross sweeps across the polygons
-        // as the box rocks, and the centroids move with it: the patch's moment then changes unlike the stiffness the
-        // solver linearizes with. At two cells across the smallest side, a pyramid box's quarter-face patch was two
-        // triangles, its moment–normal coupling 17 % off that stiffness and not symmetric, and a 1,015-box pyramid at
-        // 60 Hz rocked apart after 45 steps; at four cells across it is 5 % off and the pyramid comes to rest
-        // (pair_contact_test's wedge). Putting each point at its polygon's centre of pressure instead makes the points'
-        // wrench the exact integral (its derivative then symmetric, the same at any resolution), but at two cells the
-        // solver's stiffness for rocking about the wedge's diagonal was then half the true one and the pyramid flew
-        // apart in 3 steps: a big polygon's own second moment of area is what a single point cannot carry, so the cure
-        // is smaller polygons. The price, measured when the default went from two cells to four: BasicDemo's benchmark
-        // steps took 632 M instructions instead of 388 M (stock Bullet: 137 M). Two compliant boxes meet in closed form
-        // (hydro/compliant_box.h): the same surface, cut along both boxes' surface grids at this hint, so their pieces
-        // are the grid's cells as these polygons are its triangles.
+        // contact surfaces are exact on a coarse mesh; but where boxes meet in closed form each
+        // polygon is one solver point at its centroid (plugin/pair_contact.h, PairPointQuadrature),
+        // which misses the polygon's own share of the patch's resistance to rocking. Where a tilted
+        // face presses a wedge (a box resting on others' corners, tilted by 1e-4 rad against µm of
+        // overlap), the line where the faces cross sweeps across the polygons as the box rocks, and
+        // the centroids move with it: the patch's moment then changes unlike the stiffness the
+        // solver linearizes with. At two cells across the smallest side, a pyramid box's
+        // quarter-face patch was two triangles, its moment–normal coupling 17 % off that stiffness
+        // and not symmetric, and a 1,015-box pyramid at 60 Hz rocked apart after 45 steps; at four
+        // cells across it is 5 % off and the pyramid comes to rest (pair_contact_test's wedge).
+        // Putting each point at its polygon's centre of pressure instead makes the points' wrench
+        // the exact integral (its derivative then symmetric, the same at any resolution), but at
+        // two cells the solver's stiffness for rocking about the wedge's diagonal was then half the
+        // true one and the pyramid flew apart in 3 steps: a big polygon's own second moment of area
+        // is what a single point cannot carry, so the cure is smaller polygons. The price, measured
+        // when the default went from two cells to four: BasicDemo's benchmark steps took 632 M
+        // instructions instead of 388 M (stock Bullet: 137 M). Two compliant boxes meet in closed
+        // form (hydro/compliant_box.h): the same surface, cut along both boxes' surface grids at
+        // this hint, so their pieces are the grid's cells as these polygons are its triangles.
         double hint = 0;  // the one the mesh is made at
         finish_volume(MakeBoundedVolume(
             [&](double h) {

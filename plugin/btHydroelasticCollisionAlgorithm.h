@@ -2,8 +2,8 @@
 // The narrowphase for pairs that involve a hydroelastic shape (DESIGN §3). It wraps the algorithm
 // Bullet would have used for the pair: when the pair has pressure-field contact it computes the
 // contact surface and writes its compliant points (pair_contact.h, PairPointQuadrature) into its
-// own manifolds; otherwise
-// (and for the point-contact materials of seed 003) it runs Bullet's algorithm.
+// own manifolds; otherwise (and for the point-contact materials of seed 003) it runs Bullet's
+// algorithm.
 //
 // The object itself is two pointers: it always fits Bullet's collision-algorithm pool, whose
 // elements are sized for Bullet's own algorithms (btPoolAllocator ignores the requested size in
