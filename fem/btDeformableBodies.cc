@@ -50,7 +50,7 @@ void btDeformableBodies::addBody(hydro::fem::FemBody* body, btScalar friction, b
 void btDeformableBodies::setTriangleFanContact(hydro::fem::FemBody* body, bool enable) {
   for (Entry& entry : m_bodies)
     if (entry.body == body) {
-      entry.model.representation = enable ? hydro::fem::kFan : hydro::fem::kPolygons;
+      entry.model.quadrature = enable ? hydro::PointQuadrature::kTriangleFan : hydro::PointQuadrature::kPolygonCentroid;
       return;
     }
   throw hydro::InvalidInput("btDeformableBodies::setTriangleFanContact: the body was not added");
@@ -347,19 +347,19 @@ void btDeformableBodies::Step(btScalar dt) {
       switch (geometry->kind) {
         case Kind::kRigidMesh:
           found = hydro::fem::FindContacts(body, geometries[b], *geometry->rigid_mesh, X_WG, friction,
-                                           entry.model.representation);
+                                           entry.model.quadrature);
           break;
         case Kind::kRigidHalfSpace:
           found = hydro::fem::FindContacts(body, geometries[b], hydro::RigidHalfSpace{}, X_WG, friction,
-                                           entry.model.representation);
+                                           entry.model.quadrature);
           break;
         case Kind::kCompliantMesh:
           found = hydro::fem::FindContacts(body, geometries[b], *geometry->compliant_mesh, X_WG, friction,
-                                           entry.model.representation);
+                                           entry.model.quadrature);
           break;
         case Kind::kCompliantHalfSpace:
           found = hydro::fem::FindContacts(body, geometries[b], *geometry->compliant_half_space, X_WG, friction,
-                                           entry.model.representation);
+                                           entry.model.quadrature);
           break;
         default:
           ReportOnce("deformables do not touch " + hydro::bullet::ShapeTypeName(shape->getShapeType()) +
@@ -392,9 +392,8 @@ void btDeformableBodies::Step(btScalar dt) {
     for (int o = b + 1; o < num_bodies; ++o) {
       if (!bounds[b].Overlaps(bounds[o])) continue;
       const double friction = hydro::CombineFriction(entry.friction, m_bodies[o].friction);
-      for (const auto& p :
-           hydro::fem::FindContacts(body, geometries[b], *m_bodies[o].body, geometries[o], friction,
-                                    std::max(entry.model.representation, m_bodies[o].model.representation))) {
+      for (const auto& p : hydro::fem::FindContacts(body, geometries[b], *m_bodies[o].body, geometries[o], friction,
+                                                    std::max(entry.model.quadrature, m_bodies[o].model.quadrature))) {
         ContactConstraint c = MakeContact(p.nhat_W, p.stiffness_N_per_m, p.phi0_m, p.friction);
         hydro::fem::AppendDeformableTerms(body, free_motion, b, p.tet_A, p.weights_A, +1, &c.terms);
         hydro::fem::AppendDeformableTerms(*m_bodies[o].body, free_motions[o], o, p.tet_B, p.weights_B, -1, &c.terms);

@@ -62,17 +62,15 @@ std::pair<double, double> ExtentAlong(const FemBody& body, int t, const Vector3&
 // BoundDepthByOverlap: hydro/depth_bound.h.
 
 // The core's point approximation (000 §IV) of the surface, or of its centroid fan.
-std::vector<ContactPoint> PointsOf(const ContactSurface& surface, Representation representation) {
+std::vector<ContactPoint> PointsOf(const ContactSurface& surface, PointQuadrature quadrature) {
   std::vector<ContactPoint> points;
-  MakeContactPoints(surface, &points,
-                    representation == Representation::kTriangleFan ? PointQuadrature::kTriangleFan
-                                                                   : PointQuadrature::kPolygonCentroid);
+  MakeContactPoints(surface, &points, quadrature);
   return points;
 }
 
 std::vector<DeformableContactPoint> ToPoints(const FemBody& body, const ContactSurface& surface, double friction,
-                                             Representation representation, bool bound_by_plane) {
-  const std::vector<ContactPoint> points = PointsOf(surface, representation);
+                                             PointQuadrature quadrature, bool bound_by_plane) {
+  const std::vector<ContactPoint> points = PointsOf(surface, quadrature);
   std::vector<DeformableContactPoint> out;
   out.reserve(points.size());
   for (const ContactPoint& p : points) {
@@ -102,55 +100,55 @@ namespace {
 template <typename Other>
 std::vector<DeformableContactPoint> FindContactsWith(const FemBody& body, const CompliantMesh& deformed,
                                                      const Other& other, const RigidTransform& X_WO, double friction,
-                                                     Representation representation, bool other_is_rigid) {
+                                                     PointQuadrature quadrature, bool other_is_rigid) {
   ContactSurface surface;
   CalcContactSurface(deformed, RigidTransform::Identity(), other, X_WO, &surface);
-  return ToPoints(body, surface, friction, representation, other_is_rigid);
+  return ToPoints(body, surface, friction, quadrature, other_is_rigid);
 }
 
 }  // namespace
 
 std::vector<DeformableContactPoint> FindContacts(const FemBody& body, const CompliantMesh& deformed,
                                                  const RigidHalfSpace& half_space, const RigidTransform& X_WH,
-                                                 double friction, Representation representation) {
-  return FindContactsWith(body, deformed, half_space, X_WH, friction, representation, true);
+                                                 double friction, PointQuadrature quadrature) {
+  return FindContactsWith(body, deformed, half_space, X_WH, friction, quadrature, true);
 }
 
 std::vector<DeformableContactPoint> FindContacts(const FemBody& body, const CompliantMesh& deformed,
                                                  const RigidMesh& rigid, const RigidTransform& X_WR, double friction,
-                                                 Representation representation) {
-  return FindContactsWith(body, deformed, rigid, X_WR, friction, representation, true);
+                                                 PointQuadrature quadrature) {
+  return FindContactsWith(body, deformed, rigid, X_WR, friction, quadrature, true);
 }
 
 std::vector<DeformableContactPoint> FindContacts(const FemBody& body, const CompliantMesh& deformed,
                                                  const CompliantMesh& other, const RigidTransform& X_WO,
-                                                 double friction, Representation representation) {
-  return FindContactsWith(body, deformed, other, X_WO, friction, representation, false);
+                                                 double friction, PointQuadrature quadrature) {
+  return FindContactsWith(body, deformed, other, X_WO, friction, quadrature, false);
 }
 
 std::vector<DeformableContactPoint> FindContacts(const FemBody& body, const CompliantMesh& deformed,
                                                  const CompliantHalfSpace& other, const RigidTransform& X_WO,
-                                                 double friction, Representation representation) {
-  return FindContactsWith(body, deformed, other, X_WO, friction, representation, false);
+                                                 double friction, PointQuadrature quadrature) {
+  return FindContactsWith(body, deformed, other, X_WO, friction, quadrature, false);
 }
 
 std::vector<DeformableContactPoint> FindContacts(const FemBody& body, const DeformableContactModel& model,
                                                  const RigidHalfSpace& half_space, const RigidTransform& X_WH,
                                                  double friction) {
-  return FindContacts(body, MakeDeformedGeometry(body, model), half_space, X_WH, friction, model.representation);
+  return FindContacts(body, MakeDeformedGeometry(body, model), half_space, X_WH, friction, model.quadrature);
 }
 
 std::vector<DeformableContactPoint> FindContacts(const FemBody& body, const DeformableContactModel& model,
                                                  const RigidMesh& rigid, const RigidTransform& X_WR, double friction) {
-  return FindContacts(body, MakeDeformedGeometry(body, model), rigid, X_WR, friction, model.representation);
+  return FindContacts(body, MakeDeformedGeometry(body, model), rigid, X_WR, friction, model.quadrature);
 }
 
 std::vector<DeformablePairContactPoint> FindContacts(const FemBody& A, const CompliantMesh& deformed_A,
                                                      const FemBody& B, const CompliantMesh& deformed_B, double friction,
-                                                     Representation representation) {
+                                                     PointQuadrature quadrature) {
   ContactSurface surface;
   CalcContactSurface(deformed_A, RigidTransform::Identity(), deformed_B, RigidTransform::Identity(), &surface);
-  const std::vector<ContactPoint> points = PointsOf(surface, representation);
+  const std::vector<ContactPoint> points = PointsOf(surface, quadrature);
   std::vector<DeformablePairContactPoint> out;
   out.reserve(points.size());
   for (const ContactPoint& p : points) {

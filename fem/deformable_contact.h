@@ -10,13 +10,10 @@
 #include "fem/fem_body.h"
 #include "hydro/contact_surface.h"
 #include "hydro/hydroelastic_geometry.h"
+#include "hydro/point_approximation.h"
 
 namespace hydro {
 namespace fem {
-
-using Representation = ContactSurface::Representation;
-constexpr Representation kFan = Representation::kTriangleFan;
-constexpr Representation kPolygons = Representation::kPolygons;
 
 struct DeformableContactModel {
   std::vector<double> extent;  // per vertex, from the rest shape
@@ -27,7 +24,7 @@ struct DeformableContactModel {
   // its centroid fan. A point carries no moment about itself, so a face meshed by few polygons
   // (a block of 12 tets) rests on a line of points and tips; the fan spreads the support over
   // each polygon, at three to six times the points.
-  ContactSurface::Representation representation{ContactSurface::Representation::kPolygons};
+  PointQuadrature quadrature{PointQuadrature::kPolygonCentroid};
 };
 
 DeformableContactModel MakeDeformableContactModel(const FemBody& body, double modulus_factor = 10.0);
@@ -65,17 +62,20 @@ CompliantMesh MakeDeformedGeometry(const FemBody& body, const DeformableContactM
 // posed at X_WH, or with a rigid surface mesh posed at X_WR.
 std::vector<DeformableContactPoint> FindContacts(const FemBody& body, const CompliantMesh& deformed,
                                                  const RigidHalfSpace& half_space, const RigidTransform& X_WH,
-                                                 double friction, Representation representation = kPolygons);
+                                                 double friction,
+                                                 PointQuadrature quadrature = PointQuadrature::kPolygonCentroid);
 std::vector<DeformableContactPoint> FindContacts(const FemBody& body, const CompliantMesh& deformed,
                                                  const RigidMesh& mesh, const RigidTransform& X_WR, double friction,
-                                                 Representation representation = kPolygons);
+                                                 PointQuadrature quadrature = PointQuadrature::kPolygonCentroid);
 // … or with a compliant rigid body's mesh or half-space (compliant–compliant, 004 App. X-B).
 std::vector<DeformableContactPoint> FindContacts(const FemBody& body, const CompliantMesh& deformed,
                                                  const CompliantMesh& other, const RigidTransform& X_WO,
-                                                 double friction, Representation representation = kPolygons);
+                                                 double friction,
+                                                 PointQuadrature quadrature = PointQuadrature::kPolygonCentroid);
 std::vector<DeformableContactPoint> FindContacts(const FemBody& body, const CompliantMesh& deformed,
                                                  const CompliantHalfSpace& other, const RigidTransform& X_WO,
-                                                 double friction, Representation representation = kPolygons);
+                                                 double friction,
+                                                 PointQuadrature quadrature = PointQuadrature::kPolygonCentroid);
 // The same, making the deformed geometry on the way.
 std::vector<DeformableContactPoint> FindContacts(const FemBody& body, const DeformableContactModel& model,
                                                  const RigidHalfSpace& half_space, const RigidTransform& X_WH,
@@ -97,7 +97,7 @@ struct DeformablePairContactPoint {
 };
 std::vector<DeformablePairContactPoint> FindContacts(const FemBody& A, const CompliantMesh& deformed_A,
                                                      const FemBody& B, const CompliantMesh& deformed_B, double friction,
-                                                     Representation representation = kPolygons);
+                                                     PointQuadrature quadrature = PointQuadrature::kPolygonCentroid);
 
 // The velocity terms of the material point of `body` with barycentric `weights` in tet `tet`, for
 // a contact problem in which the body is block `block` with free motion `free_motion`; sign +1

@@ -111,20 +111,6 @@ bool ContactSurface::AddPolygon(const Vector3* p_WV, const double* pressure, int
   return true;
 }
 
-ContactSurface ContactSurface::MakeTriangleFan() const {
-  ContactSurface fan;
-  for (const ContactPolygon& poly : polygons_) {
-    for (int i = 0; i < poly.num_vertices; ++i) {
-      const int j = (i + 1) % poly.num_vertices;
-      const Vector3 p[3] = {poly.p_WC, vertex(poly, i), vertex(poly, j)};
-      const double pressure_values[3] = {poly.pressure_at_centroid_Pa, pressure(poly, i), pressure(poly, j)};
-      fan.AddPolygon(p, pressure_values, 3, poly.nhat_BA_W, poly.grad_A_Pa_per_m, poly.grad_B_Pa_per_m, poly.element_A,
-                     poly.element_B);
-    }
-  }
-  return fan;
-}
-
 void ContactSurface::Append(const ContactSurface& other) {
   // Grown as push_back grows: a surface appended from pieces grows as often as one built polygon by
   // polygon.

@@ -35,8 +35,6 @@ struct ContactPolygon {
 
 class ContactSurface {
  public:
-  enum class Representation { kPolygons, kTriangleFan };
-
   ContactSurface() = default;
   ContactSurface(const ContactSurface&) = default;
   ContactSurface(ContactSurface&&) = default;
@@ -84,11 +82,6 @@ class ContactSurface {
   // `min_area` are dropped (they carry no force); returns whether the polygon was kept.
   bool AddPolygon(const Vector3* p_WV, const double* pressure, int n, const Vector3& nhat_BA_W, double grad_A,
                   double grad_B, int element_A, int element_B, double min_area = 0.0);
-
-  // The centroid-fan tessellation (004 Fig. 3, 001 §5.0.3): each polygon becomes triangles that
-  // share a vertex at its centroid, so triangles appear and vanish with zero area as polygons
-  // change shape. Keeps normals, gradients and element ids.
-  ContactSurface MakeTriangleFan() const;
 
   // Room for this many polygons and vertices without allocating.
   void Reserve(int num_polygons, int num_vertices) {

@@ -31,7 +31,6 @@ void MakeContactPoints(const ContactSurface& surface, std::vector<ContactPoint>*
       point.fn0_N = area * pressure;
       point.element_A = poly.element_A;
       point.element_B = poly.element_B;
-      point.polygon = i;
       point.fan_triangle = fan_triangle;
       points->push_back(point);
     };

@@ -28,7 +28,6 @@ struct ContactPoint {
   double g_Pa_per_m{0};
   int element_A{-1};
   int element_B{-1};
-  int polygon{-1};        // index of the polygon in the surface it came from
   int fan_triangle{0};    // which triangle of the polygon's centroid fan (kTriangleFan), else 0
   double pressure_Pa{0};  // p0 at p_WC, before any bound on the depth: φ0 = −pressure_Pa/g unbounded
 };
@@ -50,8 +49,8 @@ enum class PointQuadrature {
 // Effective gradient of two sides in series (000 eq. 23); infinity stands for a rigid side.
 double EffectiveGradient(double grad_A, double grad_B);
 
-// Clears *points and fills it with the points of every usable polygon, `polygon` naming the one each
-// came from. Reuses the vector's storage.
+// Clears *points and fills it with the points of every usable polygon, in the surface's order.
+// Reuses the vector's storage.
 void MakeContactPoints(const ContactSurface& surface, std::vector<ContactPoint>* points,
                        PointQuadrature quadrature = PointQuadrature::kPolygonCentroid);
 

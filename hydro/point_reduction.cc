@@ -142,7 +142,7 @@ void ReduceContactPoints(const std::vector<ContactPoint>& points, int max_points
     c.normal += Weight(p) * p.nhat_BA_W;
     if (p.stiffness_N_per_m > c.strongest) {
       c.strongest = p.stiffness_N_per_m;
-      c.element_A = p.element_A, c.element_B = p.element_B, c.polygon = p.polygon, c.fan_triangle = p.fan_triangle;
+      c.element_A = p.element_A, c.element_B = p.element_B, c.fan_triangle = p.fan_triangle;
     }
   }
   // Cells without stiffness make no point: cell_point[c] is the point cell c became, or −1.
@@ -160,7 +160,7 @@ void ReduceContactPoints(const std::vector<ContactPoint>& points, int max_points
     merged.pressure_Pa = c.area > 0 ? c.pressure_area / c.area : 0;  // its points' mean, unbounded
     merged.area_m2 = c.area;
     merged.g_Pa_per_m = c.area > 0 ? c.stiffness / c.area : 0;
-    merged.element_A = c.element_A, merged.element_B = c.element_B, merged.polygon = c.polygon;
+    merged.element_A = c.element_A, merged.element_B = c.element_B;
     merged.fan_triangle = c.fan_triangle;
     reduced->push_back(merged);
   }

@@ -30,7 +30,7 @@ struct PointReductionWorkspace {
   struct Cell {
     double force{0}, stiffness{0}, area{0}, pressure_area{0}, strongest{-1};
     Vector3 position{Vector3::Zero()}, stiffness_position{Vector3::Zero()}, normal{Vector3::Zero()};
-    int element_A{-1}, element_B{-1}, polygon{-1}, fan_triangle{0};
+    int element_A{-1}, element_B{-1}, fan_triangle{0};
   };
   std::vector<Cell> cells;
   std::vector<int> cell_point;  // the reduced point each cell became, or −1

@@ -106,21 +106,6 @@ TEST(ContactSurfaceTest, ResultsMoveWithThePair) {
   check("compliant-compliant half-space");
 }
 
-TEST(ContactSurfaceTest, TriangleFanCarriesTheSameWrench) {
-  const CompliantMesh sphere = MakeCompliantMesh(MakeSphereVolumeMesh(0.05, 0.0125), 2e5);
-  const RigidMesh rigid_box(MakeBoxSurfaceMesh(Vector3(0.2, 0.15, 0.1), 0.05));
-  ContactSurface surface;
-  CalcContactSurface(sphere, Pose(Vector3(0.01, 0.02, 0.09), 0.3, Vector3(1, 1, 1)), rigid_box,
-                     RigidTransform::Identity(), &surface);
-  const ContactSurface fan = surface.MakeTriangleFan();
-  ASSERT_GT(fan.num_polygons(), surface.num_polygons());
-  const Wrench w0 = IntegrateStaticWrench(surface);
-  const Wrench w1 = IntegrateStaticWrench(fan);
-  EXPECT_NEAR((w0.force - w1.force).norm(), 0, 1e-12 * w0.force.norm());
-  EXPECT_NEAR((w0.torque - w1.torque).norm(), 0, 1e-12 * w0.force.norm());
-  EXPECT_NEAR(surface.CalcTotalArea(), fan.CalcTotalArea(), 1e-14);
-}
-
 // Sweeps `pose_at(s)` for s in [0, 1] in n steps and returns the largest change of force and of
 // torque between consecutive steps.
 struct StepChanges {
@@ -246,8 +231,6 @@ TEST(ContactSurfaceTest, PressureMomentsOfALinearFieldOnASquare) {
   EXPECT_NEAR(cop.z(), 1.0, 1e-12);
   const Vector3 expected_moment = cop.cross(Vector3(0, 0, 125));
   EXPECT_TRUE(surface.CalcElasticMomentOnA().isApprox(expected_moment, 1e-12));
-  // The same from its centroid fan.
-  EXPECT_TRUE(surface.MakeTriangleFan().CalcPressureFirstMoment().isApprox(first, 1e-12));
 }
 
 // Copy-assignment reuses the target's buffers (hydro/buffers.h) and copies each member by hand: a
