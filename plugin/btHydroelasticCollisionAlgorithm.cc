@@ -31,6 +31,31 @@ using hydro::bullet::PatchState;
 
 using hydro::bullet::ShapeRegistry;
 
+namespace {
+
+// What a pair needs only while its contact is computed, one set per thread (the dispatcher computes
+// pairs side by side): kept in each pair instead, a 512-body pile of soft meshes at 1e6 Pa held
+// 1.4 GB of whole patches' points in its 9,400 pairs, 1,200 of them touching, to solve 4 MB.
+struct ComputeScratch {
+  // The points before the optional reduction (hydro/point_reduction.h), and which point each
+  // joined (also written by a reuse of merged points for a speculative patch, SurfaceReuse::Reuse).
+  std::vector<hydro::ContactPoint> all_points;
+  std::vector<int> merged_into;
+  std::vector<hydro::ContactPoint> reused;  // the points a kept surface gives, whole or reduced
+  std::vector<double> merged_force;         // each merged point's force at the present poses
+  // A speculative patch's points and their places on body1, while the surface at the present
+  // poses is taken beside it (ComputeContact, when SupportFallsShort).
+  std::vector<hydro::ContactPoint> ahead_points;
+  std::vector<hydro::Vector3> ahead_points_on_B;
+};
+
+ComputeScratch& ThreadScratch() {
+  thread_local ComputeScratch scratch;
+  return scratch;
+}
+
+}  // namespace
+
 static_assert(sizeof(btHydroelasticCollisionAlgorithm) <= sizeof(btSphereSphereCollisionAlgorithm),
               "must fit the smallest collision-algorithm pool element Bullet configures");
 
@@ -202,7 +227,8 @@ btHydroelasticCollisionAlgorithm::PairContact btHydroelasticCollisionAlgorithm::
   // patch before a kept surface is reused and from the new one when computed.
   const int base_points = MaxPoints();
   const bool turned_last_step = m_state->friction_turns;
-  bool merged_now = false;  // the state's points were merged from all_points by this call
+  bool merged_now = false;  // the state's points were merged from the scratch's all_points by this call
+  ComputeScratch& scratch = ThreadScratch();
   // `ahead`: the points will be mapped back to the present poses (MapToPresentPoses), which then
   // judges merged points by their own points. `keep` false: a surface computed is not kept (the
   // present poses' one, taken beside the patch ahead). The kept one is still tried: bodies that
@@ -219,20 +245,23 @@ btHydroelasticCollisionAlgorithm::PairContact btHydroelasticCollisionAlgorithm::
     SurfaceReuseOutcome outcome = SurfaceReuseOutcome::kNotReused;
     int max_points = base_points;
     if (reuse && m_state->kept_surface.has_surface()) {
-      max_points = PointBudget(base_points, turned_last_step);
-      m_state->merged_into.clear();  // written when the reused points are merged ones
+      max_points = PointBudget(base_points, turned_last_step, m_state->points);
+      scratch.merged_into.clear();  // written when the reused points are merged ones
       if (max_points == m_state->kept_max_points)
-        outcome = m_state->kept_surface.Reuse(g0.get(), X_WS0_at, g1.get(), X_WS1_at, &m_state->points, &carry,
-                                              ahead ? &m_state->all_points : nullptr,
-                                              ahead ? &m_state->merged_into : nullptr);
+        outcome =
+            m_state->kept_surface.Reuse(g0.get(), X_WS0_at, g1.get(), X_WS1_at, &scratch.reused, &carry,
+                                        ahead ? &scratch.all_points : nullptr, ahead ? &scratch.merged_into : nullptr);
     }
     if (outcome != SurfaceReuseOutcome::kNotReused) {
       m_state->CarryKeptSurface(carry);
       ++m_state->surfaces_reused;
-      if (outcome == SurfaceReuseOutcome::kReusedWhole)
-        merged_now = ReducePoints(max_points);
-      else
-        merged_now = !m_state->merged_into.empty();
+      if (outcome == SurfaceReuseOutcome::kReusedWhole) {
+        scratch.all_points.swap(scratch.reused);
+        merged_now = TakePoints(max_points);
+      } else {
+        hydro::CopyGrowing(&m_state->points, scratch.reused);
+        merged_now = !scratch.merged_into.empty();
+      }
       return true;
     }
     hydro::ContactSurface* surface = m_state->MutableSurface();
@@ -241,11 +270,11 @@ btHydroelasticCollisionAlgorithm::PairContact btHydroelasticCollisionAlgorithm::
         hydro::bullet::CalcPairSurface(*g0, X_WS0_at, *g1, X_WS1_at, surface);
     if (computed != hydro::bullet::PairSurfaceOutcome::kComputed) m_state->kept_surface.Clear();
     if (computed == hydro::bullet::PairSurfaceOutcome::kNoPressureField) return false;
-    hydro::MakeContactPoints(*surface, &m_state->points, hydro::bullet::PairPointQuadrature(*g0, *g1));
-    hydro::bullet::BoundPointDepths(*g0, X_WS0_at, *g1, X_WS1_at, &m_state->points);
+    hydro::MakeContactPoints(*surface, &scratch.all_points, hydro::bullet::PairPointQuadrature(*g0, *g1));
+    hydro::bullet::BoundPointDepths(*g0, X_WS0_at, *g1, X_WS1_at, &scratch.all_points);
     ++m_state->surfaces_computed;
-    max_points = PointBudget(base_points, turned_last_step);
-    const bool reduced = ReducePoints(max_points);
+    max_points = PointBudget(base_points, turned_last_step, scratch.all_points);
+    const bool reduced = TakePoints(max_points);
     merged_now = reduced;
     // An empty surface leaves a kept one in place: that one is still right at its own poses, and
     // it is judged by the relative motion since them. A pair may ask several times in a step
@@ -257,8 +286,8 @@ btHydroelasticCollisionAlgorithm::PairContact btHydroelasticCollisionAlgorithm::
     m_state->kept_surface.Clear();
     m_state->kept_max_points = max_points;
     if (reuse)
-      m_state->kept_surface.Keep(g0, X_WS0_at, g1, X_WS1_at, *surface, reduced ? m_state->all_points : m_state->points,
-                                 reduced ? &m_state->points : nullptr, reduced ? &m_state->merged_into : nullptr,
+      m_state->kept_surface.Keep(g0, X_WS0_at, g1, X_WS1_at, *surface, reduced ? scratch.all_points : m_state->points,
+                                 reduced ? &m_state->points : nullptr, reduced ? &scratch.merged_into : nullptr,
                                  max_points, m_state->solved_stiffness_scale);
     return true;
   };
@@ -397,21 +426,21 @@ btHydroelasticCollisionAlgorithm::PairContact btHydroelasticCollisionAlgorithm::
           // ahead is, to be reused at the next step while the pair rests. A pair whose surface
           // here is empty (apart now, pressing only ahead) keeps the patch ahead alone. Points of
           // both may come from the same elements, and then share their warm-start key.
-          hydro::CopyGrowing(&m_state->ahead_points_scratch, m_state->points);
-          hydro::CopyGrowing(&m_state->ahead_points_on_B_scratch, m_state->points_on_B);
+          hydro::CopyGrowing(&scratch.ahead_points, m_state->points);
+          hydro::CopyGrowing(&scratch.ahead_points_on_B, m_state->points_on_B);
           m_state->SwapSurfaceAside();
           const bool present = make_points(X_WS0, X_WS1, false, false) && !m_state->points.empty();
           if (!present) {
             m_state->SwapSurfaceAside();  // back: the surface read is the one solved
-            m_state->points.swap(m_state->ahead_points_scratch);
-            m_state->points_on_B.swap(m_state->ahead_points_on_B_scratch);
+            hydro::CopyGrowing(&m_state->points, scratch.ahead_points);
+            hydro::CopyGrowing(&m_state->points_on_B, scratch.ahead_points_on_B);
           } else {
             m_state->points_on_B.clear();
             for (const hydro::ContactPoint& point : m_state->points) m_state->points_on_B.push_back(point.p_WC);
-            for (size_t i = 0; i < m_state->ahead_points_scratch.size(); ++i) {
-              if (m_state->ahead_points_scratch[i].phi0_m < 0) continue;
-              m_state->points.push_back(m_state->ahead_points_scratch[i]);
-              m_state->points_on_B.push_back(m_state->ahead_points_on_B_scratch[i]);
+            for (size_t i = 0; i < scratch.ahead_points.size(); ++i) {
+              if (scratch.ahead_points[i].phi0_m < 0) continue;
+              m_state->points.push_back(scratch.ahead_points[i]);
+              m_state->points_on_B.push_back(scratch.ahead_points_on_B[i]);
             }
           }
         }
@@ -546,28 +575,29 @@ int btHydroelasticCollisionAlgorithm::MaxPoints() const {
   return asked > 0 ? asked : m_state->world->getDefaultMaxPatchPoints();
 }
 
-int btHydroelasticCollisionAlgorithm::PointBudget(int max_points, bool turned_last_step) {
-  // From the patch in m_state->points (the last step's, or the one just computed) and the bodies'
-  // velocities now.
+int btHydroelasticCollisionAlgorithm::PointBudget(int max_points, bool turned_last_step,
+                                                  const std::vector<hydro::ContactPoint>& patch) {
   m_state->friction_turns = false;
-  if (max_points <= 0 || m_state->points.empty()) return max_points;
+  if (max_points <= 0 || patch.empty()) return max_points;
   const hydro::bullet::FreeMotion motion0(m_state->body0, 0), motion1(m_state->body1, 0);
-  const hydro::Vector3& p_WO = m_state->points.front().p_WC;
+  const hydro::Vector3& p_WO = patch.front().p_WC;
   const btVector3 p_WO_bt = hydro::bullet::ToBullet(p_WO);
   const hydro::PatchSlip slip = hydro::CalcPatchSlip(
-      m_state->points, p_WO, hydro::bullet::ToEigen(motion0.PointVelocity(p_WO_bt) - motion1.PointVelocity(p_WO_bt)),
+      patch, p_WO, hydro::bullet::ToEigen(motion0.PointVelocity(p_WO_bt) - motion1.PointVelocity(p_WO_bt)),
       hydro::bullet::ToEigen(motion0.AngularVelocity() - motion1.AngularVelocity()));
   m_state->friction_turns = hydro::PatchFrictionTurns(slip, turned_last_step);
   return m_state->friction_turns ? m_state->world->turningBudget(max_points) : max_points;
 }
 
-bool btHydroelasticCollisionAlgorithm::ReducePoints(int max_points) {
-  if (max_points <= 0 || static_cast<int>(m_state->points.size()) <= max_points) return false;
-  m_state->all_points.swap(m_state->points);
-  // The next surface computed anew is made into `points`: grown now to the whole patch, not when
-  // that comes (a near-rigid pair keeps its surface for hundreds of steps, and would grow it then).
-  m_state->points.reserve(m_state->all_points.capacity());
-  hydro::ReduceContactPoints(m_state->all_points, max_points, &m_state->points, &m_state->merged_into,
+bool btHydroelasticCollisionAlgorithm::TakePoints(int max_points) {
+  const std::vector<hydro::ContactPoint>& all_points = ThreadScratch().all_points;
+  if (max_points <= 0 || static_cast<int>(all_points.size()) <= max_points) {
+    // Copied, not swapped: the pair's buffer grows once to what it holds, and the thread's is
+    // not traded for one too small for the next pair.
+    hydro::CopyGrowing(&m_state->points, all_points);
+    return false;
+  }
+  hydro::ReduceContactPoints(all_points, max_points, &m_state->points, &ThreadScratch().merged_into,
                              &m_state->reduction_axis_W, &m_state->reduction_workspace);
   return true;
 }
@@ -668,7 +698,8 @@ void btHydroelasticCollisionAlgorithm::MapToPresentPoses(const btTransform& X_WS
     map(&m_state->points[i], &p_B);
     m_state->points_on_B[i] = hydro::bullet::ToEigen(p_B);
   }
-  if (!merged_now || m_state->merged_into.size() != m_state->all_points.size()) return;
+  const ComputeScratch& scratch = ThreadScratch();
+  if (!merged_now || scratch.merged_into.size() != scratch.all_points.size()) return;
   // A merged point's depth is its points' stiffness-weighted mean (hydro/point_reduction.h), which
   // keeps their force where they all press: at the poses ahead, not here. Mapped back, some of
   // them no longer press, and the mean of their depths is shallower than their force makes it:
@@ -683,12 +714,12 @@ void btHydroelasticCollisionAlgorithm::MapToPresentPoses(const btTransform& X_WS
   // onto another resting 84 µm high on one edge, 2 mrad tilted.) Its stiffness stays K, all its
   // points': closing on the present poses it presses harder than they would until they all press.
   const size_t reduced = m_state->points.size();
-  std::vector<double>& force = m_state->merged_force_scratch;
+  std::vector<double>& force = ThreadScratch().merged_force;
   hydro::AssignGrowing(&force, reduced, 0.0);
-  for (size_t i = 0; i < m_state->all_points.size(); ++i) {
-    const int j = m_state->merged_into[i];
+  for (size_t i = 0; i < scratch.all_points.size(); ++i) {
+    const int j = scratch.merged_into[i];
     if (j < 0 || static_cast<size_t>(j) >= reduced) continue;
-    hydro::ContactPoint point = m_state->all_points[i];
+    hydro::ContactPoint point = scratch.all_points[i];
     btVector3 unused;
     map(&point, &unused);
     force[j] += point.fn0_N;

@@ -13,8 +13,11 @@
 #include <BulletCollision/CollisionShapes/btCollisionShape.h>
 #include <LinearMath/btTransform.h>
 
+#include <vector>
+
 class btHydroelasticWorldState;
 namespace hydro {
+struct ContactPoint;
 namespace bullet {
 struct PatchState;
 struct ShapeGeometry;
@@ -70,13 +73,15 @@ class btHydroelasticCollisionAlgorithm : public btCollisionAlgorithm {
                              const btDispatcherInfo& dispatchInfo);
   // The most solver points the pair's patch takes now (0: all).
   int MaxPoints() const;
-  // The pair's point budget for the patch in the state's points: max_points (MaxPoints), or the
-  // world's turning budget while the patch's friction turns across it (hydro/patch_slip.h,
+  // The pair's point budget for `patch` (the last step's points, or the ones just computed) and
+  // the bodies' velocities now: max_points (MaxPoints), or the world's turning budget while the
+  // patch's friction turns across it (hydro/patch_slip.h,
   // btHydroelasticWorldState::setTurningMaxPatchPoints). Sets the state's friction_turns.
-  int PointBudget(int max_points, bool turned_last_step);
-  // Reduces the state's points to max_points (all_points and merged_into then hold the points
-  // before, and where each went); returns whether it did.
-  bool ReducePoints(int max_points);
+  int PointBudget(int max_points, bool turned_last_step, const std::vector<hydro::ContactPoint>& patch);
+  // The state's points from the thread's all_points (ComputeScratch in the .cc): reduced to
+  // max_points (its merged_into then says where each went), or all of them; returns whether it
+  // reduced.
+  bool TakePoints(int max_points);
   void MeasureApproach(btScalar dt, double* depth, double* approach) const;
   double FractionToOverlap(const hydro::bullet::ShapeGeometry& g0, const btTransform& X_WS0,
                            const hydro::bullet::ShapeGeometry& g1, const btTransform& X_WS1, btScalar dt,
@@ -96,7 +101,7 @@ class btHydroelasticCollisionAlgorithm : public btCollisionAlgorithm {
   // normal impulse the pair's points took at the last step, over a step of dt.
   bool SupportFallsShort(btScalar dt) const;
   // Maps the state's points, computed at the poses ahead (advanced by τ), back to the present
-  // poses. `merged_now`: they were merged from all_points (merged_into says how) at those poses,
+  // poses. `merged_now`: they were merged from the thread's all_points (merged_into says how) there,
   // and each then takes the force its own points have at the present poses.
   void MapToPresentPoses(const btTransform& X_WS0, const btTransform& X_WS0_ahead, const btTransform& X_WS1,
                          const btTransform& X_WS1_ahead, btScalar tau, bool merged_now);

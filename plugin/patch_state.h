@@ -93,20 +93,11 @@ struct PatchState {
   }
   // The solver points made from the surface: each on body0, and points_on_B[i] the same point on
   // body1 (empty: the same place; a speculative patch is computed with body1 moved, see
-  // btHydroelasticCollisionAlgorithm::processCollision).
+  // btHydroelasticCollisionAlgorithm::processCollision). Reduced ones hold only what the solver
+  // takes: the points before the reduction live in the computing thread's scratch while the pair
+  // is computed (ComputeScratch, btHydroelasticCollisionAlgorithm.cc).
   std::vector<ContactPoint> points;
   std::vector<Vector3> points_on_B;
-  // The points before the optional reduction (hydro/point_reduction.h), and which point each joined
-  // (also written by a reuse of merged points for a speculative patch, SurfaceReuse::Reuse).
-  std::vector<ContactPoint> all_points;
-  std::vector<int> merged_into;
-  // Scratch: each merged point's force at the present poses (MapToPresentPoses).
-  std::vector<double> merged_force_scratch;
-  // Scratch: a speculative patch's points and their places on body1, while the surface at the
-  // present poses is taken beside it (btHydroelasticCollisionAlgorithm::ComputeContact, when
-  // SupportFallsShort).
-  std::vector<ContactPoint> ahead_points_scratch;
-  std::vector<Vector3> ahead_points_on_B_scratch;
   // The axis of the reduction's grid at the last step (W; zero before the first), and its cells.
   Vector3 reduction_axis_W{Vector3::Zero()};
   PointReductionWorkspace reduction_workspace;
