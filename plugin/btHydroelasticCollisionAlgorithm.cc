@@ -106,6 +106,7 @@ void btHydroelasticCollisionAlgorithm::processCollision(const btCollisionObjectW
         m_state->computed_ahead ? m_state->contact_ahead : ComputeContact(body0Wrap, body1Wrap, dispatchInfo);
     const double seconds_ahead = m_state->computed_ahead ? m_state->seconds_ahead : 0.0;
     m_state->computed_ahead = false;
+    if (!m_state->closest_points) m_state->NoteIdleTime(dispatchInfo.m_timeStep);
     world.recordSurfaces(m_state->surfaces_computed, m_state->surfaces_reused);
     auto elapsed = [&] {
       return timed ? seconds_ahead + std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()
