@@ -291,12 +291,13 @@ BENCHMARK(BM_StepWall)
     ->Iterations(10)
     ->Unit(benchmark::kMillisecond);
 
-// Mixed primitives, as BenchmarkDemo's scenes of spheres, capsules, cylinders and hulls: 4 × 4 × 4
-// bodies of 1 kg, 0.3 m apart and turned, dropped from 0.5–1.4 m onto a rigid ground box at 60 Hz,
-// each in turn a sphere (r 0.1 m), a capsule (r 0.06 m, 0.28 m long overall), a cylinder (r 0.1 m,
-// 0.16 m long), an irregular 8-point hull (0.22 m) and a box (0.2 × 0.14 × 0.1 m), every shape
-// compliant at 10^range(1) Pa at its default resolution (untagged for stock). Timed from the
-// start, 120 steps (2 s): the fall, the landing and the settling. Unlike the boxes, the round
+// Mixed primitives, as BenchmarkDemo's scenes of spheres, capsules, cylinders and hulls: n × n × n
+// bodies (n = range(2): 4, or 8 for 512) of 1 kg, 0.3 m apart and turned, dropped from 0.5 m and
+// up onto a rigid ground box at 60 Hz, each in turn a sphere (r 0.1 m), a capsule (r 0.06 m,
+// 0.28 m long overall), a cylinder (r 0.1 m, 0.16 m long), an irregular 8-point hull (0.22 m) and
+// a box (0.2 × 0.14 × 0.1 m), every shape compliant at 10^range(1) Pa at its default resolution
+// (untagged for stock). Timed from the start, 120 steps (2 s) for 4³: the fall, the landing and
+// the settling. Unlike the boxes, the round
 // shapes and the hull meet each other mesh to mesh (hydro/field_intersection.cc). range(0): 0
 // stock Bullet, 1 patch contact, 2 with timers, 3 with timers and contact surfaces on one thread.
 void BM_DropMixedPile(benchmark::State& state) {
@@ -315,21 +316,30 @@ void BM_DropMixedPile(benchmark::State& state) {
       tags.push_back(std::make_unique<ScopedHydroelastic>(shape, Compliant(std::pow(10.0, state.range(1)))));
   TestWorld world(mode != 0);
   world.AddGroundBox();
+  const int side = static_cast<int>(state.range(2));
   int n = 0;
-  for (int k = 0; k < 4; ++k)
-    for (int i = 0; i < 4; ++i)
-      for (int j = 0; j < 4; ++j, ++n) {
+  for (int k = 0; k < side; ++k)
+    for (int i = 0; i < side; ++i)
+      for (int j = 0; j < side; ++j, ++n) {
         const btQuaternion turn(btVector3(0.3 * i + 0.1, 0.7 * j + 0.2, 0.5 * k + 0.3).normalized(), 0.4 * n);
         world.AddBody(shapes[n % 5], 1.0, btVector3(0.3 * i, 0.3 * j, 0.5 + 0.3 * k), turn);
       }
   RunSteps(state, &world, 1.0 / 60, mode >= 2);
 }
 BENCHMARK(BM_DropMixedPile)
-    ->Args({0, 8})
-    ->Args({1, 8})
-    ->Args({2, 8})
-    ->Args({3, 8})
+    ->Args({0, 8, 4})
+    ->Args({1, 8, 4})
+    ->Args({2, 8, 4})
+    ->Args({3, 8, 4})
     ->Iterations(120)
+    ->Unit(benchmark::kMillisecond);
+// 512 bodies, as BenchmarkDemo's scenes of hundreds: the first 60 steps (1 s: the fall and the
+// landing of the lower layers).
+BENCHMARK(BM_DropMixedPile)
+    ->Args({0, 8, 8})
+    ->Args({1, 8, 8})
+    ->Args({2, 8, 8})
+    ->Iterations(60)
     ->Unit(benchmark::kMillisecond);
 
 // A square pyramid of 1,015 boxes of 0.2 m and 1 kg (14 layers, 1 mm apart in each layer) built at
