@@ -1,5 +1,6 @@
 #include "hydro/point_approximation.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -12,13 +13,27 @@ double EffectiveGradient(double grad_A, double grad_B) {
   return grad_A * grad_B / (grad_A + grad_B);
 }
 
+namespace {
+
+// The polygon's effective gradient, or 0 where it makes no point.
+double UsableGradient(const ContactPolygon& poly) {
+  if (!(poly.grad_A_Pa_per_m > 0 && poly.grad_B_Pa_per_m > 0)) return 0;
+  const double g = EffectiveGradient(poly.grad_A_Pa_per_m, poly.grad_B_Pa_per_m);
+  return g > 0 && std::isfinite(g) ? g : 0;
+}
+
+}  // namespace
+
 void MakeContactPoints(const ContactSurface& surface, std::vector<ContactPoint>* points, PointQuadrature quadrature) {
   points->clear();
+  double patch_stiffness = 0;  // K, for kScaledTriangleFan's shares
+  if (quadrature == PointQuadrature::kScaledTriangleFan)
+    for (int i = 0; i < surface.num_polygons(); ++i)
+      patch_stiffness += UsableGradient(surface.polygon(i)) * surface.polygon(i).area_m2;
   for (int i = 0; i < surface.num_polygons(); ++i) {
     const ContactPolygon& poly = surface.polygon(i);
-    if (!(poly.grad_A_Pa_per_m > 0 && poly.grad_B_Pa_per_m > 0)) continue;
-    const double g = EffectiveGradient(poly.grad_A_Pa_per_m, poly.grad_B_Pa_per_m);
-    if (!(g > 0 && std::isfinite(g))) continue;
+    const double g = UsableGradient(poly);
+    if (!(g > 0)) continue;
     auto add = [&](const Vector3& p_WC, double area, double pressure, int fan_triangle) {
       ContactPoint point;
       point.p_WC = p_WC;
@@ -34,7 +49,12 @@ void MakeContactPoints(const ContactSurface& surface, std::vector<ContactPoint>*
       point.fan_triangle = fan_triangle;
       points->push_back(point);
     };
-    if (quadrature == PointQuadrature::kPolygonCentroid) {
+    double spread = 1;  // w: how far the fan's points stand from the centroid (header)
+    if (quadrature == PointQuadrature::kScaledTriangleFan) {
+      const double share = g * poly.area_m2 / patch_stiffness;
+      spread = std::clamp((share - kFanShareNone) / (kFanShareFull - kFanShareNone), 0.0, 1.0);
+    }
+    if (quadrature == PointQuadrature::kPolygonCentroid || !(spread > 0)) {
       add(poly.p_WC, poly.area_m2, poly.pressure_at_centroid_Pa, 0);
       continue;
     }
@@ -48,9 +68,11 @@ void MakeContactPoints(const ContactSurface& surface, std::vector<ContactPoint>*
       const Vector3& v1 = surface.vertex(poly, next);
       const double area = 0.5 * (v0 - poly.p_WC).cross(v1 - poly.p_WC).dot(poly.nhat_BA_W);
       if (!(area > 0)) continue;
+      const double mean_pressure =
+          (poly.pressure_at_centroid_Pa + surface.pressure(poly, k) + surface.pressure(poly, next)) / 3;
       const double pressure =
-          std::max(0.0, (poly.pressure_at_centroid_Pa + surface.pressure(poly, k) + surface.pressure(poly, next)) / 3);
-      add((poly.p_WC + v0 + v1) / 3, area, pressure, k);
+          std::max(0.0, poly.pressure_at_centroid_Pa + spread * (mean_pressure - poly.pressure_at_centroid_Pa));
+      add(poly.p_WC + spread * ((v0 + v1) / 3 - (2.0 / 3) * poly.p_WC), area, pressure, k);
     }
   }
 }

@@ -271,7 +271,7 @@ btHydroelasticCollisionAlgorithm::PairContact btHydroelasticCollisionAlgorithm::
         hydro::bullet::CalcPairSurface(*g0, X_WS0_at, *g1, X_WS1_at, surface);
     if (computed != hydro::bullet::PairSurfaceOutcome::kComputed) m_state->kept_surface.Clear();
     if (computed == hydro::bullet::PairSurfaceOutcome::kNoPressureField) return false;
-    hydro::MakeContactPoints(*surface, &scratch.all_points, hydro::bullet::PairPointQuadrature(*g0, *g1));
+    hydro::MakeContactPoints(*surface, &scratch.all_points, hydro::bullet::PairPointQuadrature(*g0, *g1, base_points));
     hydro::bullet::BoundPointDepths(*g0, X_WS0_at, *g1, X_WS1_at, &scratch.all_points);
     ++m_state->surfaces_computed;
     max_points = PointBudget(base_points, turned_last_step, scratch.all_points);

@@ -143,9 +143,10 @@ PairSurfaceOutcome CalcPairSurface(const ShapeGeometry& a, const RigidTransform&
   return PairSurfaceOutcome::kComputed;
 }
 
-PointQuadrature PairPointQuadrature(const ShapeGeometry& a, const ShapeGeometry& b) {
+PointQuadrature PairPointQuadrature(const ShapeGeometry& a, const ShapeGeometry& b, int max_patch_points) {
   const bool tets = a.kind == Kind::kCompliantMesh || b.kind == Kind::kCompliantMesh;
-  return tets && !MeetInClosedForm(a, b) ? PointQuadrature::kTriangleFan : PointQuadrature::kPolygonCentroid;
+  if (!tets || MeetInClosedForm(a, b)) return PointQuadrature::kPolygonCentroid;
+  return max_patch_points > 0 ? PointQuadrature::kScaledTriangleFan : PointQuadrature::kTriangleFan;
 }
 
 bool SplitsInPieces(const ShapeGeometry& a, const ShapeGeometry& b) {

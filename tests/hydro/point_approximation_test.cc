@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -201,6 +202,67 @@ TEST(PointApproximationTest, TheTriangleFanChangesContinuouslyAsAVertexAppears) 
     // Each sum moves by at most about its own size times the cut (measured: ≤ 0.6·cut).
     for (int k = 0; k < 5; ++k) EXPECT_NEAR(cut_sums(k), whole(k), 2 * cut * std::abs(whole(k))) << cut << " " << k;
   }
+}
+
+// The scaled fan (kScaledTriangleFan): the 2 m × 1 m rectangle beside 200 small squares that
+// bring its share of the patch's stiffness to s. At s ≥ kFanShareFull it has the whole fan's
+// points; at s ≤ kFanShareNone one point, the centroid's; between, the fan's points drawn toward
+// the centroid by w = (s − 1 %)/3 %: their second moment about it, and their moment's gain over
+// the centroid point's, are w² times the fan's. Force and stiffness are the polygon's throughout,
+// and nothing jumps as s passes 1 %. The squares (each under 1 %) are one point each.
+TEST(PointApproximationTest, TheScaledFanSpreadsOnlyPolygonsThatHoldALargeShareOfThePatch) {
+  struct Sums {
+    size_t rectangle_points{0}, points{0};
+    double force{0}, stiffness{0}, moment_x{0}, second_moment{0};  // of the rectangle's points
+  };
+  auto make = [](double share, PointQuadrature quadrature) {
+    ContactSurface surface;
+    AddRectangle(&surface, 1e4, kInf, 7);
+    const double side = std::sqrt((2 / share - 2) / 200);
+    for (int k = 0; k < 200; ++k) {
+      const Vector3 o(10 + 2 * side * (k % 20), 2 * side * (k / 20), 0);
+      const Vector3 p[4] = {o, o + Vector3(side, 0, 0), o + Vector3(side, side, 0), o + Vector3(0, side, 0)};
+      const double pressure[4] = {100, 100, 100, 100};
+      surface.AddPolygon(p, pressure, 4, Vector3::UnitZ(), 1e4, kInf, k + 100, k + 100);
+    }
+    std::vector<ContactPoint> points;
+    MakeContactPoints(surface, &points, quadrature);
+    Sums sums;
+    sums.points = points.size();
+    const Vector3 centroid(1, 0.5, 0);
+    for (const ContactPoint& q : points) {
+      if (q.element_A != 7) continue;
+      ++sums.rectangle_points;
+      sums.force += q.fn0_N;
+      sums.stiffness += q.stiffness_N_per_m;
+      sums.moment_x += q.fn0_N * q.p_WC.x();
+      sums.second_moment += q.stiffness_N_per_m * (q.p_WC - centroid).squaredNorm();
+    }
+    return sums;
+  };
+  const Sums fan = make(0.5, PointQuadrature::kTriangleFan);
+  const Sums single = make(0.5, PointQuadrature::kPolygonCentroid);
+  ASSERT_EQ(fan.rectangle_points, 4u);
+  ASSERT_GT(fan.second_moment, 0);
+  for (const double share : {0.5, 0.04, 0.03, 0.02, 0.0101, 0.01, 0.005}) {
+    const Sums scaled = make(share, PointQuadrature::kScaledTriangleFan);
+    const double w = std::clamp((share - kFanShareNone) / (kFanShareFull - kFanShareNone), 0.0, 1.0);
+    EXPECT_EQ(scaled.rectangle_points, w > 0 ? 4u : 1u) << share;
+    EXPECT_EQ(scaled.points, scaled.rectangle_points + 200) << share;  // the squares: one each
+    EXPECT_NEAR(scaled.force, single.force, 1e-9 * single.force) << share;
+    EXPECT_NEAR(scaled.stiffness, single.stiffness, 1e-9 * single.stiffness) << share;
+    EXPECT_NEAR(scaled.second_moment, w * w * fan.second_moment, 1e-9 * fan.second_moment) << share;
+    // Σ Aⱼ·(p(c) + w·Δpⱼ)·(c + w·Δtⱼ): the terms in w vanish (Σ Aⱼ·Δtⱼ = 0, Σ Aⱼ·Δpⱼ = 0).
+    EXPECT_NEAR(scaled.moment_x, single.moment_x + w * w * (fan.moment_x - single.moment_x), 1e-9 * single.moment_x)
+        << share;
+  }
+  // Across s = 1 %: no jump (the sums just above equal those at and below to O(Δs)).
+  const Sums above = make(0.01 + 1e-9, PointQuadrature::kScaledTriangleFan);
+  const Sums below = make(0.01 - 1e-9, PointQuadrature::kScaledTriangleFan);
+  EXPECT_EQ(above.rectangle_points, 4u);
+  EXPECT_EQ(below.rectangle_points, 1u);
+  EXPECT_NEAR(above.moment_x, below.moment_x, 1e-6 * below.moment_x);
+  EXPECT_NEAR(above.second_moment, 0, 1e-9 * fan.second_moment);
 }
 
 }  // namespace
