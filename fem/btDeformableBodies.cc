@@ -36,6 +36,15 @@ using hydro::fem::SpringConstraint;
 using hydro::fem::VelocityTargetConstraint;
 using hydro::fem::VelocityTerm;
 
+namespace {
+
+// Two deformables meet on the fan when either asks for it (setTriangleFanContact).
+hydro::PointQuadrature FanIfEitherAsks(hydro::PointQuadrature a, hydro::PointQuadrature b) {
+  return a == hydro::PointQuadrature::kPolygonCentroid ? b : a;
+}
+
+}  // namespace
+
 btDeformableBodies::btDeformableBodies(btDiscreteDynamicsWorld* world) : m_world(world) {
   m_world->setInternalTickCallback(&btDeformableBodies::PreTick, this, /*isPreTick=*/true);
 }
@@ -392,8 +401,9 @@ void btDeformableBodies::Step(btScalar dt) {
     for (int o = b + 1; o < num_bodies; ++o) {
       if (!bounds[b].Overlaps(bounds[o])) continue;
       const double friction = hydro::CombineFriction(entry.friction, m_bodies[o].friction);
-      for (const auto& p : hydro::fem::FindContacts(body, geometries[b], *m_bodies[o].body, geometries[o], friction,
-                                                    std::max(entry.model.quadrature, m_bodies[o].model.quadrature))) {
+      for (const auto& p :
+           hydro::fem::FindContacts(body, geometries[b], *m_bodies[o].body, geometries[o], friction,
+                                    FanIfEitherAsks(entry.model.quadrature, m_bodies[o].model.quadrature))) {
         ContactConstraint c = MakeContact(p.nhat_W, p.stiffness_N_per_m, p.phi0_m, p.friction);
         hydro::fem::AppendDeformableTerms(body, free_motion, b, p.tet_A, p.weights_A, +1, &c.terms);
         hydro::fem::AppendDeformableTerms(*m_bodies[o].body, free_motions[o], o, p.tet_B, p.weights_B, -1, &c.terms);

@@ -70,6 +70,10 @@ void MakeContactPoints(const ContactSurface& surface, std::vector<ContactPoint>*
       if (!(area > 0)) continue;
       const double mean_pressure =
           (poly.pressure_at_centroid_Pa + surface.pressure(poly, k) + surface.pressure(poly, next)) / 3;
+      if (spread == 1) {  // the whole fan, as the triangles' own centroids and mean pressures
+        add((poly.p_WC + v0 + v1) / 3, area, std::max(0.0, mean_pressure), k);
+        continue;
+      }
       const double pressure =
           std::max(0.0, poly.pressure_at_centroid_Pa + spread * (mean_pressure - poly.pressure_at_centroid_Pa));
       add(poly.p_WC + spread * ((v0 + v1) / 3 - (2.0 / 3) * poly.p_WC), area, pressure, k);

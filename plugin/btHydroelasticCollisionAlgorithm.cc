@@ -22,6 +22,7 @@
 #include "hydro/point_reduction.h"
 #include "plugin/btHydroelasticConstraintSolver.h"
 #include "plugin/btHydroelasticWorldState.h"
+#include "plugin/compute_scratch.h"
 #include "plugin/free_motion.h"
 #include "plugin/manifold_emitter.h"
 #include "plugin/pair_contact.h"
@@ -29,32 +30,8 @@
 
 using hydro::bullet::PatchState;
 
+using hydro::bullet::ComputeScratch;
 using hydro::bullet::ShapeRegistry;
-
-namespace {
-
-// What a pair needs only while its contact is computed, one set per thread (the dispatcher computes
-// pairs side by side): kept in each pair instead, a 512-body pile of soft meshes at 1e6 Pa held
-// 1.4 GB of whole patches' points in its 9,400 pairs, 1,200 of them touching, to solve 4 MB.
-struct ComputeScratch {
-  // The points before the optional reduction (hydro/point_reduction.h), and which point each
-  // joined (also written by a reuse of merged points for a speculative patch, SurfaceReuse::Reuse).
-  std::vector<hydro::ContactPoint> all_points;
-  std::vector<int> merged_into;
-  std::vector<hydro::ContactPoint> reused;  // the points a kept surface gives, whole or reduced
-  std::vector<double> merged_force;         // each merged point's force at the present poses
-  // A speculative patch's points and their places on body1, while the surface at the present
-  // poses is taken beside it (ComputeContact, when SupportFallsShort).
-  std::vector<hydro::ContactPoint> ahead_points;
-  std::vector<hydro::Vector3> ahead_points_on_B;
-};
-
-ComputeScratch& ThreadScratch() {
-  thread_local ComputeScratch scratch;
-  return scratch;
-}
-
-}  // namespace
 
 static_assert(sizeof(btHydroelasticCollisionAlgorithm) <= sizeof(btSphereSphereCollisionAlgorithm),
               "must fit the smallest collision-algorithm pool element Bullet configures");
@@ -222,14 +199,15 @@ btHydroelasticCollisionAlgorithm::PairContact btHydroelasticCollisionAlgorithm::
   // A pair whose relative pose has barely changed since its last surface keeps that surface
   // (plugin/surface_reuse.h).
   const bool reuse = world.getSurfaceReuse();
-  // The points come reduced when the solver takes them so (ReducePoints), and a kept surface
+  // The points come reduced when the solver takes them so (TakePoints), and a kept surface
   // keeps them reduced: it is not reused once the pair's point budget has changed. The budget
   // grows while the patch's friction turns across it (PointBudget), judged from the last step's
   // patch before a kept surface is reused and from the new one when computed.
   const int base_points = MaxPoints();
   const bool turned_last_step = m_state->friction_turns;
   bool merged_now = false;  // the state's points were merged from the scratch's all_points by this call
-  ComputeScratch& scratch = ThreadScratch();
+  const auto lease = m_state->world->computeScratch().Borrow();
+  ComputeScratch& scratch = *lease;
   // `ahead`: the points will be mapped back to the present poses (MapToPresentPoses), which then
   // judges merged points by their own points. `keep` false: a surface computed is not kept (the
   // present poses' one, taken beside the patch ahead). The kept one is still tried: bodies that
@@ -258,7 +236,7 @@ btHydroelasticCollisionAlgorithm::PairContact btHydroelasticCollisionAlgorithm::
       ++m_state->surfaces_reused;
       if (outcome == SurfaceReuseOutcome::kReusedWhole) {
         scratch.all_points.swap(scratch.reused);
-        merged_now = TakePoints(max_points);
+        merged_now = TakePoints(max_points, scratch);
       } else {
         hydro::CopyGrowing(&m_state->points, scratch.reused);
         merged_now = !scratch.merged_into.empty();
@@ -275,7 +253,7 @@ btHydroelasticCollisionAlgorithm::PairContact btHydroelasticCollisionAlgorithm::
     hydro::bullet::BoundPointDepths(*g0, X_WS0_at, *g1, X_WS1_at, &scratch.all_points);
     ++m_state->surfaces_computed;
     max_points = PointBudget(base_points, turned_last_step, scratch.all_points);
-    const bool reduced = TakePoints(max_points);
+    const bool reduced = TakePoints(max_points, scratch);
     merged_now = reduced;
     // An empty surface leaves a kept one in place: that one is still right at its own poses, and
     // it is judged by the relative motion since them. A pair may ask several times in a step
@@ -389,7 +367,7 @@ btHydroelasticCollisionAlgorithm::PairContact btHydroelasticCollisionAlgorithm::
       make_points(X_WS0_ahead, X_WS1_ahead, true);
       mapped = !m_state->points.empty();
       if (mapped) {
-        MapToPresentPoses(X_WS0, X_WS0_ahead, X_WS1, X_WS1_ahead, tau, merged_now);
+        MapToPresentPoses(X_WS0, X_WS0_ahead, X_WS1, X_WS1_ahead, tau, merged_now, scratch);
         // A point whose normal leans off the motion (a box's side-wall sliver in a slab) moves
         // back by little of it: bound it again by the overlap the bodies have now. (Not against
         // a rigid shape: its bound is its face, which lies in the polygon's plane only ahead.)
@@ -590,16 +568,16 @@ int btHydroelasticCollisionAlgorithm::PointBudget(int max_points, bool turned_la
   return m_state->friction_turns ? m_state->world->turningBudget(max_points) : max_points;
 }
 
-bool btHydroelasticCollisionAlgorithm::TakePoints(int max_points) {
-  const std::vector<hydro::ContactPoint>& all_points = ThreadScratch().all_points;
+bool btHydroelasticCollisionAlgorithm::TakePoints(int max_points, ComputeScratch& scratch) {
+  const std::vector<hydro::ContactPoint>& all_points = scratch.all_points;
   if (max_points <= 0 || static_cast<int>(all_points.size()) <= max_points) {
     // Copied, not swapped: the pair's buffer grows once to what it holds, and the thread's is
     // not traded for one too small for the next pair.
     hydro::CopyGrowing(&m_state->points, all_points);
     return false;
   }
-  hydro::ReduceContactPoints(all_points, max_points, &m_state->points, &ThreadScratch().merged_into,
-                             &m_state->reduction_axis_W, &m_state->reduction_workspace);
+  hydro::ReduceContactPoints(all_points, max_points, &m_state->points, &scratch.merged_into, &m_state->reduction_axis_W,
+                             &m_state->reduction_workspace);
   return true;
 }
 
@@ -675,7 +653,7 @@ double btHydroelasticCollisionAlgorithm::FractionToOverlap(const hydro::bullet::
 
 void btHydroelasticCollisionAlgorithm::MapToPresentPoses(const btTransform& X_WS0, const btTransform& X_WS0_ahead,
                                                          const btTransform& X_WS1, const btTransform& X_WS1_ahead,
-                                                         btScalar tau, bool merged_now) {
+                                                         btScalar tau, bool merged_now, ComputeScratch& scratch) {
   // Each point moves back with each body's own motion over the time τ it was advanced; its distance
   // becomes the one at the start of the step that the point law expects: φ0 = φ_τ − τ·vn_free,
   // since with separation speed vn the distance after τ is φ_τ + τ·(vn − vn_free).
@@ -699,7 +677,6 @@ void btHydroelasticCollisionAlgorithm::MapToPresentPoses(const btTransform& X_WS
     map(&m_state->points[i], &p_B);
     m_state->points_on_B[i] = hydro::bullet::ToEigen(p_B);
   }
-  const ComputeScratch& scratch = ThreadScratch();
   if (!merged_now || scratch.merged_into.size() != scratch.all_points.size()) return;
   // A merged point's depth is its points' stiffness-weighted mean (hydro/point_reduction.h), which
   // keeps their force where they all press: at the poses ahead, not here. Mapped back, some of
@@ -715,7 +692,7 @@ void btHydroelasticCollisionAlgorithm::MapToPresentPoses(const btTransform& X_WS
   // onto another resting 84 µm high on one edge, 2 mrad tilted.) Its stiffness stays K, all its
   // points': closing on the present poses it presses harder than they would until they all press.
   const size_t reduced = m_state->points.size();
-  std::vector<double>& force = ThreadScratch().merged_force;
+  std::vector<double>& force = scratch.merged_force;
   hydro::AssignGrowing(&force, reduced, 0.0);
   for (size_t i = 0; i < scratch.all_points.size(); ++i) {
     const int j = scratch.merged_into[i];

@@ -19,6 +19,7 @@ class btHydroelasticWorldState;
 namespace hydro {
 struct ContactPoint;
 namespace bullet {
+struct ComputeScratch;
 struct PatchState;
 struct ShapeGeometry;
 enum class PairContact : int;
@@ -78,10 +79,10 @@ class btHydroelasticCollisionAlgorithm : public btCollisionAlgorithm {
   // patch's friction turns across it (hydro/patch_slip.h,
   // btHydroelasticWorldState::setTurningMaxPatchPoints). Sets the state's friction_turns.
   int PointBudget(int max_points, bool turned_last_step, const std::vector<hydro::ContactPoint>& patch);
-  // The state's points from the thread's all_points (ComputeScratch in the .cc): reduced to
+  // The state's points from the scratch's all_points (plugin/compute_scratch.h): reduced to
   // max_points (its merged_into then says where each went), or all of them; returns whether it
   // reduced.
-  bool TakePoints(int max_points);
+  bool TakePoints(int max_points, hydro::bullet::ComputeScratch& scratch);
   void MeasureApproach(btScalar dt, double* depth, double* approach) const;
   double FractionToOverlap(const hydro::bullet::ShapeGeometry& g0, const btTransform& X_WS0,
                            const hydro::bullet::ShapeGeometry& g1, const btTransform& X_WS1, btScalar dt,
@@ -101,10 +102,11 @@ class btHydroelasticCollisionAlgorithm : public btCollisionAlgorithm {
   // normal impulse the pair's points took at the last step, over a step of dt.
   bool SupportFallsShort(btScalar dt) const;
   // Maps the state's points, computed at the poses ahead (advanced by τ), back to the present
-  // poses. `merged_now`: they were merged from the thread's all_points (merged_into says how) there,
+  // poses. `merged_now`: they were merged from the scratch's all_points (merged_into says how) there,
   // and each then takes the force its own points have at the present poses.
   void MapToPresentPoses(const btTransform& X_WS0, const btTransform& X_WS0_ahead, const btTransform& X_WS1,
-                         const btTransform& X_WS1_ahead, btScalar tau, bool merged_now);
+                         const btTransform& X_WS1_ahead, btScalar tau, bool merged_now,
+                         hydro::bullet::ComputeScratch& scratch);
   // Bullet's own contact for shapes that overlap with an empty patch (kept only if they truly
   // overlap), and its removal once a patch exists again.
   void RunFallbackForDeepOverlap(const btCollisionObjectWrapper* body0Wrap, const btCollisionObjectWrapper* body1Wrap,

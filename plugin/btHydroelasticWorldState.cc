@@ -6,6 +6,10 @@
 
 #include "adapters/shape_registry.h"
 #include "hydro/contact_material.h"
+#include "plugin/compute_scratch.h"
+
+btHydroelasticWorldState::btHydroelasticWorldState()
+    : m_computeScratch(std::make_shared<hydro::bullet::ComputeScratchPool>()) {}
 
 bool btHydroelasticWorldState::setDefaultMaxPatchPoints(int maxPoints) {
   if (maxPoints < 0) {

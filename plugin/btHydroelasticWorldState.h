@@ -12,6 +12,13 @@
 #include <LinearMath/btScalar.h>
 
 #include <atomic>
+#include <memory>
+
+namespace hydro {
+namespace bullet {
+class ComputeScratchPool;
+}  // namespace bullet
+}  // namespace hydro
 
 // Counters for benchmarks and profiling: how much patch contact did in this world since the last
 // reset. Cheap (a few relaxed atomic stores per pair and step); the surface time is measured only
@@ -39,6 +46,7 @@ enum btHydroelasticFrictionRule {
 
 class btHydroelasticWorldState {
  public:
+  btHydroelasticWorldState();
   // Solver points per patch unless a shape asks for fewer (btHydroelasticProperties::
   // m_maxPatchPoints): the merged points keep a patch's force, moment, stiffness and torsional
   // friction (hydro/point_reduction.h). 16 by default: averaging the slanted polygons between the
@@ -88,8 +96,11 @@ class btHydroelasticWorldState {
   void recordPairStep(double seconds, int points, bool patch);
   void recordSurfaces(int computed, int reused);
   void recordTurningPatch();
+  // The buffers lent to each pair while its contact is computed (plugin/compute_scratch.h).
+  hydro::bullet::ComputeScratchPool& computeScratch() { return *m_computeScratch; }
 
  private:
+  std::shared_ptr<hydro::bullet::ComputeScratchPool> m_computeScratch;
   std::atomic<int> m_defaultMaxPatchPoints{16};
   std::atomic<int> m_turningMaxPatchPoints{64};
   std::atomic<bool> m_surfaceReuse{true};

@@ -93,7 +93,7 @@ struct PatchState {
       idle_seconds_ = 0;
       return;
     }
-    if (idle_seconds_ >= kIdleSecondsBeforeRelease) return;  // freed already
+    if (!(dt > 0) || idle_seconds_ >= kIdleSecondsBeforeRelease) return;  // no step, or freed already
     idle_seconds_ += dt;
     if (idle_seconds_ < kIdleSecondsBeforeRelease) return;
     kept_surface = SurfaceReuse();
@@ -121,8 +121,8 @@ struct PatchState {
   // The solver points made from the surface: each on body0, and points_on_B[i] the same point on
   // body1 (empty: the same place; a speculative patch is computed with body1 moved, see
   // btHydroelasticCollisionAlgorithm::processCollision). Reduced ones hold only what the solver
-  // takes: the points before the reduction live in the computing thread's scratch while the pair
-  // is computed (ComputeScratch, btHydroelasticCollisionAlgorithm.cc).
+  // takes: the points before the reduction live in a scratch the world lends while the pair is
+  // computed (plugin/compute_scratch.h).
   std::vector<ContactPoint> points;
   std::vector<Vector3> points_on_B;
   // The axis of the reduction's grid at the last step (W; zero before the first), and its cells.
