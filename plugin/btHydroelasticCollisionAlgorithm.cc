@@ -205,7 +205,7 @@ btHydroelasticCollisionAlgorithm::PairContact btHydroelasticCollisionAlgorithm::
   // patch before a kept surface is reused and from the new one when computed.
   const int base_points = MaxPoints();
   const bool turned_last_step = m_state->friction_turns;
-  bool merged_now = false;  // the state's points were merged from the scratch's all_points by this call
+  bool merged_now = false;  // the state's points were merged from scratch.all_points by this call
   const auto lease = m_state->world->computeScratch().Borrow();
   ComputeScratch& scratch = *lease;
   // `ahead`: the points will be mapped back to the present poses (MapToPresentPoses), which then
@@ -571,8 +571,8 @@ int btHydroelasticCollisionAlgorithm::PointBudget(int max_points, bool turned_la
 bool btHydroelasticCollisionAlgorithm::TakePoints(int max_points, ComputeScratch& scratch) {
   const std::vector<hydro::ContactPoint>& all_points = scratch.all_points;
   if (max_points <= 0 || static_cast<int>(all_points.size()) <= max_points) {
-    // Copied, not swapped: the pair's buffer grows once to what it holds, and the thread's is
-    // not traded for one too small for the next pair.
+    // Copied, not swapped: the pair's buffer grows once to what it holds, and the scratch's is
+    // not traded for one too small for the next pair that borrows it.
     hydro::CopyGrowing(&m_state->points, all_points);
     return false;
   }
